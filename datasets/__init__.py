@@ -1,0 +1,1 @@
+"""Datasets and transforms in torchvision's form (filled in by the datasets issue)."""

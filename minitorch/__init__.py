@@ -1,0 +1,80 @@
+"""minitorch: a small, readable deep-learning framework on numpy that behaves like PyTorch.
+
+``import minitorch as torch`` and write PyTorch code.
+"""
+from ._dtype import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,  # noqa: A004
+                     int64, promote_types, set_default_dtype, uint8)
+from ._tensor import Size, Tensor, device
+from . import _ops  # noqa: F401  (binds the Tensor methods)
+from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
+                         LongTensor, ShortTensor, arange, as_tensor, asarray, bernoulli, empty, empty_like, eye,
+                         from_numpy, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
+                         rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
+                         zeros_like)
+from ._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select, narrow,
+                            nonzero, scatter, scatter_add, select, take_along_dim)
+from ._ops.linalg import addmm, bmm, dot, ger, inner, matmul, mm, mv, outer
+from ._ops.pointwise import (abs, absolute, add, allclose, bitwise_and, bitwise_not, bitwise_or,  # noqa: A004
+                             bitwise_xor, ceil, clamp, clamp_max, clamp_min, clip, clone, cos, div, divide, eq,
+                             equal, exp, expm1, fix, floor, floor_divide, fmax, fmin, fmod, frac, ge, greater,
+                             greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less,
+                             less_equal, log, log1p, log2, log10, logical_and, logical_not, logical_or,
+                             logical_xor, lt, maximum, minimum, mul, multiply, ne, neg, negative, not_equal, pow,
+                             reciprocal, relu, remainder, round, rsqrt, rsub, sigmoid, sign, signbit, sin, sqrt,
+                             square, sub, subtract, tan, tanh, true_divide, trunc, where)
+from ._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,  # noqa: A004
+                             log_softmax, logsumexp, max, mean, min, prod, return_types, softmax, std, std_mean,
+                             sum, var, var_mean)
+from ._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack, movedim, moveaxis,
+                        permute, ravel, repeat, reshape, split, squeeze, stack, swapaxes, swapdims, t,
+                        tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)
+from ._tensor_str import set_printoptions
+from . import autograd, random
+from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
+    set_grad_enabled
+from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+
+float = float32  # noqa: A001
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+short = int16
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj) -> "bool":
+    """True if ``obj`` is a minitorch Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> "bool":
+    return input.is_floating_point()
+
+
+def numel(input: Tensor) -> "builtins.int":  # noqa: F821
+    return input.numel()
+
+
+def result_type(tensor1, tensor2) -> dtype:
+    """The dtype an elementwise op on the two operands produces."""
+    from ._dtype import result_type as _result_type
+    return _result_type(tensor1, tensor2)
+
+
+def can_cast(from_: dtype, to: dtype) -> "bool":
+    return from_.kind <= to.kind
+
+
+def detach(input: Tensor) -> Tensor:
+    return input.detach()
+
+
+def set_num_threads(n: "builtins.int") -> None:  # noqa: F821
+    """Accepted for compatibility; numpy's BLAS decides its own threads."""
+
+
+def get_num_threads() -> "builtins.int":  # noqa: F821
+    import os
+    return os.cpu_count() or 1

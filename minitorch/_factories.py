@@ -1,0 +1,381 @@
+"""Tensor creation: tensor, as_tensor, from_numpy, zeros/ones/full/empty, arange,
+linspace, eye, random tensors and the ``*_like`` forms."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._tensor import Tensor, _check_device
+from .autograd.grad_mode import state
+from .random import numpy_generator
+
+
+def _leaf(arr: np.ndarray, requires_grad: bool = False) -> Tensor:
+    """A new leaf tensor; ``requires_grad`` checked as torch's factories check it."""
+    t = Tensor._wrap(arr)
+    if requires_grad:
+        if arr.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._requires_grad = True
+    if state.inference:
+        t._is_inference = True
+    return t
+
+
+def _size(size) -> tuple:
+    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(Size)`` all mean shape (2, 3)."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    shape = tuple(int(s) for s in size)
+    return shape
+
+
+def _checked_size(size, name) -> tuple:
+    shape = _size(size)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+    return shape
+
+
+def _np_dtype(dtype, default=None) -> np.dtype:
+    if dtype is None:
+        return (default or _dtype.get_default_dtype()).np
+    return _dtype.to_dtype(dtype).np
+
+
+def _infer(data, dtype=None) -> np.ndarray:
+    """Python data as a numpy array of ``dtype``, or with torch's dtype inference (floats give the default dtype)."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (np.ndarray, np.generic)):
+        arr = np.asarray(data)
+        _dtype.from_numpy_dtype(arr.dtype)  # unsupported dtypes raise here
+        return arr
+    if data is None:
+        raise RuntimeError("Could not infer dtype of NoneType")
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(data, (list, tuple)):
+        data = _unwrap_items(data)
+    try:
+        arr = np.array(data, dtype=None if dtype is None else _np_dtype(dtype))
+    except ValueError:
+        raise ValueError(_ragged_message(data)) from None
+    if dtype is not None:
+        return arr
+    if arr.dtype == np.float64 and not _has_numpy_float64(data):
+        arr = arr.astype(_dtype.get_default_dtype().np)
+    elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not _has_numpy_scalars(data):
+        arr = arr.astype(np.int64)
+    elif arr.dtype == object:
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    return arr
+
+
+def _unwrap_items(data):
+    return [_unwrap_items(d) if isinstance(d, (list, tuple)) else
+            (d._data if d._data.ndim else d._data[()]) if isinstance(d, Tensor) else d for d in data]
+
+
+def _has_numpy_float64(data) -> bool:
+    if isinstance(data, (list, tuple)):
+        return any(_has_numpy_float64(d) for d in data)
+    return isinstance(data, (np.floating, np.ndarray)) and np.asarray(data).dtype == np.float64
+
+
+def _has_numpy_scalars(data) -> bool:
+    if isinstance(data, (list, tuple)):
+        return any(_has_numpy_scalars(d) for d in data)
+    return isinstance(data, (np.generic, np.ndarray))
+
+
+def _ragged_message(data) -> str:
+    def walk(x, dim):
+        if isinstance(x, (list, tuple)) and x and isinstance(x[0], (list, tuple)):
+            n = len(x[0])
+            for item in x:
+                if not isinstance(item, (list, tuple)) or len(item) != n:
+                    got = len(item) if isinstance(item, (list, tuple)) else 1
+                    return f"expected sequence of length {n} at dim {dim + 1} (got {got})"
+                found = walk(item, dim + 1)
+                if found:
+                    return found
+        return None
+    return walk(data, 0) or "could not build a tensor from ragged data"
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A new tensor holding a copy of ``data`` (nested lists, numbers, numpy arrays, tensors)."""
+    _check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() or "
+                      "sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+    arr = _infer(data, dtype)
+    arr = np.array(arr, dtype=None if dtype is None else _np_dtype(dtype), copy=True)
+    return _leaf(arr, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """Like ``tensor`` but shares memory with ``data`` when no conversion is needed."""
+    _check_device(device)
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is _dtype.to_dtype(dtype) else data.to(dtype)
+    arr = _infer(data)
+    if dtype is not None:
+        arr = arr.astype(_np_dtype(dtype), copy=False)
+    return _leaf(arr)
+
+
+asarray = as_tensor
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """A tensor sharing memory with a numpy array (same dtype)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    return _leaf(ndarray)
+
+
+def _filled(fill, size, dtype, device, requires_grad, name, default=None):
+    _check_device(device)
+    shape = _checked_size(size, name)
+    arr = np.full(shape, fill, dtype=_np_dtype(dtype, default)) if fill is not None else \
+        np.empty(shape, dtype=_np_dtype(dtype, default))
+    return _leaf(arr, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
+    """A tensor of zeros."""
+    return _filled(0, size, dtype, device, requires_grad, "zeros")
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
+    """A tensor of ones."""
+    return _filled(1, size, dtype, device, requires_grad, "ones")
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, memory_format=None,
+          pin_memory: bool = False, out=None) -> Tensor:
+    """An uninitialised tensor."""
+    return _filled(None, size, dtype, device, requires_grad, "empty")
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
+    """A tensor filled with ``fill_value`` (its dtype inferred from the value unless given)."""
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    default = _dtype.bool if isinstance(fill_value, bool) else _dtype.int64 if isinstance(fill_value, int) else None
+    return _filled(fill_value, (size,) if isinstance(size, int) else tuple(size), dtype, device, requires_grad,
+                   "full", default)
+
+
+def _like(fn, input, dtype, requires_grad, **kwargs):
+    return fn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+    return _like(zeros, input, dtype, requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+    return _like(ones, input, dtype, requires_grad)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+    return _like(empty, input, dtype, requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool = False,
+              memory_format=None) -> Tensor:
+    return full(input._data.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Values ``start, start+step, ...`` below ``end`` (int64 for integer arguments)."""
+    _check_device(device)
+    if end is None:
+        start, end = 0, start
+    args = [a.item() if isinstance(a, Tensor) else a for a in (start, end, step)]
+    start, end, step = args
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    is_float = any(isinstance(a, float) for a in args)
+    dt = _np_dtype(dtype, None if is_float else _dtype.int64)
+    n = max(0, math.ceil((end - start) / step))
+    if dt.kind == "f":
+        values = (start + np.arange(n, dtype=np.float64) * step).astype(dt)
+    else:
+        values = (start + np.arange(n, dtype=np.int64) * int(step)).astype(dt)
+    return _leaf(values, requires_grad)
+
+
+def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    _check_device(device)
+    return _leaf(np.linspace(float(start), float(end), int(steps)).astype(_np_dtype(dtype)), requires_grad)
+
+
+def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    _check_device(device)
+    return _leaf(np.logspace(float(start), float(end), int(steps), base=base).astype(_np_dtype(dtype)), requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """An ``n x m`` identity matrix."""
+    _check_device(device)
+    return _leaf(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
+
+
+# ---- random -----------------------------------------------------------------------------------------
+def _random_float(sample, size, generator, dtype, requires_grad, name):
+    dt = _np_dtype(dtype)
+    if dt.kind != "f":
+        raise NotImplementedError(f"\"{name}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
+    gen = numpy_generator(generator)
+    arr = sample(gen, _checked_size(size, name), np.float64 if dt == np.float64 else np.float32)
+    return _leaf(arr.astype(dt, copy=False), requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+    """Uniform samples in [0, 1)."""
+    _check_device(device)
+    return _random_float(lambda g, s, dt: g.random(s, dtype=dt), size, generator, dtype, requires_grad,
+                         "check_uniform_bounds")
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+    """Standard normal samples."""
+    _check_device(device)
+    return _random_float(lambda g, s, dt: g.standard_normal(s, dtype=dt), size, generator, dtype, requires_grad,
+                         "normal_kernel_cpu")
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad: bool = False) -> Tensor:
+    """Random integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
+    _check_device(device)
+    if size is None:
+        low, high, size = 0, low, high
+    if high is None:
+        raise TypeError("randint() missing required argument 'size'")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    dt = _np_dtype(dtype, _dtype.int64)
+    arr = numpy_generator(generator).integers(low, high, size=_size((size,) if isinstance(size, int) else size))
+    return _leaf(arr.astype(dt), requires_grad)
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A random permutation of ``0..n-1``."""
+    _check_device(device)
+    return _leaf(numpy_generator(generator).permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
+
+
+def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
+    return rand(input._data.shape, generator=generator, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
+    return randn(input._data.shape, generator=generator, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randint_like(input, low, high=None, *, dtype=None, generator=None) -> Tensor:
+    return randint(low, high, input._data.shape, generator=generator, dtype=dtype or input.dtype)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
+    """Normal samples with the given mean and std (numbers with ``size``, or tensors)."""
+    m = mean._data if isinstance(mean, Tensor) else mean
+    s = std._data if isinstance(std, Tensor) else std
+    shape = np.broadcast_shapes(np.shape(m), np.shape(s)) if size is None else _size((size,) if isinstance(size, int) else size)
+    dt = next((x._data.dtype for x in (mean, std) if isinstance(x, Tensor)), _np_dtype(dtype))
+    arr = numpy_generator(generator).standard_normal(shape) * s + m
+    return _leaf(np.asarray(arr, dtype=dt))
+
+
+def bernoulli(input, p=None, *, generator=None) -> Tensor:
+    """0/1 samples with probabilities ``input`` (or ``p``)."""
+    prob = input._data if p is None else p
+    draws = numpy_generator(generator).random(input._data.shape) < prob
+    return _leaf(draws.astype(input._data.dtype))
+
+
+def multinomial(input, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
+    """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
+    probs = np.atleast_2d(input._data.astype(np.float64))
+    gen = numpy_generator(generator)
+    rows = [gen.choice(probs.shape[1], size=num_samples, replace=replacement, p=row / row.sum()) for row in probs]
+    out = np.asarray(rows, dtype=np.int64)
+    return _leaf(out if input._data.ndim == 2 else out[0])
+
+
+# ---- in-place random fills (Tensor methods) -----------------------------------------------------------
+def _fill_random(t, values):
+    from .autograd.function import check_inplace
+    check_inplace(t)
+    t._data[...] = values
+    t._bump()
+    return t
+
+
+def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
+    return _fill_random(self, numpy_generator(generator).uniform(a, b, self._data.shape))
+
+
+def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
+    return _fill_random(self, numpy_generator(generator).normal(mean, std, self._data.shape))
+
+
+def bernoulli_(self, p: float = 0.5, *, generator=None):
+    return _fill_random(self, numpy_generator(generator).random(self._data.shape) < p)
+
+
+def random_(self, from_: int = 0, to: int | None = None, *, generator=None):
+    if to is None:
+        from_, to = 0, (from_ if from_ else 2 ** 24 if self._data.dtype.kind == "f" else np.iinfo(np.int64).max)
+    return _fill_random(self, numpy_generator(generator).integers(from_, to, self._data.shape))
+
+
+def exponential_(self, lambd: float = 1.0, *, generator=None):
+    return _fill_random(self, numpy_generator(generator).exponential(1.0 / lambd, self._data.shape))
+
+
+# ---- legacy constructors ------------------------------------------------------------------------------
+def legacy_new(args, kwargs, dtype=None) -> Tensor:
+    """``Tensor(data)`` copies data; ``Tensor(*sizes)`` is uninitialised."""
+    from ._tensor import Size
+    dtype = dtype or _dtype.get_default_dtype()
+    if not args:
+        return _leaf(np.empty((0,), dtype.np))
+    if len(args) == 1 and not isinstance(args[0], (int, Size)):
+        data = args[0]
+        if isinstance(data, Tensor):
+            return data
+        return _leaf(np.array(_infer(data), dtype=dtype.np))
+    return _leaf(np.empty(_size(args), dtype.np))
+
+
+def _legacy(dt):
+    def constructor(*args, **kwargs):
+        return legacy_new(args, kwargs, dt)
+    constructor.__name__ = dt.legacy_name.split(".")[-1]
+    return constructor
+
+
+FloatTensor = _legacy(_dtype.float32)
+DoubleTensor = _legacy(_dtype.float64)
+HalfTensor = _legacy(_dtype.float16)
+LongTensor = _legacy(_dtype.int64)
+IntTensor = _legacy(_dtype.int32)
+ShortTensor = _legacy(_dtype.int16)
+CharTensor = _legacy(_dtype.int8)
+ByteTensor = _legacy(_dtype.uint8)
+BoolTensor = _legacy(_dtype.bool)

@@ -1,0 +1,501 @@
+"""Indexing: ``x[index]``, ``x[index] = v``, select/narrow, gather/scatter, index_select,
+masked_fill/masked_select, nonzero.
+
+Two raw ops do the work for all gathering: ``Index`` reads ``a[index]`` for a
+numpy index, and its gradient ``IndexScatter`` writes (or, where indices can
+repeat, adds) the gradient back into zeros. Named subclasses give the graph
+nodes torch's names (``SelectBackward0``, ``GatherBackward0``, ...).
+
+``x[index]`` follows torch's order: integers, slices and None are applied
+first, as views (select, slice, unsqueeze), then the tensor/list indices, as one
+advanced-indexing op over the dims that remain.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.function import Op
+from .pointwise import Broadcasting, where
+from .view import unsqueeze
+
+_ndarray = np.ndarray
+
+
+class Index(Op):
+    """``a[index]`` with a numpy index (advanced: a copy)."""
+
+    accumulate = True  # the index can repeat positions: gradients add up
+
+    @staticmethod
+    def forward(ctx, a, index=()):
+        ctx.in_shape, ctx.index = a.shape, index
+        return a[index]
+
+    @staticmethod
+    def backward(ctx, g):
+        return IndexScatter.apply(g, shape=ctx.in_shape, index=ctx.index, accumulate=ctx.accumulate)
+
+
+class IndexScatter(Op, name="IndexBackwardBackward0"):
+    """The gradient of ``Index``: ``g`` placed at ``index`` in zeros of ``shape``."""
+
+    @staticmethod
+    def forward(ctx, g, shape=(), index=(), accumulate=False):
+        ctx.index = index
+        z = np.zeros(shape, g.dtype)
+        if accumulate:
+            np.add.at(z, index, g)
+        else:
+            z[index] = g
+        return z
+
+    @staticmethod
+    def backward(ctx, gg):
+        return Index.apply(gg, index=ctx.index)
+
+
+class _BasicIndex(Index):
+    """Indexing by ints and slices: a view, and no position repeats."""
+
+    view = True
+    accumulate = False
+
+
+class Select(_BasicIndex):
+    pass
+
+
+class Slice(_BasicIndex):
+    pass
+
+
+class Alias(_BasicIndex):
+    pass
+
+
+class IndexSelect(Index):
+    pass
+
+
+class Gather(Index):
+    pass
+
+
+class MaskedSelect(Index):
+    accumulate = False
+
+
+def select(input, dim: int, index: int):
+    """The slice at ``index`` along ``dim`` (a view without that dim)."""
+    shape = np.shape(input)
+    d = _wrap_dim(dim, len(shape))
+    size = shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(shape)} at dimension {d}")
+    return Select.apply(input, index=(slice(None),) * d + (index % size, Ellipsis))
+
+
+def narrow(input, dim: int, start: int, length: int):
+    """Elements ``start .. start+length`` along ``dim`` (a view)."""
+    shape = np.shape(input)
+    d = _wrap_dim(dim, len(shape))
+    if start < 0:
+        start += shape[d]
+    if start + length > shape[d]:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({shape[d]}).")
+    return Slice.apply(input, index=(slice(None),) * d + (slice(start, start + length),))
+
+
+# ---- x[index] -------------------------------------------------------------------------------------
+def _is_advanced(item) -> bool:
+    return isinstance(item, (Tensor, _ndarray, list))
+
+
+def _advanced_array(item, tensor_shape, dim):
+    """A torch tensor/list index as a numpy array, checked as torch checks it."""
+    arr = item._data if isinstance(item, Tensor) else np.asarray(item)
+    if arr.dtype == np.bool_:
+        shape = tensor_shape[dim:dim + arr.ndim]
+        for k, (m, s) in enumerate(zip(arr.shape, shape)):
+            if m != s:
+                raise IndexError(f"The shape of the mask {list(arr.shape)} at index {k} does not match the shape of "
+                                 f"the indexed tensor {list(tensor_shape)} at index {dim + k}")
+        return arr
+    if arr.dtype.kind not in "iu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if arr.size:
+        size = tensor_shape[dim]
+        bad = arr[(arr >= size) | (arr < -size)]
+        if bad.size:
+            raise IndexError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
+    return arr
+
+
+def _int_index(item):
+    if isinstance(item, Tensor) and item._data.ndim == 0 and item._data.dtype.kind in "iu":
+        return int(item._data)
+    if isinstance(item, (bool, np.bool_)):
+        return None
+    if isinstance(item, (int, np.integer)):
+        return int(item)
+    return None
+
+
+def _expand_index(input, index):
+    """Split a torch index into basic view steps and advanced index arrays (dim, array)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    ndim = input._data.ndim
+    consumed = sum(1 if not _is_advanced(i) else _consumed_dims(i) for i in index
+                   if i is not None and i is not Ellipsis)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    steps, advanced = [], []
+    d = 0
+    shape = list(input._data.shape)
+    for item in index:
+        k = _int_index(item)
+        if k is not None:
+            size = shape[d]
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for dimension {d} with size {size}")
+            steps.append(("select", d, k % size))
+            del shape[d]
+        elif isinstance(item, slice):
+            start, stop, step = item.indices(shape[d])
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            if (start, stop, step) != (0, shape[d], 1) or len(index) == 1:
+                steps.append(("slice", d, item))
+                shape[d] = len(range(start, stop, step))
+            d += 1
+        elif item is None:
+            steps.append(("unsqueeze", d, None))
+            shape.insert(d, 1)
+            d += 1
+        elif item is Ellipsis:
+            d += ndim - consumed
+        elif _is_advanced(item):
+            arr = _advanced_array(item, tuple(shape), d)
+            advanced.append((d, arr))
+            d += arr.ndim if arr.dtype == np.bool_ else 1
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                             f"valid indices (got {type(item).__name__})")
+    return steps, advanced
+
+
+def _consumed_dims(item) -> int:
+    arr = item._data if isinstance(item, Tensor) else np.asarray(item)
+    return arr.ndim if arr.dtype == np.bool_ else 1
+
+
+def _apply_basic(x, steps):
+    if not steps:
+        return Alias.apply(x, index=(Ellipsis,))
+    for kind, d, arg in steps:
+        if kind == "select":
+            x = Select.apply(x, index=(slice(None),) * d + (arg, Ellipsis))
+        elif kind == "slice":
+            x = Slice.apply(x, index=(slice(None),) * d + (arg,))
+        else:
+            x = unsqueeze(x, d)
+    return x
+
+
+def _advanced_tuple(advanced):
+    index = []
+    for d, arr in advanced:
+        index += [slice(None)] * (d - len(index)) if d > len(index) else []
+        index.append(arr)
+    return tuple(index)
+
+
+def getitem(self, index):
+    """``self[index]`` with torch's semantics."""
+    steps, advanced = _expand_index(self, index)
+    if not advanced:
+        return _apply_basic(self, steps)
+    x = _apply_basic(self, steps) if steps else self
+    return Index.apply(x, index=_advanced_tuple(advanced))
+
+
+def setitem(self, index, value) -> None:
+    """``self[index] = value``: a copy into a view, or ``index_put_`` for tensor indices."""
+    steps, advanced = _expand_index(self, index)
+    if not advanced:
+        view = _apply_basic(self, steps)
+        from .pointwise import copy_
+        copy_(view, value if isinstance(value, Tensor) else _value_array(value, view))
+        return
+    x = _apply_basic(self, steps) if steps else self
+    IndexPut_.apply(x, value, index=_advanced_tuple(advanced))
+
+
+def _value_array(value, like):
+    arr = np.asarray(value)
+    return arr.astype(like._data.dtype) if arr.dtype != like._data.dtype else arr
+
+
+class IndexPut(Broadcasting):
+    """``a[index] = v`` (out of place: a copy of ``a``)."""
+
+    @staticmethod
+    def forward(ctx, a, v, index=(), accumulate=False):
+        return _index_put_into(ctx, a.copy(), v, index, accumulate)
+
+    @staticmethod
+    def backward(ctx, g):
+        need_a, need_v = ctx.needs_input_grad
+        ga = (g if ctx.accumulate else index_put(g, ctx.index, 0.0)) if need_a else None
+        gv = Index.apply(g, index=ctx.index) if need_v else None
+        return ga, gv
+
+
+def _index_put_into(ctx, out, v, index, accumulate):
+    ctx.index, ctx.accumulate = index, accumulate
+    if type(v) is _ndarray:
+        ctx._in_meta = ((out.shape, out.dtype), (v.shape, v.dtype))
+        v = drop_leading_ones(v, out[index].ndim)
+    if accumulate:
+        np.add.at(out, index, v)
+    else:
+        out[index] = v
+    return out
+
+
+def drop_leading_ones(v, ndim: int):
+    """A value assigned into a region of ``ndim`` dims may carry extra leading 1-dims (torch drops them)."""
+    if v.ndim <= ndim:
+        return v
+    extra = v.shape[:v.ndim - ndim]
+    if any(s != 1 for s in extra):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(v.shape)} cannot be broadcast to indexing "
+                           f"result of {ndim} dimensions")
+    return v.reshape(v.shape[v.ndim - ndim:])
+
+
+class IndexPut_(IndexPut, name="IndexPutBackward0"):
+    """``a[index] = v`` written into ``a``."""
+
+    inplace = True
+
+    @staticmethod
+    def forward(ctx, a, v, index=(), accumulate=False):
+        return _index_put_into(ctx, a, v, index, accumulate)
+
+
+def index_put(input, indices, values, accumulate: bool = False):
+    """Out-of-place ``input[indices] = values`` (or ``+=`` with accumulate)."""
+    return IndexPut.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
+
+
+def index_put_(input, indices, values, accumulate: bool = False):
+    return IndexPut_.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
+
+
+def _raw_index(indices):
+    if isinstance(indices, tuple) and all(isinstance(i, (Tensor, _ndarray, slice)) for i in indices):
+        return tuple(i._data if isinstance(i, Tensor) else i for i in indices)
+    return indices
+
+
+# ---- gather / scatter / index_select / masks ------------------------------------------------------
+def _along(index, dim):
+    """numpy index that picks ``index`` along ``dim`` and the matching position elsewhere."""
+    nd = index.ndim
+    return tuple(index if d == dim else np.arange(index.shape[d]).reshape((-1,) + (1,) * (nd - d - 1))
+                 for d in range(nd))
+
+
+def _check_index_dtype(index, name):
+    if index._data.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+
+
+def gather(input, dim: int, index, *, sparse_grad: bool = False):
+    """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (and likewise for other dims)."""
+    _check_index_dtype(index, "gather")
+    d = _wrap_dim(dim, input._data.ndim)
+    return Gather.apply(input, index=_along(index._data, d))
+
+
+def take_along_dim(input, indices, dim: int):
+    return gather(input, dim, indices)
+
+
+class Scatter(Broadcasting, name="ScatterBackward0"):
+    """``scatter(a, dim, index, src)``: a copy of ``a`` with ``src`` written at the positions."""
+
+    @staticmethod
+    def forward(ctx, a, src, index=(), reduce_add=False):
+        ctx.index, ctx.add = index, reduce_add
+        ctx.src_shape = np.shape(src)
+        out = a.copy()
+        if ctx.src_shape:  # src may be larger than index: use its leading corner
+            src = src[tuple(slice(0, n) for n in np.broadcast(*index).shape)]
+        if reduce_add:
+            np.add.at(out, index, src)
+        else:
+            out[index] = src
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        from .reduction import sum as sum_
+        need_a, need_src = ctx.needs_input_grad
+        ga = (g if ctx.add else index_put(g, ctx.index, 0.0)) if need_a else None
+        gsrc = None
+        if need_src:
+            picked = Index.apply(g, index=ctx.index)
+            gsrc = _pad_to(picked, ctx.src_shape) if ctx.src_shape else sum_(picked)
+        return ga, gsrc
+
+
+class ScatterValue(Scatter, name="ScatterBackward1"):
+    pass
+
+
+class ScatterAdd(Scatter):
+    pass
+
+
+def _pad_to(g, shape):
+    """``g`` in the top-left corner of zeros of ``shape`` (src may be larger than index)."""
+    if tuple(np.shape(g)) == tuple(shape):
+        return g
+    return IndexScatter.apply(g, shape=shape, index=tuple(slice(0, n) for n in np.shape(g)), accumulate=False)
+
+
+def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
+    """A copy of ``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
+    if reduce not in (None, "add"):
+        raise NotImplementedError("scatter reduce other than 'add' is not supported")
+    src = value if src is None else src
+    _check_index_dtype(index, "scatter")
+    idx = _along(index._data, _wrap_dim(dim, input._data.ndim))
+    if isinstance(src, Tensor):
+        return Scatter.apply(input, src, index=idx, reduce_add=reduce == "add")
+    return ScatterValue.apply(input, src, index=idx, reduce_add=reduce == "add")
+
+
+def scatter_add(input, dim: int, index, src):
+    """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeats add up)."""
+    _check_index_dtype(index, "scatter_add")
+    return ScatterAdd.apply(input, src, index=_along(index._data, _wrap_dim(dim, input._data.ndim)), reduce_add=True)
+
+
+_Scatter_ = Scatter.inplace_variant()
+_ScatterValue_ = ScatterValue.inplace_variant()
+_ScatterAdd_ = ScatterAdd.inplace_variant()
+
+
+def scatter_(input, dim: int, index, src=None, *, value=None, reduce=None):
+    src = value if src is None else src
+    idx = _along(index._data, _wrap_dim(dim, input._data.ndim))
+    op = _Scatter_ if isinstance(src, Tensor) else _ScatterValue_
+    return op.apply(input, src, index=idx, reduce_add=reduce == "add")
+
+
+def scatter_add_(input, dim: int, index, src):
+    return _ScatterAdd_.apply(input, src, index=_along(index._data, _wrap_dim(dim, input._data.ndim)), reduce_add=True)
+
+
+def index_select(input, dim: int, index):
+    """The entries ``index`` (a vector) along ``dim``."""
+    if index._data.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    d = _wrap_dim(dim, input._data.ndim)
+    idx = index._data.reshape(-1)
+    return IndexSelect.apply(input, index=(slice(None),) * d + (idx,))
+
+
+class MaskedFill(Op):
+    """``where(mask, value, a)`` with a number ``value``."""
+
+    @staticmethod
+    def forward(ctx, a, value=0, mask=None):
+        ctx.save_for_backward(mask)
+        r = a.copy()
+        np.copyto(r, value, where=mask, casting="unsafe")
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        (mask,) = ctx.saved_tensors
+        return where(mask, 0.0, g)
+
+
+class MaskedFillTensor(Op, name="MaskedFillBackward1"):
+    """``where(mask, value, a)`` with a 0-dim tensor ``value`` (which gets a gradient)."""
+
+    @staticmethod
+    def forward(ctx, a, value, mask=None):
+        ctx.save_for_backward(mask)
+        r = a.copy()
+        np.copyto(r, value, where=mask, casting="unsafe")
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        (mask,) = ctx.saved_tensors
+        from .reduction import sum as sum_
+        need_a, need_v = ctx.needs_input_grad
+        return (where(mask, 0.0, g) if need_a else None), (sum_(where(mask, g, 0.0)) if need_v else None)
+
+
+def _mask_array(mask):
+    m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if m.dtype != np.bool_:
+        from .._dtype import from_numpy_dtype
+        from .._tensor import _C_TYPE_NAMES
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{_C_TYPE_NAMES[from_numpy_dtype(m.dtype)]}")
+    return m
+
+
+def masked_fill(input, mask, value):
+    """A copy of ``input`` with ``value`` where ``mask`` is True."""
+    m = _mask_array(mask)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        return MaskedFillTensor.apply(input, value, mask=m)
+    return MaskedFill.apply(input, value=value, mask=m)
+
+
+_MaskedFill_ = MaskedFill.inplace_variant()
+_MaskedFillTensor_ = MaskedFillTensor.inplace_variant()
+
+
+def masked_fill_(input, mask, value):
+    m = _mask_array(mask)
+    if isinstance(value, Tensor):
+        return _MaskedFillTensor_.apply(input, value, mask=m)
+    return _MaskedFill_.apply(input, value=value, mask=m)
+
+
+def masked_select(input, mask):
+    """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
+    m = _mask_array(mask)
+    if m.shape != input._data.shape:
+        from .view import expand
+        input = expand(input, np.broadcast_shapes(m.shape, input._data.shape))
+        m = np.broadcast_to(m, input._data.shape)
+    return MaskedSelect.apply(input, index=m)
+
+
+def nonzero(input, *, as_tuple: bool = False):
+    """Indices of the nonzero elements: an (n, ndim) tensor, or a tuple of index vectors."""
+    idx = np.nonzero(input._data)
+    if as_tuple:
+        return tuple(Tensor._wrap(i.astype(np.int64)) for i in idx)
+    return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64) if idx else np.zeros((0, 0), np.int64))
+
+
+def argwhere(input):
+    return nonzero(input)
+
+

@@ -1,0 +1,497 @@
+"""Reductions over dims (sum, mean, prod, max/min, amax/amin, var/std, logsumexp,
+argmax/argmin, all/any) and the normalisations along a dim (softmax, log_softmax, cumsum).
+
+Gradients flow back through ``_restore``: the reduced gradient gets its
+reduced dims back (size 1) and is broadcast to the input's shape.
+"""
+from __future__ import annotations
+
+import builtins
+import collections
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.function import Op
+from .indexing import IndexScatter, _along
+from .pointwise import exp, where
+from .view import expand
+
+_ndarray = np.ndarray
+
+
+def normalize_dims(dim, ndim: int):
+    """``dim`` (None, int or sequence) as a sorted tuple of non-negative dims, or None for all."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+    if not dims:
+        return None
+    out = tuple(_wrap_dim(int(d), ndim) for d in dims)
+    for d in out:
+        if out.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(out))
+
+
+def _axis(dims):
+    return None if dims is None else dims
+
+
+def _kept_shape(in_shape, dims):
+    """``in_shape`` with the reduced dims set to 1."""
+    if dims is None:
+        return (1,) * len(in_shape)
+    return tuple(1 if i in dims else s for i, s in enumerate(in_shape))
+
+
+def _restore(g, in_shape, dims, keepdim):
+    """Broadcast a reduced gradient back to the input's shape."""
+    if not keepdim:
+        g = g.reshape(_kept_shape(in_shape, dims))
+    return expand(g, in_shape)
+
+
+def _dims_and_keep(dim, keepdim, axis, keepdims, ndim):
+    if axis is not None:
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    return normalize_dims(dim, ndim), bool(keepdim)
+
+
+def _int_accumulator(a):
+    """torch sums and multiplies integers and bools as int64."""
+    if a.dtype.kind in "biu" and a.dtype != np.int64:
+        return a.astype(np.int64)
+    return a
+
+
+class Sum(Op):
+    @staticmethod
+    def forward(ctx, a, dims=None, keepdim=False):
+        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        return np.asarray(a.sum(axis=_axis(dims), keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim)
+
+
+class SumDim(Sum, name="SumBackward1"):
+    pass
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
+    """Sum over all elements or over ``dim``."""
+    dims, keep = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
+    if dtype is not None:
+        input = input.to(_dtype.to_dtype(dtype))
+    if type(input) is not _ndarray and input._data.dtype.kind != "f":
+        return Tensor._wrap(np.asarray(_int_accumulator(input._data).sum(axis=_axis(dims), keepdims=keep)))
+    return (Sum if dims is None and not keep else SumDim).apply(input, dims=dims, keepdim=keep)
+
+
+class Mean(Op):
+    @staticmethod
+    def forward(ctx, a, dims=None, keepdim=False):
+        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        ctx.count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        return np.asarray(a.mean(axis=_axis(dims), keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        return _restore(g / ctx.count, ctx.in_shape, ctx.dims, ctx.keepdim)
+
+
+class MeanDim(Mean, name="MeanBackward1"):
+    pass
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+    """Mean over all elements or over ``dim`` (floating-point tensors only)."""
+    if dtype is not None:
+        input = input.to(_dtype.to_dtype(dtype))
+    if type(input) is not _ndarray and input._data.dtype.kind != "f":
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {_dtype.C_NAMES[input.dtype]}")
+    dims, keep = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
+    return (Mean if dims is None and not keep else MeanDim).apply(input, dims=dims, keepdim=keep)
+
+
+class Prod(Op):
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
+        r = np.asarray(a.prod(axis=dim, keepdims=keepdim))
+        ctx.save_for_backward(a, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        a, r = ctx.saved_tensors
+        dims = None if ctx.dim is None else (ctx.dim,)
+        g_full = _restore(g, ctx.in_shape, dims, ctx.keepdim)
+        arr = a if type(a) is _ndarray else a._data
+        if not (arr == 0).any():
+            return g_full * _restore(r, ctx.in_shape, dims, ctx.keepdim) / a
+        return g_full * _prod_of_others(arr, ctx.dim)  # exact where some factors are zero
+
+
+class ProdDim(Prod, name="ProdBackward1"):
+    pass
+
+
+def _prod_of_others(a, dim):
+    """For each element, the product of the other elements in its reduction (zeros handled exactly)."""
+    flat = a.reshape(-1) if dim is None else np.moveaxis(a, dim, -1)
+    ones = np.ones(flat.shape[:-1] + (1,), a.dtype)
+    left = np.cumprod(np.concatenate([ones, flat[..., :-1]], -1), -1)
+    right = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], -1), -1)[..., ::-1]
+    out = left * right
+    return out.reshape(a.shape) if dim is None else np.moveaxis(out, -1, dim)
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """Product of all elements or along one ``dim``."""
+    if dtype is not None:
+        input = input.to(_dtype.to_dtype(dtype))
+    if input._data.dtype.kind != "f":
+        return Tensor._wrap(np.asarray(_int_accumulator(input._data).prod(
+            axis=None if dim is None else _wrap_dim(dim, input.ndim), keepdims=keepdim)))
+    if dim is None:
+        return Prod.apply(input)
+    return ProdDim.apply(input, dim=_wrap_dim(dim, input._data.ndim), keepdim=keepdim)
+
+
+# ---- max / min ---------------------------------------------------------------------------------
+def _return_type(name):
+    fields = collections.namedtuple(name, ["values", "indices"])
+
+    def __repr__(self):
+        return f"minitorch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+    return type(name, (fields,), {"__repr__": __repr__, "__slots__": ()})
+
+
+class return_types:
+    """Named results of ops that return (values, indices), like ``torch.return_types``."""
+
+    max = _return_type("max")
+    min = _return_type("min")
+    sort = _return_type("sort")
+    topk = _return_type("topk")
+
+
+class _Extremum(Op):
+    """Full max/min (and amax/amin): the gradient is shared equally among tied elements."""
+
+    fn = None
+    op_name = ""
+
+    @classmethod
+    def forward(cls, ctx, a, dims=None, keepdim=False):
+        if a.size == 0 and dims is None:
+            raise RuntimeError(f"{cls.op_name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                               "the reduction dim with the 'dim' argument.")
+        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        r = np.asarray(cls.fn(a, axis=dims, keepdims=keepdim))
+        ctx.save_for_backward(a, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        a, r = ctx.saved_tensors
+        hit = a == _restore(r, ctx.in_shape, ctx.dims, ctx.keepdim)
+        count = sum(hit, ctx.dims, keepdim=True)
+        return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim) * hit / count
+
+
+class Max(_Extremum, name="MaxBackward1"):
+    fn, op_name = staticmethod(np.max), "max"
+
+
+class Min(_Extremum, name="MinBackward1"):
+    fn, op_name = staticmethod(np.min), "min"
+
+
+class Amax(_Extremum):
+    fn, op_name = staticmethod(np.max), "amax"
+
+
+class Amin(_Extremum):
+    fn, op_name = staticmethod(np.min), "amin"
+
+
+class _ExtremumDim(Op):
+    """max/min along a dim: values and indices; the gradient goes to the returned index."""
+
+    arg = None
+
+    @classmethod
+    def forward(cls, ctx, a, dim=0, keepdim=False):
+        ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
+        idx = np.expand_dims(cls.arg(a, axis=dim), dim)
+        values = np.take_along_axis(a, idx, dim)
+        ctx.save_for_backward(idx)
+        if not keepdim:
+            values, idx = values.squeeze(dim), idx.squeeze(dim)
+        return values, idx.astype(np.int64)
+
+    @staticmethod
+    def backward(ctx, g, g_indices=None):
+        (idx,) = ctx.saved_tensors
+        idx = idx if type(idx) is _ndarray else idx._data
+        if not ctx.keepdim:
+            g = g.reshape(idx.shape)
+        return IndexScatter.apply(g, shape=ctx.in_shape, index=_along(idx, ctx.dim), accumulate=False)
+
+
+class MaxDim(_ExtremumDim, name="MaxBackward0"):
+    arg = staticmethod(np.argmax)
+
+
+class MinDim(_ExtremumDim, name="MinBackward0"):
+    arg = staticmethod(np.argmin)
+
+
+def _extremum(full_op, dim_op, binary_op, result_type, input, dim, keepdim, other):
+    if isinstance(dim, Tensor):
+        other, dim = dim, None
+    if other is not None:
+        return binary_op(input, other)
+    if dim is None:
+        return full_op.apply(input)
+    if input._data.shape[_wrap_dim(dim, input._data.ndim)] == 0:
+        raise IndexError(f"{result_type.__name__}(): Expected reduction dim {dim} to have non-zero size.")
+    values, indices = dim_op.apply(input, dim=_wrap_dim(dim, input._data.ndim), keepdim=keepdim)
+    return result_type(values, indices)
+
+
+def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
+    """The largest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise maximum."""
+    from .pointwise import maximum
+    return _extremum(Max, MaxDim, maximum, return_types.max, input, dim, keepdim, other)
+
+
+def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
+    """The smallest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise minimum."""
+    from .pointwise import minimum
+    return _extremum(Min, MinDim, minimum, return_types.min, input, dim, keepdim, other)
+
+
+def amax(input, dim=(), keepdim=False):
+    """Largest values over ``dim`` (all dims by default); ties share the gradient."""
+    return Amax.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
+
+
+def amin(input, dim=(), keepdim=False):
+    """Smallest values over ``dim`` (all dims by default); ties share the gradient."""
+    return Amin.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
+
+
+def argmax(input, dim=None, keepdim=False):
+    """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
+    return _arg(np.argmax, input, dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
+    return _arg(np.argmin, input, dim, keepdim)
+
+
+def _arg(fn, input, dim, keepdim):
+    a = input._data
+    if dim is None:
+        r = np.asarray(fn(a))
+        return Tensor._wrap(r.reshape((1,) * a.ndim) if keepdim else r)
+    d = _wrap_dim(dim, a.ndim)
+    return Tensor._wrap(np.asarray(fn(a, axis=d, keepdims=keepdim)).astype(np.int64))
+
+
+# ---- statistics -------------------------------------------------------------------------------
+class Var(Op):
+    @staticmethod
+    def forward(ctx, a, dims=None, correction=1, keepdim=False):
+        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        ctx.denominator = _denominator(n, correction)
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(a.var(axis=dims, ddof=correction, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        centered = a - mean(a, ctx.dims, keepdim=True)
+        return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim) * centered * (2.0 / ctx.denominator)
+
+
+class Std(Op):
+    @staticmethod
+    def forward(ctx, a, dims=None, correction=1, keepdim=False):
+        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        ctx.denominator = _denominator(n, correction)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.asarray(a.std(axis=dims, ddof=correction, keepdims=keepdim))
+        ctx.save_for_backward(a, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        a, r = ctx.saved_tensors
+        centered = a - mean(a, ctx.dims, keepdim=True)
+        scale = _restore(g / (r * ctx.denominator), ctx.in_shape, ctx.dims, ctx.keepdim)
+        return scale * centered
+
+
+def _denominator(n, correction):
+    if n - correction <= 0:
+        import warnings
+        warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=4)
+    return builtins.max(n - correction, 0) or float("nan")
+
+
+def _var_args(input, dim, unbiased, keepdim, correction):
+    if input._data.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, builtins.bool):  # var(x, False): the legacy unbiased argument
+        unbiased, dim = dim, None
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dict(dims=normalize_dims(dim, input._data.ndim), correction=correction, keepdim=keepdim)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Variance, with Bessel's correction by default (``correction=1``)."""
+    return Var.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Standard deviation, with Bessel's correction by default (``correction=1``)."""
+    return Std.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+
+
+class Logsumexp(Op):
+    @staticmethod
+    def forward(ctx, a, dims=None, keepdim=False):
+        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        m = a.max(axis=dims, keepdims=True)
+        m = np.where(np.isfinite(m), m, 0)
+        s = np.exp(a - m).sum(axis=dims, keepdims=True)
+        with np.errstate(divide="ignore"):
+            r = np.log(s) + m
+        if not keepdim:
+            r = np.asarray(r.squeeze(dims))
+        ctx.save_for_backward(a, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        a, r = ctx.saved_tensors
+        if not ctx.keepdim:
+            kept = _kept_shape(ctx.in_shape, ctx.dims)
+            g, r = g.reshape(kept), r.reshape(kept)
+        return g * exp(a - r)
+
+
+def logsumexp(input, dim, keepdim=False):
+    """``log(sum(exp(input), dim))``, computed stably."""
+    return Logsumexp.apply(input, dims=normalize_dims(dim, input._data.ndim) or tuple(range(input.ndim)),
+                           keepdim=keepdim)
+
+
+class Softmax(Op):
+    @staticmethod
+    def forward(ctx, a, dim=-1):
+        ctx.dim = dim
+        e = np.exp(a - a.max(axis=dim, keepdims=True))
+        e /= e.sum(axis=dim, keepdims=True)
+        ctx.save_for_backward(e)
+        return e
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        gy = g * y
+        return gy - y * sum(gy, ctx.dim, keepdim=True)
+
+
+class LogSoftmax(Op):
+    @staticmethod
+    def forward(ctx, a, dim=-1):
+        ctx.dim = dim
+        shifted = a - a.max(axis=dim, keepdims=True)
+        shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        ctx.save_for_backward(shifted)
+        return shifted
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g - exp(y) * sum(g, ctx.dim, keepdim=True)
+
+
+def _softmax_input(input, dim, dtype, name):
+    if dtype is not None:
+        input = input.to(_dtype.to_dtype(dtype))
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}_lastdim_kernel_impl\" not implemented for "
+                                  f"'{_dtype.C_NAMES[input.dtype]}'")
+    return input, _wrap_dim(dim, input._data.ndim)
+
+
+def softmax(input, dim: int, dtype=None):
+    """``exp(x) / sum(exp(x), dim)``, computed stably."""
+    input, d = _softmax_input(input, dim, dtype, "softmax")
+    return Softmax.apply(input, dim=d)
+
+
+def log_softmax(input, dim: int, dtype=None):
+    """``x - logsumexp(x, dim)``, computed stably."""
+    input, d = _softmax_input(input, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(input, dim=d)
+
+
+class Cumsum(Op):
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        ctx.dim = dim
+        return np.cumsum(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        from .view import flip
+        return flip(cumsum(flip(g, ctx.dim), ctx.dim), ctx.dim)
+
+
+def cumsum(input, dim: int, *, dtype=None):
+    """Running sums along ``dim``."""
+    if dtype is not None:
+        input = input.to(_dtype.to_dtype(dtype))
+    return Cumsum.apply(input, dim=_wrap_dim(dim, np.ndim(input)))
+
+
+def all(input, dim=None, keepdim=False):  # noqa: A001
+    dims = normalize_dims(dim, input._data.ndim)
+    return Tensor._wrap(np.asarray(np.all(input._data, axis=dims, keepdims=keepdim)))
+
+
+def any(input, dim=None, keepdim=False):  # noqa: A001
+    dims = normalize_dims(dim, input._data.ndim)
+    return Tensor._wrap(np.asarray(np.any(input._data, axis=dims, keepdims=keepdim)))
+
+
+def count_nonzero(input, dim=None):
+    dims = normalize_dims(dim, input._data.ndim)
+    return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=dims)).astype(np.int64))

@@ -1,0 +1,568 @@
+"""Shape ops: views (view, permute, transpose, squeeze, unsqueeze, expand, unbind, split)
+and joins (cat, stack), with sum_to_size, the gradient of broadcasting.
+
+View ops return numpy views, so results share memory with their input; ``Op.view``
+makes them share the version counter too, as torch views do.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.function import Op
+
+_ndarray = np.ndarray
+
+
+def parse_shape(args) -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f(Size)`` all give ``(2, 3)``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    return tuple(int(a) for a in args)
+
+
+def infer_size(shape, numel: int) -> tuple:
+    """Resolve one ``-1`` in ``shape`` for ``numel`` elements, with torch's errors."""
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            known *= s
+    if -1 in shape:
+        if known == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                               "unspecified dimension size -1 can be any value and is ambiguous")
+        if numel % known == 0:
+            return tuple(numel // known if s == -1 else s for s in shape)
+    elif known == numel:
+        return tuple(shape)
+    raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+
+
+class _NotViewable(RuntimeError):
+    pass
+
+
+class View(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, shape=()):
+        ctx.in_shape = a.shape
+        try:
+            return a.reshape(shape, copy=False)
+        except ValueError:
+            raise _NotViewable("view size is not compatible with input tensor's size and stride (at least one "
+                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.reshape(ctx.in_shape)
+
+
+class UnsafeView(View):
+    """The reshape of a fresh copy (reshape of a non-viewable tensor, matmul results)."""
+
+    view = False
+
+
+def view(input, *shape):
+    """The same data with another shape (must be compatible with the strides), or another dtype."""
+    from .._dtype import dtype
+    if len(shape) == 1 and isinstance(shape[0], dtype):
+        return _view_dtype(input, shape[0])
+    return View.apply(input, shape=infer_size(parse_shape(shape), input._data.size))
+
+
+def _view_dtype(input, dt):
+    if dt.itemsize != input._data.itemsize:
+        raise RuntimeError("view(dtype) with a different element size is not supported")
+    t = Tensor._wrap(input._data.view(dt.np))
+    t._vc, t._base = input._version_counter(), input._base if input._base is not None else input
+    return t
+
+
+def reshape(input, *shape):
+    """A view when the strides allow it, else a copy."""
+    shape = infer_size(parse_shape(shape), input._data.size)
+    try:
+        return View.apply(input, shape=shape)
+    except _NotViewable:
+        from .pointwise import clone
+        return UnsafeView.apply(clone(input), shape=shape)
+
+
+def view_as(input, other):
+    return view(input, other._data.shape)
+
+
+def reshape_as(input, other):
+    return reshape(input, other._data.shape)
+
+
+def flatten(input, start_dim: int = 0, end_dim: int = -1):
+    """Merge dims ``start_dim..end_dim`` into one."""
+    shape = input._data.shape
+    if not shape:
+        return reshape(input, 1)
+    s, e = _wrap_dim(start_dim, len(shape)), _wrap_dim(end_dim, len(shape))
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
+
+
+def unflatten(input, dim: int, sizes):
+    shape = input._data.shape
+    d = _wrap_dim(dim, len(shape))
+    sizes = infer_size(tuple(sizes), shape[d])
+    return view(input, shape[:d] + sizes + shape[d + 1:])
+
+
+def ravel(input):
+    return reshape(input, -1)
+
+
+class Permute(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, dims=()):
+        ctx.dims = dims
+        return a.transpose(dims)
+
+    @staticmethod
+    def backward(ctx, g):
+        return permute(g, tuple(np.argsort(ctx.dims)))
+
+
+def permute(input, *dims):
+    """Reorder the dimensions."""
+    dims = parse_shape(dims)
+    nd = np.ndim(input)
+    if len(dims) != nd:
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+                           f"of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
+                           f"len(dims) = {len(dims)}")
+    dims = tuple(_wrap_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(input, dims=dims)
+
+
+class Transpose(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, dim0=0, dim1=1):
+        ctx.dims = (dim0, dim1)
+        return a.swapaxes(dim0, dim1)
+
+    @staticmethod
+    def backward(ctx, g):
+        return transpose(g, *ctx.dims)
+
+
+class T(Transpose):
+    pass
+
+
+def transpose(input, dim0: int, dim1: int):
+    """Swap two dimensions."""
+    nd = np.ndim(input)
+    return Transpose.apply(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input):
+    """Transpose of a matrix (tensors with up to 2 dims)."""
+    nd = input._data.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return T.apply(input, dim0=0, dim1=nd - 1 if nd else 0)
+
+
+def T_property(self):
+    """``x.T``: all dims reversed."""
+    nd = self._data.ndim
+    if nd != 2 and nd > 0:
+        import warnings
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and "
+                      "it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices "
+                      "or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+                      UserWarning, stacklevel=2)
+    return Permute.apply(self, dims=tuple(range(nd - 1, -1, -1)))
+
+
+def mT_property(self):
+    """``x.mT``: the last two dims swapped."""
+    nd = self._data.ndim
+    if nd < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {nd}-D tensor.")
+    return Transpose.apply(self, dim0=nd - 2, dim1=nd - 1)
+
+
+def movedim(input, source, destination):
+    nd = input._data.ndim
+    src = [_wrap_dim(d, nd) for d in ((source,) if isinstance(source, int) else source)]
+    dst = [_wrap_dim(d, nd) for d in ((destination,) if isinstance(destination, int) else destination)]
+    order = [d for d in range(nd) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return Permute.apply(input, dims=tuple(order))
+
+
+moveaxis = movedim
+
+
+class Squeeze(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, dims=None):
+        ctx.in_shape = a.shape
+        if dims is None:
+            return a.reshape(tuple(s for s in a.shape if s != 1))
+        return a.reshape(tuple(s for i, s in enumerate(a.shape) if not (i in dims and s == 1)))
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.reshape(ctx.in_shape)
+
+
+class SqueezeDim(Squeeze, name="SqueezeBackward1"):
+    pass
+
+
+class SqueezeDims(Squeeze, name="SqueezeBackward2"):
+    pass
+
+
+def squeeze(input, dim=None):
+    """Remove dims of size 1 (all, or the given ones; others are left alone)."""
+    nd = input._data.ndim
+    if dim is None:
+        return Squeeze.apply(input)
+    if isinstance(dim, int):
+        return SqueezeDim.apply(input, dims=(_wrap_dim(dim, nd),))
+    return SqueezeDims.apply(input, dims=tuple(_wrap_dim(d, nd) for d in dim))
+
+
+class Unsqueeze(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        ctx.in_shape = a.shape
+        return np.expand_dims(a, dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.reshape(ctx.in_shape)
+
+
+def unsqueeze(input, dim: int):
+    """Insert a dim of size 1 at ``dim``."""
+    return Unsqueeze.apply(input, dim=_wrap_dim(dim, np.ndim(input) + 1))
+
+
+class Expand(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, shape=()):
+        ctx.in_shape = a.shape
+        return np.broadcast_to(a, shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        return sum_to_size(g, ctx.in_shape)
+
+
+def expand(input, *sizes):
+    """Broadcast to a larger shape without copying (-1 keeps a dim)."""
+    sizes = parse_shape(sizes)
+    shape = np.shape(input)
+    nd, new = len(shape), len(sizes)
+    if new < nd:
+        raise RuntimeError(f"expand({input.type()}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
+                           f"({new}) must be greater or equal to the number of dimensions in the tensor ({nd})")
+    target = []
+    for i, s in enumerate(sizes):
+        j = i - (new - nd)
+        if j < 0:
+            if s == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
+            target.append(s)
+        elif s == -1:
+            target.append(shape[j])
+        elif shape[j] != s and shape[j] != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({shape[j]}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(shape)}")
+        else:
+            target.append(s)
+    return Expand.apply(input, shape=tuple(target))
+
+
+def expand_as(input, other):
+    return expand(input, other.shape)
+
+
+def broadcast_to(input, shape):
+    return expand(input, shape)
+
+
+class SumToSize(Op, name="SumBackward1"):
+    """Sum over broadcast dims down to ``shape``: the gradient of broadcasting."""
+
+    @staticmethod
+    def forward(ctx, a, shape=()):
+        ctx.in_shape = a.shape
+        lead = a.ndim - len(shape)
+        axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
+        r = a.sum(axis=axes, keepdims=True) if axes else a
+        return r.reshape(shape) if lead else r
+
+    @staticmethod
+    def backward(ctx, g):
+        return expand(g, ctx.in_shape)
+
+
+def sum_to_size(input, *shape):
+    """Sum ``input`` down to ``shape`` (which it must broadcast to)."""
+    shape = parse_shape(shape)
+    if tuple(np.shape(input)) == shape:
+        return input
+    return SumToSize.apply(input, shape=shape)
+
+
+# ---- multi-output views and joins -------------------------------------------------------------
+def _zeros_for(shape, dtype, like):
+    """A zero gradient of the given shape, of the same kind (array or tensor) as ``like``."""
+    z = np.zeros(shape, dtype)
+    return z if type(like) is _ndarray else Tensor._wrap(z)
+
+
+def _fill_missing(grads, shapes, dtype):
+    like = next(g for g in grads if g is not None)
+    return [g if g is not None else _zeros_for(s, dtype, like) for g, s in zip(grads, shapes)]
+
+
+class Unbind(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        ctx.dim, ctx.in_shape, ctx.dtype = dim, a.shape, a.dtype
+        index = (slice(None),) * dim
+        return tuple(a[index + (i,)] for i in range(a.shape[dim]))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        shape = ctx.in_shape[:ctx.dim] + ctx.in_shape[ctx.dim + 1:]
+        return stack(_fill_missing(grads, [shape] * len(grads), ctx.dtype), ctx.dim)
+
+
+def unbind(input, dim: int = 0) -> tuple:
+    """The slices along ``dim``, as views."""
+    return Unbind.apply(input, dim=_wrap_dim(dim, input._data.ndim))
+
+
+class SplitWithSizes(Op):
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, sizes=(), dim=0):
+        ctx.dim, ctx.in_shape, ctx.dtype, ctx.sizes = dim, a.shape, a.dtype, sizes
+        bounds = np.cumsum((0,) + tuple(sizes))
+        index = (slice(None),) * dim
+        return tuple(a[index + (slice(int(lo), int(hi)),)] for lo, hi in zip(bounds[:-1], bounds[1:]))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        shape = ctx.in_shape
+        shapes = [shape[:ctx.dim] + (s,) + shape[ctx.dim + 1:] for s in ctx.sizes]
+        return cat(_fill_missing(grads, shapes, ctx.dtype), ctx.dim)
+
+
+class Split(SplitWithSizes):
+    pass
+
+
+def split(input, split_size_or_sections, dim: int = 0) -> tuple:
+    """Pieces of ``split_size`` (the last may be smaller) or of the given sizes, as views."""
+    d = _wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        sizes = [step] * (n // step) + ([n % step] if n % step else []) if step else [n]
+        return Split.apply(input, sizes=tuple(sizes) or (0,), dim=d)
+    sizes = tuple(int(s) for s in split_size_or_sections)
+    if sum(sizes) != n:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                           f"dimension {d}), but got split_sizes={list(sizes)}")
+    return SplitWithSizes.apply(input, sizes=sizes, dim=d)
+
+
+def split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
+    return split(input, list(split_sizes), dim)
+
+
+def chunk(input, chunks: int, dim: int = 0) -> tuple:
+    """At most ``chunks`` pieces of equal size (the last may be smaller)."""
+    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
+    return split(input, max(1, -(-n // chunks)), dim)
+
+
+def tensor_split(input, sections, dim: int = 0) -> tuple:
+    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
+    if isinstance(sections, int):
+        q, r = divmod(n, sections)
+        sizes = [q + 1] * r + [q] * (sections - r)
+    else:
+        bounds = [0] + list(sections) + [n]
+        sizes = [hi - lo for lo, hi in zip(bounds[:-1], bounds[1:])]
+    return split(input, sizes, dim)
+
+
+class Cat(Op):
+    @staticmethod
+    def forward(ctx, *arrays, dim=0):
+        ctx.dim = dim
+        ctx.sizes = [a.shape[dim] for a in arrays]
+        ctx.dtypes = [a.dtype for a in arrays]
+        return np.concatenate(arrays, axis=dim, dtype=_common_dtype(arrays))
+
+    @staticmethod
+    def backward(ctx, g):
+        from .indexing import narrow
+        from .pointwise import cast
+        out, start = [], 0
+        for size, dt in zip(ctx.sizes, ctx.dtypes):
+            out.append(cast(narrow(g, ctx.dim, start, size), dt))
+            start += size
+        return tuple(out)
+
+
+def _common_dtype(arrays):
+    from .pointwise import result_dtype
+    dt = arrays[0].dtype
+    for a in arrays[1:]:
+        if a.dtype != dt:
+            dt = result_dtype(np.empty((1,), dt), a)
+    return dt
+
+
+def cat(tensors, dim: int = 0):
+    """Join tensors along an existing dim."""
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    ref = np.shape(tensors[0])
+    nd = len(ref)
+    d = _wrap_dim(dim, nd)
+    for i, x in enumerate(tensors[1:], 1):
+        s = np.shape(x)
+        if len(s) != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {len(s)}")
+        for k in range(nd):
+            if k != d and s[k] != ref[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} but "
+                                   f"got size {s[k]} for tensor number {i} in the list.")
+    return Cat.apply(*tensors, dim=d)
+
+
+concat = concatenate = cat
+
+
+class Stack(Op):
+    @staticmethod
+    def forward(ctx, *arrays, dim=0):
+        ctx.dim = dim
+        return np.stack(arrays, axis=dim, dtype=_common_dtype(arrays))
+
+    @staticmethod
+    def backward(ctx, g):
+        from .indexing import select
+        return tuple(select(g, ctx.dim, i) for i in range(np.shape(g)[ctx.dim]))
+
+
+def stack(tensors, dim: int = 0):
+    """Join tensors of equal shape along a new dim."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    ref = np.shape(tensors[0])
+    for i, x in enumerate(tensors[1:], 1):
+        if np.shape(x) != ref:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
+                               f"{list(np.shape(x))} at entry {i}")
+    return Stack.apply(*tensors, dim=_wrap_dim(dim, len(ref) + 1))
+
+
+def hstack(tensors):
+    tensors = list(tensors)
+    return cat(tensors, 0 if np.ndim(tensors[0]) == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([t if np.ndim(t) > 1 else reshape(t, 1, -1) for t in tensors], 0)
+
+
+class Repeat(Op):
+    @staticmethod
+    def forward(ctx, a, repeats=()):
+        ctx.in_shape, ctx.repeats = a.shape, repeats
+        return np.tile(a, repeats)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape = (1,) * (len(ctx.repeats) - len(ctx.in_shape)) + ctx.in_shape
+        split_shape = []
+        for r, s in zip(ctx.repeats, shape):
+            split_shape += [r, s]
+        g = g.reshape(tuple(split_shape)).sum(axis=tuple(range(0, len(split_shape), 2)))
+        return g.reshape(ctx.in_shape)
+
+
+def repeat(input, *repeats):
+    """Tile the tensor ``repeats[i]`` times along each dim."""
+    repeats = parse_shape(repeats)
+    if len(repeats) < input._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    return Repeat.apply(input, repeats=repeats)
+
+
+def tile(input, dims):
+    dims = tuple(dims)
+    return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
+
+
+class Flip(Op):
+    @staticmethod
+    def forward(ctx, a, dims=()):
+        ctx.dims = dims
+        return np.flip(a, dims).copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return flip(g, ctx.dims)
+
+
+def flip(input, dims):
+    nd = np.ndim(input)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return Flip.apply(input, dims=tuple(_wrap_dim(d, nd) for d in dims))
+
+
+def contiguous(input, memory_format=None):
+    """``input`` itself when C-contiguous, else a contiguous copy in the graph."""
+    if input._data.flags.c_contiguous:
+        return input
+    from .pointwise import clone
+    return clone(input)

@@ -1,0 +1,204 @@
+"""The backward engine: runs the graph from outputs to leaves.
+
+1. Walk the graph once (iteratively, no recursion limit) to count, for every
+   node, how many edges point at it.
+2. Run nodes in an order where each runs only after every node that feeds it
+   a gradient has run (its count fell to zero); among ready nodes, the most
+   recently created runs first, as in PyTorch. Gradients reaching a node along
+   several edges are summed in its input buffer.
+3. ``AccumulateGrad`` nodes add the result into the leaves' ``.grad``; for
+   ``autograd.grad`` the gradients of the requested inputs are captured instead.
+
+Without ``create_graph`` gradients flow as numpy arrays and each node's saved
+tensors are freed once it has run (unless ``retain_graph``). With it, they
+flow as tensors and grad mode stays on, so the backward pass is recorded.
+"""
+from __future__ import annotations
+
+import heapq
+import warnings
+
+import numpy as np
+
+from .graph import AccumulateGrad, Node
+from .grad_mode import state
+
+
+class GraphRoot(Node):
+    """A virtual node feeding the initial gradients to the outputs' nodes."""
+
+    _n_outputs = 0
+
+    def __init__(self, edges, grads):
+        self.next_functions = tuple(edges)
+        self.grads = grads
+        self._seq = float("inf")
+
+    def _apply(self, grads, create_graph):
+        return self.grads
+
+
+def run_backward(roots, root_grads, retain_graph: bool, create_graph: bool, inputs=None,
+                 accumulate: bool = True, allow_unused: bool = False):
+    """Backpropagate ``root_grads`` (arrays, or tensors under create_graph) from the ``roots`` tensors.
+
+    With ``inputs``: when ``accumulate``, only their ``.grad`` is filled; else
+    their gradients are returned (the ``autograd.grad`` case).
+    """
+    edges = []
+    for i, t in enumerate(roots):
+        if t.grad_fn is not None:
+            edges.append((t.grad_fn, t._output_nr))
+        elif t._requires_grad:
+            edges.append((t._accumulator(), 0))
+        else:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    root = GraphRoot(edges, root_grads)
+
+    captures = None
+    if inputs is not None:
+        captures = {}   # (node, output_nr) -> position in inputs
+        for pos, t in enumerate(inputs):
+            if t.grad_fn is not None:
+                captures[(t.grad_fn, t._output_nr)] = pos
+            elif t._requires_grad:
+                captures[(t._accumulator(), 0)] = pos
+            elif not accumulate:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+
+    dependencies, needed = _count_dependencies(root, captures)
+    captured = [None] * (len(inputs) if inputs is not None else 0)
+
+    prev_mode = state.grad_enabled
+    state.grad_enabled = create_graph
+    try:
+        _execute(root, dependencies, needed, captures, captured, retain_graph, create_graph, accumulate)
+    finally:
+        state.grad_enabled = prev_mode
+
+    if inputs is None:
+        return None
+    if accumulate:
+        for t, g in zip(inputs, captured):
+            if g is not None and t.grad_fn is not None:  # a non-leaf named in inputs= gets .grad too
+                g = _to_tensor(g)
+                t._grad = g if t._grad is None else t._grad + g
+        return None
+    results = []
+    for pos, g in enumerate(captured):
+        if g is None and not allow_unused:
+            raise RuntimeError(f"The differentiated Tensor at index {pos} appears to not have been used in the "
+                               "graph. Set allow_unused=True if this is the desired behavior.")
+        results.append(None if g is None else _to_tensor(g))
+    return tuple(results)
+
+
+def _count_dependencies(root, captures):
+    """Edges pointing at each reachable node; with captures, the set of nodes that lead to one."""
+    dependencies = {}
+    parents = {} if captures else None
+    stack = [root]
+    seen = {root}
+    while stack:
+        node = stack.pop()
+        for fn, _ in node.next_functions:
+            if fn is None:
+                continue
+            dependencies[fn] = dependencies.get(fn, 0) + 1
+            if parents is not None:
+                parents.setdefault(fn, []).append(node)
+            if fn not in seen:
+                seen.add(fn)
+                stack.append(fn)
+    if not captures:
+        return dependencies, None
+    needed = set()
+    stack = [fn for fn, _ in captures if fn in seen]
+    while stack:
+        node = stack.pop()
+        if node in needed:
+            continue
+        needed.add(node)
+        stack.extend(parents.get(node, ()))
+    return dependencies, needed
+
+
+def _execute(root, dependencies, needed, captures, captured, retain_graph, create_graph, accumulate):
+    buffers = {}
+    ready = [(0, 0, root)]
+    tie = 1  # breaks ties between equal sequence numbers without comparing nodes
+    while ready:
+        node = heapq.heappop(ready)[2]
+        grads = buffers.pop(node, None)
+        if grads is None:
+            grads = [None] * node._n_outputs
+        n = len(grads)  # the root has no inputs and always runs
+        has_grad = n == 0 or (grads[0] is not None if n == 1 else any(g is not None for g in grads))
+        if has_grad and (node._tensor_hooks or node._retained or node._pre_hooks):
+            grads = node._run_pre_hooks(grads, create_graph)
+        if captures is not None:
+            _capture(node, grads, captures, captured, create_graph)
+            run = node in needed and (accumulate or type(node) is not AccumulateGrad) and _leads_on(node, needed)
+        else:
+            run = True
+        if run and has_grad:
+            if create_graph:
+                grads = [None if g is None else _to_tensor(g) for g in grads]
+            out = node._apply(grads, create_graph)
+            if node._post_hooks:
+                out = node._run_post_hooks(out, grads, create_graph)
+            if state.anomaly:
+                _check_anomaly(node, out)
+            if not retain_graph:
+                node._release()
+        else:
+            out = ()
+        for i, (fn, nr) in enumerate(node.next_functions):
+            if fn is None:
+                continue
+            g = out[i] if i < len(out) else None
+            if g is not None:
+                buf = buffers.get(fn)
+                if buf is None:
+                    buf = buffers[fn] = [None] * fn._n_outputs
+                buf[nr] = g if buf[nr] is None else buf[nr] + g
+            left = dependencies[fn] - 1
+            dependencies[fn] = left
+            if left == 0:
+                heapq.heappush(ready, (-fn._seq, tie, fn))
+                tie += 1
+
+
+def _leads_on(node, needed) -> bool:
+    """Whether running ``node`` helps: an AccumulateGrad in ``needed`` or a node whose inputs lead to a capture."""
+    if type(node) is AccumulateGrad:
+        return True
+    return any(fn in needed for fn, _ in node.next_functions)
+
+
+def _capture(node, grads, captures, captured, create_graph):
+    for nr, g in enumerate(grads):
+        pos = captures.get((node, nr))
+        if pos is not None and g is not None:
+            if type(node) is AccumulateGrad and node.variable._hooks:
+                from .graph import _call_tensor_hooks
+                g = _call_tensor_hooks(node.variable._hooks.values(), g, create_graph)
+            captured[pos] = g if captured[pos] is None else captured[pos] + g
+
+
+def _to_tensor(g):
+    from .._tensor import Tensor
+    return g if isinstance(g, Tensor) else Tensor._wrap(g)
+
+
+def _check_anomaly(node, out):
+    from .._tensor import Tensor
+    if not state.anomaly_check_nan:
+        return
+    for i, g in enumerate(out):
+        arr = g._data if isinstance(g, Tensor) else g
+        if arr is not None and np.isnan(arr).any():
+            if node._trace:
+                warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+                              + "".join(node._trace), UserWarning, stacklevel=2)
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")

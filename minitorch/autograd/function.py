@@ -1,0 +1,399 @@
+"""Differentiable operations: the built-in ``Op`` base and the user-facing ``Function``.
+
+An ``Op`` is one row of a derivatives table: ``forward`` computes on numpy
+arrays, ``backward`` maps output gradients to input gradients. Backward
+formulas use operators and other ops, which accept numpy arrays as well as
+tensors: the engine calls them with arrays (fast) and, under
+``create_graph=True``, with tensors, so the backward pass is itself recorded
+and higher-order gradients come for free.
+
+The op object is both the ``ctx`` of its forward and the graph node
+(``grad_fn``) of its results, exactly as in PyTorch.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .graph import NO_EDGE, Node, _sequence
+from .grad_mode import state
+
+_new = object.__new__
+Tensor = None  # set by minitorch._tensor's import of the ops (avoids an import cycle)
+
+
+def _edge(t):
+    """The graph edge to the producer of tensor ``t`` (or its AccumulateGrad)."""
+    fn = t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    return (t._accumulator(), 0)
+
+
+class Op(Node):
+    """Base of built-in ops. Subclasses define ``forward(ctx, *arrays, **params)`` and ``backward(ctx, *grads)``.
+
+    Every positional argument of ``apply`` is an input with an edge in
+    ``next_functions`` (``(None, 0)`` for Python numbers and tensors that need
+    no grad); keyword arguments are non-differentiable parameters.
+    Class flags: ``inplace`` (the first input is modified and returned),
+    ``view`` (the result shares memory and version counter with the first input).
+    """
+
+    inplace = False
+    view = False
+    _as_tensors = False  # set by the engine: backward receives tensors (create_graph)
+
+    def __init_subclass__(cls, name: str | None = None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if name is not None or "Backward" not in cls.__name__:
+            cls.__name__ = name or cls.__name__ + "Backward0"
+
+    # ---- ctx API used by forward/backward --------------------------------------
+    def save_for_backward(self, *arrays) -> None:
+        self._to_save = arrays
+
+    @property
+    def saved_tensors(self) -> tuple:
+        return self._unpack(self._as_tensors)
+
+    @property
+    def needs_input_grad(self) -> tuple:
+        return tuple(fn is not None for fn, _ in self.next_functions)
+
+    # ---- running ----------------------------------------------------------------
+    @classmethod
+    def apply(cls, *inputs, **params):
+        """Run the op. With only arrays as inputs, return the forward arrays (no graph)."""
+        ctx = _new(cls)
+        arrays = []
+        has_tensor = requires_grad = False
+        for x in inputs:
+            if isinstance(x, Tensor):
+                has_tensor = True
+                if x._requires_grad:
+                    requires_grad = True
+                arrays.append(x._data)
+            else:
+                arrays.append(x)
+        if not has_tensor:
+            return cls.forward(ctx, *arrays, **params)
+        if cls.inplace:
+            return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
+        out = cls.forward(ctx, *arrays, **params)
+        if requires_grad and state.grad_enabled:
+            return ctx._connect(inputs, arrays, out)
+        return _wrap_outputs(cls, inputs, out)
+
+    def _connect(self, inputs, arrays, out):
+        """Record this node: edges to the inputs' producers, results that point back here, saved tensors."""
+        edges = self._link(inputs)
+        multi = type(out) is tuple
+        raw = out if multi else (out,)
+        results = []
+        for nr, arr in enumerate(raw):
+            t = Tensor._wrap(arr if type(arr) is np.ndarray else np.asarray(arr))
+            if arr.dtype.kind == "f":
+                t.grad_fn, t._output_nr, t._requires_grad = self, nr, True
+            results.append(t)
+        if multi:
+            self._n_outputs = len(raw)
+        if self.view:
+            _make_views(inputs[0], results, multi)
+        self._save(arrays, inputs, edges, raw, results)
+        return tuple(results) if multi else results[0]
+
+    def _link(self, inputs) -> tuple:
+        """Set ``next_functions`` (one edge per input) and the sequence number."""
+        edges = []
+        for x in inputs:
+            edges.append(_edge(x) if isinstance(x, Tensor) and x._requires_grad else NO_EDGE)
+        self.next_functions = edges = tuple(edges)
+        self._seq = next(_sequence)
+        if state.anomaly:
+            from .anomaly_mode import record_trace
+            record_trace(self)
+        return edges
+
+    def _save(self, arrays, inputs, edges, raw_outputs, results) -> None:
+        to_save = self.__dict__.pop("_to_save", None)
+        if to_save:
+            self._pack(to_save, arrays, inputs, edges, raw_outputs, results)
+
+    def _apply(self, grads, create_graph):
+        self._as_tensors = create_graph
+        res = type(self).backward(self, *grads)
+        return res if type(res) is tuple else (res,)
+
+    @classmethod
+    def inplace_variant(cls):
+        """The in-place form of this op (``add_`` for ``add``): same formulas, result written into the first input."""
+        return type(cls.__qualname__ + "_", (cls,), {"inplace": True, "__qualname__": cls.__qualname__ + "_"},
+                    name=cls.__name__)
+
+    @classmethod
+    def inplace_function(cls):
+        """A plain function (usable as a Tensor method) applying the in-place form."""
+        op = cls.inplace_variant()
+
+        def method(*args, **kwargs):
+            return op.apply(*args, **kwargs)
+        method.__name__ = method.__qualname__ = cls.__qualname__.lower() + "_"
+        return method
+
+
+def _wrap_outputs(cls, inputs, out):
+    """Results of an op that is not recorded."""
+    if type(out) is tuple:
+        results = tuple(Tensor._wrap(o if type(o) is np.ndarray else np.asarray(o)) for o in out)
+    else:
+        results = (Tensor._wrap(out if type(out) is np.ndarray else np.asarray(out)),)
+    if state.inference:
+        for t in results:
+            t._is_inference = True
+    if cls.view:
+        _make_views(inputs[0], results, len(results) > 1)
+    return results if type(out) is tuple else results[0]
+
+
+def _make_views(src, results, multi_output: bool):
+    """Results of a view op share the version counter and base of ``src``."""
+    vc = src._version_counter()
+    base = src._base if src._base is not None else src
+    for t in results:
+        t._vc = vc
+        t._base = base
+        if multi_output:
+            t._view_of_multi_output = True
+
+
+def check_inplace(t) -> None:
+    """Refuse in-place writes that would corrupt autograd or memory, with torch's messages."""
+    if state.grad_enabled:
+        if t._requires_grad and t.grad_fn is None:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        base = t._base
+        if base is not None:
+            if base._requires_grad and base.grad_fn is None:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+            if t._view_of_multi_output and t._requires_grad:
+                op = forward_name(t.grad_fn)
+                raise RuntimeError(
+                    f"Output {t._output_nr} of {op} is a view and is being modified inplace. This view is the "
+                    "output of a function that returns multiple views. Such functions do not allow the output "
+                    "views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+    if t._is_inference and not state.inference:
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+                           "clone to get a normal tensor before doing inplace update.See "
+                           "https://github.com/pytorch/rfcs/pull/17 for more details.")
+    if not t._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                           "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def forward_name(node) -> str:
+    """``MulBackward0`` -> ``Mul``: how torch names the forward op in messages."""
+    name = node.name() if node is not None else ""
+    i = name.rfind("Backward")
+    return name[:i] if i > 0 else name
+
+
+def _apply_inplace(ctx, inputs, arrays, params, record):
+    t = inputs[0]
+    check_inplace(t)
+    target = arrays[0]
+    out = type(ctx).forward(ctx, *arrays, **params)
+    if out is not target:
+        _write_back(target, out)
+        saved = ctx.__dict__.get("_to_save")
+        if saved:
+            ctx._to_save = tuple(target if s is out else s for s in saved)
+    t._bump()
+    if record:
+        from .inplace import rebase_history
+        rebase_history(ctx, inputs, arrays)
+    return t
+
+
+def _write_back(target, result) -> None:
+    """Store an out-of-place result into the tensor an in-place op modifies, with torch's checks."""
+    if result.shape != target.shape:
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(result.shape)}")
+    if _KIND_RANK[result.dtype.kind] > _KIND_RANK[target.dtype.kind]:
+        from .._dtype import C_NAMES, from_numpy_dtype
+        raise RuntimeError(f"result type {C_NAMES[from_numpy_dtype(result.dtype)]} can't be cast to the desired "
+                           f"output type {C_NAMES[from_numpy_dtype(target.dtype)]}")
+    np.copyto(target, result, casting="unsafe")
+
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+# ---- user-defined functions ------------------------------------------------------------
+class FunctionCtx:
+    """What ``forward`` and ``backward`` of a custom ``Function`` receive as ``ctx``."""
+
+    _materialize_grads = True
+    _dirty = ()
+    _non_differentiable = ()
+
+    def save_for_backward(self, *tensors) -> None:
+        """Keep tensors for backward; their versions are checked when backward reads them."""
+        self._to_save = tensors
+
+    def mark_dirty(self, *tensors) -> None:
+        """Declare inputs that forward modified in place."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        """Declare outputs that get no gradient (e.g. indices)."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """If False, backward receives None instead of zeros for outputs without gradient."""
+        self._materialize_grads = value
+
+    @property
+    def saved_tensors(self) -> tuple:
+        return self._unpack(True)
+
+
+class BackwardCFunction(FunctionCtx, Node):
+    """The graph node (and ctx) of a custom Function; its type is named ``<Function>Backward``."""
+
+    _forward_cls = None
+    needs_input_grad: tuple = ()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__module__}.{type(self).__name__} object at {hex(id(self))}>"
+
+    def _apply(self, grads, create_graph):
+        from .grad_mode import set_grad_enabled
+        grads = list(grads)
+        for i, g in enumerate(grads):
+            if g is None and self._materialize_grads:
+                shape, dt = self._output_meta[i]
+                grads[i] = np.zeros(shape, dt)
+        wrapped = [g if g is None or isinstance(g, Tensor) else Tensor._wrap(g) for g in grads]
+        with set_grad_enabled(create_graph):
+            res = self._forward_cls.backward(self, *wrapped)
+        if not isinstance(res, tuple):
+            res = (res,)
+        n_args = len(self.needs_input_grad)
+        if len(res) != n_args:
+            if len(res) > n_args and all(r is None for r in res[n_args:]):
+                res = res[:n_args]
+            else:
+                raise RuntimeError(f"function {type(self).__name__} returned an incorrect number of gradients "
+                                   f"(expected {n_args}, got {len(res)})")
+        out = []
+        for is_tensor, r in zip(self._tensor_args, res):
+            if is_tensor:
+                if isinstance(r, Tensor) and not create_graph:
+                    r = r._data
+                out.append(r)
+            elif r is not None:
+                raise RuntimeError(f"function {type(self).__name__} returned a gradient different than None at "
+                                   "position {}, but the corresponding forward input was not a Variable")
+        return tuple(out)
+
+
+class FunctionMeta(type):
+    """Gives each Function subclass its node type, ``<Name>Backward``."""
+
+    def __init__(cls, name, bases, attrs):
+        super().__init__(name, bases, attrs)
+        cls._backward_cls = type(name + "Backward", (BackwardCFunction,),
+                                 {"_forward_cls": cls, "__module__": "minitorch.autograd.function"})
+
+
+class Function(metaclass=FunctionMeta):
+    """Base for custom differentiable operations, used as ``MyFn.apply(*args)``.
+
+    Define ``forward(ctx, *args)`` (runs without recording, on tensors) and
+    ``backward(ctx, *grad_outputs)`` returning one gradient per forward argument.
+    Alternatively define ``forward(*args)`` plus ``setup_context(ctx, inputs, output)``.
+    """
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        from .grad_mode import no_grad
+        ctx = cls._backward_cls()
+        separate_setup = cls.setup_context is not Function.setup_context
+        with no_grad():
+            out = cls.forward(*args, **kwargs) if separate_setup else cls.forward(ctx, *args, **kwargs)
+        if separate_setup:
+            cls.setup_context(ctx, args, out)
+        tensor_args = tuple(isinstance(a, Tensor) for a in args)
+        requires_grad = state.grad_enabled and any(
+            t and a._requires_grad for t, a in zip(tensor_args, args))
+        multi = isinstance(out, tuple)
+        outs = out if multi else (out,)
+        if not requires_grad:
+            for a in ctx._dirty:
+                a._bump()
+            ctx.__dict__.pop("_to_save", None)
+            return out
+        ctx._tensor_args = tensor_args
+        ctx.needs_input_grad = tuple(t and a._requires_grad for t, a in zip(tensor_args, args))
+        ctx.next_functions = edges = tuple(
+            (_edge(a) if a._requires_grad else NO_EDGE) for t, a in zip(tensor_args, args) if t)
+        ctx._seq = next(_sequence)
+        if state.anomaly:
+            from .anomaly_mode import record_trace
+            record_trace(ctx)
+        ctx._n_outputs = len(outs)
+        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs]
+        non_diff = {id(t) for t in ctx._non_differentiable}
+        dirty = {id(t) for t in ctx._dirty}
+        input_ids = {id(a) for a in args if isinstance(a, Tensor)}
+        results = []
+        for nr, o in enumerate(outs):
+            if not isinstance(o, Tensor):
+                results.append(o)
+                continue
+            if id(o) in dirty:
+                check_inplace(o)
+                o._bump()
+            elif id(o) in input_ids:
+                o = o.detach()  # an input returned as is becomes a new output sharing its data
+            if id(o) not in non_diff and o._data.dtype.kind == "f":
+                o.grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
+            results.append(o)
+        to_save = ctx.__dict__.pop("_to_save", None)
+        if to_save:
+            tensor_inputs = [a for a in args if isinstance(a, Tensor)]
+            tensor_results = [r for r in results if isinstance(r, Tensor)]
+            ctx._pack([s._data if isinstance(s, Tensor) else s for s in to_save],
+                      [a._data for a in tensor_inputs], tensor_inputs, edges,
+                      [r._data for r in tensor_results], tensor_results)
+        return tuple(results) if multi else results[0]
+
+
+class once_differentiable:
+    """Decorator for a Function's backward that is not itself differentiable."""
+
+    def __new__(cls, fn):
+        import functools
+
+        from .grad_mode import no_grad
+
+        @functools.wraps(fn)
+        def wrapper(ctx, *args):
+            with no_grad():
+                return fn(ctx, *args)
+        return wrapper

@@ -1,0 +1,269 @@
+"""The backward graph: ``Node`` (what ``tensor.grad_fn`` points to), ``AccumulateGrad``
+(the node that writes a leaf's ``.grad``) and saved tensors with their versions.
+
+A node's ``next_functions`` holds one ``(node, output_nr)`` edge per forward
+input: the node that produced that input (``output_nr`` says which of its
+outputs), the leaf's ``AccumulateGrad``, or ``(None, 0)`` when the input needs
+no gradient. Edges point from outputs to inputs only, and saved outputs are
+kept as arrays rather than tensors, so a graph holds no reference cycles and
+is freed by reference counting as soon as nothing points at it.
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+
+import numpy as np
+
+from ..utils.hooks import add_hook
+from .grad_mode import state
+
+NO_EDGE = (None, 0)
+_sequence = itertools.count()
+
+RELEASED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they "
+    "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+    "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time "
+    "or if you need to access saved tensors after calling backward.")
+
+
+def _wrap(arr):
+    from .._tensor import Tensor
+    return Tensor._wrap(arr)
+
+
+class Node:
+    """A backward function of the graph.
+
+    Subclasses implement ``_apply(grads, create_graph)``, which receives one
+    gradient per forward output (None where no gradient arrived) and returns
+    one gradient per entry of ``next_functions``.
+    """
+
+    next_functions: tuple = ()
+    _n_outputs = 1
+    _saved = None          # packed saved tensors, see ``_pack``
+    _released = False      # set when backward freed the saved tensors
+    _pre_hooks = None      # {id: hook(grad_outputs)}
+    _post_hooks = None     # {id: hook(grad_inputs, grad_outputs)}
+    _tensor_hooks = None   # {output_nr: {id: hook(grad)}} from Tensor.register_hook
+    _retained = None       # {output_nr: weakref to a tensor that called retain_grad()}
+    _trace = None          # forward stack, recorded under detect_anomaly
+    _metadata = None
+
+    def name(self) -> str:
+        """The node's type name, e.g. ``MulBackward0``."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for user annotations, kept with the node."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    @property
+    def requires_grad(self) -> bool:
+        return True
+
+    def register_hook(self, fn):
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node runs; it may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = {}
+        return add_hook(self._post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """Call ``fn(grad_outputs)`` before this node runs; it may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        return add_hook(self._pre_hooks, fn)
+
+    def _register_tensor_hook(self, output_nr: int, fn):
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        return add_hook(self._tensor_hooks.setdefault(output_nr, {}), fn)
+
+    def __call__(self, *grads):
+        """Run this node's backward on ``grads`` (one per forward output), as torch nodes allow."""
+        from .._tensor import Tensor
+        arrays = [g._data if isinstance(g, Tensor) else g for g in grads]
+        out = self._apply(arrays, False)
+        res = tuple(None if g is None else _wrap(g) for g in out)
+        return res[0] if len(res) == 1 else res
+
+    # ---- saved tensors -------------------------------------------------
+    def _pack(self, items, input_arrays, inputs, edges, output_arrays, outputs):
+        """Remember ``items`` (arrays from forward) with the versions they have now.
+
+        An item that is one of the outputs is kept as its array and version
+        counter only (keeping the tensor would make a cycle through this node).
+        An item that is an input is kept with its tensor, so backward can check
+        the version and, under create_graph, differentiate through it. Anything
+        else is a constant. Entries: ``(array, owner, version, extra)`` with owner
+        the output number (extra: version counter), the input tensor (extra: its
+        edge, for error messages) or None.
+        """
+        from .._tensor import Tensor
+        packed = []
+        for item in items:
+            for nr, arr in enumerate(output_arrays):
+                if item is arr:
+                    vc = outputs[nr]._version_counter()
+                    packed.append((outputs[nr]._data, nr, vc.value, vc))
+                    break
+            else:
+                for arr, t, edge in zip(input_arrays, inputs, edges):
+                    if item is arr and isinstance(t, Tensor):
+                        if t._is_inference and not state.inference:
+                            raise RuntimeError(
+                                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                                "created in inference mode in computation tracked by autograd. To work around "
+                                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                                "use `torch.no_grad()` instead of `torch.inference_mode()`.")
+                        packed.append((item, t, t._version, edge))
+                        break
+                else:
+                    packed.append((item, None, 0, None))
+        self._saved = tuple(packed)
+
+    def _unpack(self, as_tensors: bool) -> tuple:
+        saved = self._saved
+        if saved is None:
+            if self._released:
+                raise RuntimeError(RELEASED_MESSAGE)
+            return ()
+        out = []
+        for arr, owner, version, extra in saved:
+            if owner is None:
+                out.append(_wrap(arr) if as_tensors and type(arr) is np.ndarray else arr)
+                continue
+            if type(owner) is int:   # one of this node's outputs
+                current, source = extra.value, (self, owner)
+                if as_tensors:
+                    value = _wrap(arr)
+                    value._vc, value.grad_fn, value._output_nr, value._requires_grad = extra, self, owner, True
+                else:
+                    value = arr
+            else:                    # an input tensor
+                current, source = owner._version, extra
+                value = owner if as_tensors else arr
+            if current != version:
+                raise RuntimeError(_modified_message(arr, current, version, source))
+            out.append(value)
+        return tuple(out)
+
+    def _release(self):
+        if self._saved:
+            self._saved = None
+            self._released = True
+
+    # ---- hooks run by the engine -----------------------------------------
+    def _run_pre_hooks(self, grads: list, as_tensors: bool) -> list:
+        if self._tensor_hooks:
+            for nr, hooks in self._tensor_hooks.items():
+                if grads[nr] is not None:
+                    grads[nr] = _call_tensor_hooks(hooks.values(), grads[nr], as_tensors)
+        if self._retained:
+            for nr, ref in self._retained.items():
+                t = ref()
+                if t is not None and grads[nr] is not None:
+                    g = grads[nr]
+                    t._grad = g.clone() if as_tensors else _wrap(np.array(g, copy=True))
+        if self._pre_hooks:
+            for hook in list(self._pre_hooks.values()):
+                new = hook(_as_tensor_tuple(grads, as_tensors))
+                if new is not None:
+                    grads = _from_tensor_tuple(new, as_tensors)
+        return grads
+
+    def _run_post_hooks(self, grad_inputs, grad_outputs, as_tensors: bool):
+        for hook in list(self._post_hooks.values()):
+            new = hook(_as_tensor_tuple(grad_inputs, as_tensors), _as_tensor_tuple(grad_outputs, as_tensors))
+            if new is not None:
+                grad_inputs = _from_tensor_tuple(new, as_tensors)
+        return grad_inputs
+
+
+def _as_tensor_tuple(grads, as_tensors):
+    return tuple(grads) if as_tensors else tuple(None if g is None else _wrap(g) for g in grads)
+
+
+def _from_tensor_tuple(grads, as_tensors):
+    if not isinstance(grads, (tuple, list)):
+        grads = (grads,)
+    return list(grads) if as_tensors else [None if g is None else g._data for g in grads]
+
+
+def _call_tensor_hooks(hooks, grad, as_tensors):
+    """Tensor hooks see a tensor and may return a replacement."""
+    for hook in list(hooks):
+        t = grad if as_tensors else _wrap(grad)
+        new = hook(t)
+        if new is not None:
+            grad = new if as_tensors else new._data
+    return grad
+
+
+def _modified_message(arr, current, expected, source) -> str:
+    from .._dtype import from_numpy_dtype
+    from .function import forward_name
+    shape = ", ".join(str(s) for s in arr.shape)
+    kind = from_numpy_dtype(arr.dtype).legacy_name
+    fn, nr = source
+    producer = "" if fn is None or isinstance(fn, AccumulateGrad) else f", which is output {nr} of {forward_name(fn)},"
+    msg = (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
+           f"[{kind} [{shape}]]{producer} is at version {current}; expected version {expected} instead. ")
+    if state.anomaly:
+        return msg + ("Hint: the backtrace further above shows the operation that failed to compute its "
+                      "gradient. The variable in question was changed in there or anywhere later. Good luck!")
+    return msg + ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+                  "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf that requires grad: it adds incoming gradients into ``variable.grad``."""
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._seq = next(_sequence)
+
+    def _apply(self, grads, create_graph):
+        grad = grads[0]
+        grads[0] = None  # so that _own can tell whether anyone else still holds the array
+        var = self.variable
+        if var._hooks:
+            grad = _call_tensor_hooks(var._hooks.values(), grad, create_graph)
+        if create_graph:
+            from .._tensor import Tensor
+            if not isinstance(grad, Tensor):
+                grad = _wrap(grad)
+            if grad.dtype is not var.dtype:
+                grad = grad.to(var.dtype)
+            var._grad = grad if var._grad is None else var._grad + grad
+        else:
+            if grad.dtype != var._data.dtype:
+                grad = grad.astype(var._data.dtype)
+            current = var._grad
+            if current is None:
+                var._grad = _wrap(_own(grad))
+            elif current.grad_fn is None and current._data.flags.writeable:
+                np.add(current._data, grad, out=current._data)
+                current._bump()
+            else:
+                var._grad = _wrap(current._data + grad)
+        if var._post_acc_hooks:
+            for hook in list(var._post_acc_hooks.values()):
+                hook(var)
+        return ()
+
+
+def _own(arr):
+    """``arr`` itself when nothing else references it (the caller's variable is the
+    only one left), else a copy: a gradient stored in ``.grad`` must not alias another."""
+    if arr.base is None and arr.flags.writeable and sys.getrefcount(arr) <= 3:
+        return arr
+    return np.array(arr, copy=True)

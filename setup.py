@@ -1,0 +1,12 @@
+"""Package layout: models/ and datasets/ install as minitorch.models and minitorch.datasets."""
+from setuptools import find_packages, setup
+
+SUBPACKAGES = {"models": "minitorch.models", "datasets": "minitorch.datasets"}
+
+packages = find_packages(include=["minitorch", "minitorch.*"])
+package_dir = {"minitorch": "minitorch"}
+for folder, name in SUBPACKAGES.items():
+    package_dir[name] = folder
+    packages += [name] + [f"{name}.{sub}" for sub in find_packages(folder)]
+
+setup(packages=packages, package_dir=package_dir, include_package_data=True)
