@@ -14,14 +14,16 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
 from ._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select, narrow,
                             nonzero, scatter, scatter_add, select, take_along_dim)
 from ._ops.linalg import addmm, bmm, dot, ger, inner, matmul, mm, mv, outer
-from ._ops.pointwise import (abs, absolute, add, allclose, bitwise_and, bitwise_not, bitwise_or,  # noqa: A004
-                             bitwise_xor, ceil, clamp, clamp_max, clamp_min, clip, clone, cos, div, divide, eq,
-                             equal, exp, expm1, fix, floor, floor_divide, fmax, fmin, fmod, frac, ge, greater,
-                             greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less,
-                             less_equal, log, log1p, log2, log10, logical_and, logical_not, logical_or,
-                             logical_xor, lt, maximum, minimum, mul, multiply, ne, neg, negative, not_equal, pow,
-                             reciprocal, relu, remainder, round, rsqrt, rsub, sigmoid, sign, signbit, sin, sqrt,
-                             square, sub, subtract, tan, tanh, true_divide, trunc, where)
+from ._ops.arithmetic import (add, clamp, clamp_max, clamp_min, clip, div, divide, floor_divide, fmax, fmin, fmod,
+                              maximum, minimum, mul, multiply, pow, remainder, rsub, square, sub, subtract,
+                              true_divide, where)
+from ._ops.comparison import (allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, greater,
+                              greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less,
+                              less_equal, logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal,
+                              signbit)
+from ._ops.copying import clone
+from ._ops.unary import (abs, absolute, ceil, cos, exp, expm1, fix, floor, frac, log, log1p, log2, log10,  # noqa: A004
+                         neg, negative, reciprocal, relu, round, rsqrt, sigmoid, sign, sin, sqrt, tan, tanh, trunc)
 from ._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,  # noqa: A004
                              log_softmax, logsumexp, max, mean, min, prod, return_types, softmax, std, std_mean,
                              sum, var, var_mean)

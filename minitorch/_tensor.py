@@ -484,7 +484,7 @@ class Tensor:
             raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if dt is None or dt is self.dtype:
             return self.clone() if copy else self
-        from ._ops.pointwise import to_copy
+        from ._ops.broadcast import to_copy
         return to_copy(self, dt)
 
     def type(self, dtype=None, non_blocking: bool = False):
@@ -565,4 +565,4 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim % n if ndim > 0 else 0
 
 
-from . import _ops  # noqa: E402  (the ops need Tensor defined; they bind themselves as methods)
+from . import _ops  # noqa: E402,F401  (the ops need Tensor defined; they bind themselves as methods)

@@ -2,19 +2,21 @@
 from .. import _factories
 from .._tensor import Tensor
 from ..autograd import function as _function
-from . import indexing, linalg, pointwise, reduction, view
+from . import arithmetic, comparison, copying, indexing, linalg, reduction, unary, view
 
 _function.Tensor = Tensor  # the op machinery needs the class; it is defined before the ops load
 
 _METHODS = {
-    pointwise: """add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow square
-        maximum minimum fmax fmin clamp clip clamp_min clamp_max neg negative exp log log1p expm1 log2 log10
-        sqrt rsqrt reciprocal abs absolute sign sin cos tan tanh sigmoid relu floor ceil trunc fix round frac
-        clone eq ne lt le gt ge greater greater_equal less less_equal not_equal logical_and logical_or
-        logical_xor logical_not bitwise_and bitwise_or bitwise_xor bitwise_not isnan isinf isfinite
-        isposinf isneginf isclose allclose equal signbit
-        add_ sub_ mul_ div_ pow_ neg_ exp_ log_ sqrt_ abs_ sin_ cos_ tanh_ sigmoid_ relu_ floor_ ceil_
-        round_ reciprocal_ clamp_ clamp_min_ clamp_max_ fill_ zero_ copy_""",
+    arithmetic: """add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow square
+        maximum minimum fmax fmin clamp clip clamp_min clamp_max add_ sub_ mul_ div_ pow_ clamp_ clamp_min_
+        clamp_max_""",
+    unary: """neg negative exp log log1p expm1 log2 log10 sqrt rsqrt reciprocal abs absolute sign sin cos tan
+        tanh sigmoid relu floor ceil trunc fix round frac neg_ exp_ log_ sqrt_ abs_ sin_ cos_ tanh_ sigmoid_
+        relu_ floor_ ceil_ round_ reciprocal_""",
+    copying: "clone fill_ zero_ copy_",
+    comparison: """eq ne lt le gt ge greater greater_equal less less_equal not_equal logical_and logical_or
+        logical_xor logical_not bitwise_and bitwise_or bitwise_xor bitwise_not isnan isinf isfinite isposinf
+        isneginf isclose allclose equal signbit""",
     view: """view view_as reshape reshape_as flatten unflatten ravel permute transpose swapaxes swapdims t
         movedim moveaxis squeeze unsqueeze expand expand_as broadcast_to sum_to_size unbind split
         split_with_sizes chunk tensor_split repeat tile flip contiguous""",
@@ -31,15 +33,15 @@ for _module, _names in _METHODS.items():
 
 
 def _where(self, condition, other):
-    return pointwise.where(condition, self, other)
+    return arithmetic.where(condition, self, other)
 
 
 def _eq(self, other):
-    return False if other is None else pointwise.eq(self, other)
+    return False if other is None else comparison.eq(self, other)
 
 
 def _ne(self, other):
-    return True if other is None else pointwise.ne(self, other)
+    return True if other is None else comparison.ne(self, other)
 
 
 def _logical_or_bitwise(logical, bitwise):
@@ -51,38 +53,38 @@ def _logical_or_bitwise(logical, bitwise):
 
 
 def _invert(self):
-    return pointwise.logical_not(self) if self._data.dtype.kind == "b" else pointwise.bitwise_not(self)
+    return comparison.logical_not(self) if self._data.dtype.kind == "b" else comparison.bitwise_not(self)
 
 
-_and = _logical_or_bitwise(pointwise.logical_and, pointwise.bitwise_and)
-_or = _logical_or_bitwise(pointwise.logical_or, pointwise.bitwise_or)
-_xor = _logical_or_bitwise(pointwise.logical_xor, pointwise.bitwise_xor)
+_and = _logical_or_bitwise(comparison.logical_and, comparison.bitwise_and)
+_or = _logical_or_bitwise(comparison.logical_or, comparison.bitwise_or)
+_xor = _logical_or_bitwise(comparison.logical_xor, comparison.bitwise_xor)
 
 _OPERATORS = {
-    "__add__": pointwise.add,
-    "__radd__": pointwise.add,
-    "__iadd__": pointwise.add_,
-    "__sub__": pointwise.sub,
-    "__rsub__": pointwise.rsub,
-    "__isub__": pointwise.sub_,
-    "__mul__": pointwise.mul,
-    "__rmul__": pointwise.mul,
-    "__imul__": pointwise.mul_,
-    "__truediv__": pointwise.div,
-    "__rtruediv__": lambda self, other: pointwise.reciprocal(self) * other,
-    "__itruediv__": pointwise.div_,
-    "__floordiv__": pointwise.floor_divide,
-    "__rfloordiv__": lambda self, other: pointwise.floor_divide(other, self),
-    "__mod__": pointwise.remainder,
-    "__rmod__": lambda self, other: pointwise.remainder(other, self),
-    "__pow__": pointwise.pow,
-    "__rpow__": lambda self, other: pointwise.pow(other, self),
-    "__ipow__": pointwise.pow_,
+    "__add__": arithmetic.add,
+    "__radd__": arithmetic.add,
+    "__iadd__": arithmetic.add_,
+    "__sub__": arithmetic.sub,
+    "__rsub__": arithmetic.rsub,
+    "__isub__": arithmetic.sub_,
+    "__mul__": arithmetic.mul,
+    "__rmul__": arithmetic.mul,
+    "__imul__": arithmetic.mul_,
+    "__truediv__": arithmetic.div,
+    "__rtruediv__": lambda self, other: unary.reciprocal(self) * other,
+    "__itruediv__": arithmetic.div_,
+    "__floordiv__": arithmetic.floor_divide,
+    "__rfloordiv__": lambda self, other: arithmetic.floor_divide(other, self),
+    "__mod__": arithmetic.remainder,
+    "__rmod__": lambda self, other: arithmetic.remainder(other, self),
+    "__pow__": arithmetic.pow,
+    "__rpow__": lambda self, other: arithmetic.pow(other, self),
+    "__ipow__": arithmetic.pow_,
     "__matmul__": linalg.matmul,
     "__rmatmul__": lambda self, other: linalg.matmul(other, self),
-    "__neg__": pointwise.neg,
+    "__neg__": unary.neg,
     "__pos__": lambda self: self,
-    "__abs__": pointwise.abs,
+    "__abs__": unary.abs,
     "__invert__": _invert,
     "__and__": _and,
     "__rand__": _and,
@@ -92,10 +94,10 @@ _OPERATORS = {
     "__rxor__": _xor,
     "__eq__": _eq,
     "__ne__": _ne,
-    "__lt__": pointwise.lt,
-    "__le__": pointwise.le,
-    "__gt__": pointwise.gt,
-    "__ge__": pointwise.ge,
+    "__lt__": comparison.lt,
+    "__le__": comparison.le,
+    "__gt__": comparison.gt,
+    "__ge__": comparison.ge,
     "__getitem__": indexing.getitem,
     "__setitem__": indexing.setitem,
     "where": _where,

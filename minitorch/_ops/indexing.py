@@ -16,7 +16,8 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
-from .pointwise import Broadcasting, where
+from .arithmetic import where
+from .broadcast import Broadcasting
 from .view import unsqueeze
 
 _ndarray = np.ndarray
@@ -226,7 +227,7 @@ def setitem(self, index, value) -> None:
     steps, advanced = _expand_index(self, index)
     if not advanced:
         view = _apply_basic(self, steps)
-        from .pointwise import copy_
+        from .copying import copy_
         copy_(view, value if isinstance(value, Tensor) else _value_array(value, view))
         return
     x = _apply_basic(self, steps) if steps else self

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Op
-from .pointwise import _broadcast_error
+from .broadcast import _broadcast_error
 from .view import UnsafeView, expand, reshape, squeeze, sum_to_size, unsqueeze
 
 

@@ -15,7 +15,7 @@ from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .indexing import IndexScatter, _along
-from .pointwise import exp, where
+from .unary import exp
 from .view import expand
 
 _ndarray = np.ndarray
@@ -270,13 +270,13 @@ def _extremum(full_op, dim_op, binary_op, result_type, input, dim, keepdim, othe
 
 def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The largest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise maximum."""
-    from .pointwise import maximum
+    from .arithmetic import maximum
     return _extremum(Max, MaxDim, maximum, return_types.max, input, dim, keepdim, other)
 
 
 def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The smallest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise minimum."""
-    from .pointwise import minimum
+    from .arithmetic import minimum
     return _extremum(Min, MinDim, minimum, return_types.min, input, dim, keepdim, other)
 
 

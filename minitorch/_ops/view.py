@@ -89,7 +89,7 @@ def reshape(input, *shape):
     try:
         return View.apply(input, shape=shape)
     except _NotViewable:
-        from .pointwise import clone
+        from .copying import clone
         return UnsafeView.apply(clone(input), shape=shape)
 
 
@@ -441,7 +441,7 @@ class Cat(Op):
     @staticmethod
     def backward(ctx, g):
         from .indexing import narrow
-        from .pointwise import cast
+        from .broadcast import cast
         out, start = [], 0
         for size, dt in zip(ctx.sizes, ctx.dtypes):
             out.append(cast(narrow(g, ctx.dim, start, size), dt))
@@ -450,7 +450,7 @@ class Cat(Op):
 
 
 def _common_dtype(arrays):
-    from .pointwise import result_dtype
+    from .broadcast import result_dtype
     dt = arrays[0].dtype
     for a in arrays[1:]:
         if a.dtype != dt:
@@ -564,5 +564,5 @@ def contiguous(input, memory_format=None):
     """``input`` itself when C-contiguous, else a contiguous copy in the graph."""
     if input._data.flags.c_contiguous:
         return input
-    from .pointwise import clone
+    from .copying import clone
     return clone(input)

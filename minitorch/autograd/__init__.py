@@ -24,8 +24,7 @@ def _make_grads(outputs, grads, create_graph: bool) -> list:
     """The gradients the backward pass starts from: given, or ones for one-element outputs."""
     from .._tensor import Tensor
     if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
-                           f"got {len(grads)} gradients for {len(outputs)} outputs")
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:

@@ -131,6 +131,16 @@ class Op(Node):
                     name=cls.__name__)
 
     @classmethod
+    def function(cls):
+        """A plain function (usable as a Tensor method) applying this op."""
+        def function(*args, **kwargs):
+            return cls.apply(*args, **kwargs)
+        name = cls.__qualname__.lower()
+        function.__name__ = function.__qualname__ = name
+        function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
+        return function
+
+    @classmethod
     def inplace_function(cls):
         """A plain function (usable as a Tensor method) applying the in-place form."""
         op = cls.inplace_variant()

@@ -57,7 +57,6 @@ def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), J v)`` by differentiating a vjp with respect to its vector."""
     from .._factories import ones_like, zeros_like
     from .grad_mode import enable_grad
-    is_tuple = not _is_tensor(inputs)
     with enable_grad():
         inputs = _prepare(inputs, create_graph)
         out = func(*inputs)

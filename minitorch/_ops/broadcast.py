@@ -1,0 +1,142 @@
+"""Type promotion and broadcasting for elementwise ops.
+
+``binary`` computes a numpy ufunc in torch's result dtype; ``Broadcasting`` is the
+base of ops whose inputs broadcast together: it sums each input's gradient back
+to that input's shape and casts it to its dtype, in one place for all of them.
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .. import _dtype
+from ..autograd.function import Op
+from .view import sum_to_size
+
+_ndarray = np.ndarray
+_pair_cache: dict = {}
+_KIND = {"b": _dtype.BOOL, "u": _dtype.INT, "i": _dtype.INT, "f": _dtype.FLOAT}
+
+
+def _scalar_kind(x) -> int:
+    if isinstance(x, builtins.bool):
+        return _dtype.BOOL
+    if isinstance(x, int):
+        return _dtype.INT
+    if isinstance(x, float):
+        return _dtype.FLOAT
+    raise TypeError(f"unsupported operand type for a tensor operation: '{type(x).__name__}'")
+
+
+def _default_of_kind(kind: int) -> np.dtype:
+    return (np.dtype(np.bool_), np.dtype(np.int64), _dtype.get_default_dtype().np)[kind]
+
+
+def result_dtype(a, b) -> np.dtype:
+    """torch's result dtype for an elementwise op on ``a`` and ``b`` (arrays or Python numbers)."""
+    a_arr, b_arr = type(a) is _ndarray, type(b) is _ndarray
+    if a_arr and b_arr:
+        key = (a.dtype, b.dtype, a.ndim == 0, b.ndim == 0)
+        dt = _pair_cache.get(key)
+        if dt is None:
+            dt = _pair_cache[key] = _array_pair_dtype(*key)
+        return dt
+    if a_arr or b_arr:
+        arr, scalar = (a, b) if a_arr else (b, a)
+        kind = _scalar_kind(scalar)
+        return arr.dtype if kind <= _KIND[arr.dtype.kind] else _default_of_kind(kind)
+    return _default_of_kind(builtins.max(_scalar_kind(a), _scalar_kind(b)))
+
+
+def _array_pair_dtype(da, db, a_zero_dim, b_zero_dim) -> np.dtype:
+    ta, tb = _dtype.from_numpy_dtype(da), _dtype.from_numpy_dtype(db)
+    if a_zero_dim == b_zero_dim:
+        return _dtype.promote_types(ta, tb).np
+    dim_t, zero_t = (tb, ta) if a_zero_dim else (ta, tb)
+    return (zero_t if zero_t.kind > dim_t.kind else dim_t).np
+
+
+def _scalar(x):
+    """numpy scalars count as Python numbers in promotion, as in torch."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def binary(ufunc, a, b, dtype=None):
+    """``ufunc(a, b)`` computed in torch's result dtype, with torch's broadcasting error."""
+    if type(a) is not _ndarray:
+        a = _scalar(a)
+    if type(b) is not _ndarray:
+        b = _scalar(b)
+    dt = result_dtype(a, b) if dtype is None else dtype
+    try:
+        if type(a) is _ndarray and a.dtype is dt and (type(b) is not _ndarray or b.dtype is dt):
+            return ufunc(a, b)
+        return ufunc(a, b, dtype=dt)
+    except ValueError as e:
+        if "broadcast" not in str(e):
+            raise
+        raise _broadcast_error(a, b) from None
+
+
+def _broadcast_error(a, b) -> RuntimeError:
+    sa, sb = np.shape(a), np.shape(b)
+    n = builtins.max(len(sa), len(sb))
+    pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+    for d in range(n - 1, -1, -1):
+        if pa[d] != pb[d] and pa[d] != 1 and pb[d] != 1:
+            return RuntimeError(f"The size of tensor a ({pa[d]}) must match the size of tensor b ({pb[d]}) "
+                                f"at non-singleton dimension {d}")
+    return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast together")
+
+
+def floating(a):
+    """Integer and bool inputs of float-valued functions compute in the default float dtype."""
+    if type(a) is _ndarray and a.dtype.kind in "biu":
+        return a.astype(_dtype.get_default_dtype().np)
+    return a
+
+
+class Broadcasting(Op):
+    """An op whose inputs broadcast together: each input's gradient is summed
+    back to that input's shape and cast to its dtype."""
+
+    _in_meta = None  # ((shape, dtype) per input) when some input differs from the result
+
+    def note_inputs(self, result, *inputs):
+        """Called by forward: remember input shapes/dtypes that differ from the result's."""
+        shape, dt = result.shape, result.dtype
+        for x in inputs:
+            if type(x) is _ndarray and (x.shape != shape or x.dtype != dt):
+                self._in_meta = tuple((x.shape, x.dtype) if type(x) is _ndarray else None for x in inputs)
+                return
+
+    def _apply(self, grads, create_graph):
+        res = Op._apply(self, grads, create_graph)
+        meta = self._in_meta
+        if meta is None:
+            return res
+        return tuple(g if g is None or m is None else _reduce_grad(g, *m) for g, m in zip(res, meta))
+
+
+def _reduce_grad(g, shape, dt):
+    if g.shape != shape:
+        extra = len(shape) - np.ndim(g)  # the input had leading 1-dims that were dropped (copy_, setitem)
+        core = shape[extra:] if extra > 0 else shape
+        if g.shape != core:
+            g = sum_to_size(g, core)
+        if extra > 0:
+            g = g.reshape(shape)
+    return cast(g, dt)
+
+
+def cast(g, dt: np.dtype):
+    """``g`` (array or tensor) in numpy dtype ``dt``."""
+    if type(g) is _ndarray:
+        return g if g.dtype == dt else g.astype(dt)
+    return g if g._data.dtype == dt else to_copy(g, _dtype.from_numpy_dtype(dt))
+
+
+def to_copy(input, dtype):
+    from .copying import ToCopy
+    return ToCopy.apply(input, dtype=dtype)

@@ -1,0 +1,102 @@
+"""Comparisons, logical and bitwise ops, and value tests (isnan, allclose, ...): no gradients."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .._tensor import Tensor
+from .broadcast import _broadcast_error, _scalar, binary
+
+_ndarray = np.ndarray
+
+
+def _array_of(x):
+    return x._data if isinstance(x, Tensor) else x
+
+
+def _compare(ufunc):
+    def op(input, other):
+        a, b = _array_of(input), _array_of(other)
+        if type(b) is not _ndarray:
+            b = _scalar(b)
+        try:
+            return Tensor._wrap(np.asarray(ufunc(a, b)))
+        except ValueError as e:
+            raise _broadcast_error(a, b) from e
+    op.__name__ = ufunc.__name__
+    return op
+
+
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+logical_and = _compare(np.logical_and)
+logical_or = _compare(np.logical_or)
+logical_xor = _compare(np.logical_xor)
+
+
+def _bitwise(ufunc, name):
+    def op(input, other):
+        a, b = _array_of(input), _array_of(other)
+        if np.result_type(a).kind == "f" or (type(b) is not _ndarray and isinstance(b, float)):
+            raise RuntimeError(f"\"{name}_cpu\" not implemented for 'Float'")
+        return Tensor._wrap(np.asarray(binary(ufunc, a, b)))
+    return op
+
+
+bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
+
+
+def logical_not(input):
+    return Tensor._wrap(np.logical_not(input._data))
+
+
+def bitwise_not(input):
+    if input._data.dtype.kind == "f":
+        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    return Tensor._wrap(np.invert(input._data))
+
+
+def isnan(input):
+    return Tensor._wrap(np.isnan(input._data))
+
+
+def isinf(input):
+    return Tensor._wrap(np.isinf(input._data))
+
+
+def isfinite(input):
+    return Tensor._wrap(np.isfinite(input._data))
+
+
+def isposinf(input):
+    return Tensor._wrap(np.isposinf(input._data))
+
+
+def isneginf(input):
+    return Tensor._wrap(np.isneginf(input._data))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return Tensor._wrap(np.isclose(input._data, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    """True when ``|input - other| <= atol + rtol * |other|`` everywhere."""
+    return builtins.bool(np.allclose(input._data, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def equal(input, other) -> bool:
+    """True when both tensors have the same shape and elements."""
+    return input._data.shape == other._data.shape and builtins.bool(np.array_equal(input._data, other._data))
+
+
+def signbit(input):
+    return Tensor._wrap(np.signbit(input._data))

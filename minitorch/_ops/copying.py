@@ -1,0 +1,96 @@
+"""Copies: clone, dtype conversion, and the in-place fill_, zero_ and copy_."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.function import Op
+from .broadcast import Broadcasting, to_copy
+
+_ndarray = np.ndarray
+
+
+class Clone(Op):
+    @staticmethod
+    def forward(ctx, a):
+        return a.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class ToCopy(Op):
+    """Conversion to another dtype (``.to``, ``.double()``, ...)."""
+
+    @staticmethod
+    def forward(ctx, a, dtype=None):
+        ctx.src = _dtype.from_numpy_dtype(a.dtype)
+        return a.astype(dtype.np)
+
+    @staticmethod
+    def backward(ctx, g):
+        return to_copy(g, ctx.src)
+
+
+class Fill(Op, name="FillBackward2"):
+    """``fill_(value)``: every element becomes ``value``; no gradient reaches the old values."""
+
+    @staticmethod
+    def forward(ctx, a, value=0):
+        r = np.empty_like(a)
+        r.fill(value)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 0.0
+
+
+class Zero(Fill, name="ZeroBackward0"):
+    pass
+
+
+class Copy(Broadcasting, name="CopyBackwards"):
+    """``dst.copy_(src)``: the destination's old values get no gradient."""
+
+    @staticmethod
+    def forward(ctx, dst, src):
+        from .indexing import drop_leading_ones
+        r = np.empty_like(dst)
+        ctx.note_inputs(r, dst, src)
+        r[...] = drop_leading_ones(src, dst.ndim) if type(src) is _ndarray else src
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 0.0, g
+
+
+def clone(input, *, memory_format=None):
+    """A copy that stays in the graph (gradient flows back to ``input``)."""
+    return Clone.apply(input)
+
+
+_Fill_ = Fill.inplace_variant()
+_Zero_ = Zero.inplace_variant()
+_Copy_ = Copy.inplace_variant()
+
+
+def fill_(input, value):
+    """Fill with a number, or with a one-element tensor (differentiable w.r.t. it)."""
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions.")
+        return _Copy_.apply(input, value)
+    return _Fill_.apply(input, value=value)
+
+
+def zero_(input):
+    return _Zero_.apply(input, value=0)
+
+
+def copy_(input, src, non_blocking=False):
+    """Copy ``src`` (broadcast) into ``input`` in place."""
+    return _Copy_.apply(input, src)
