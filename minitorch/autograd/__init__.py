@@ -1,8 +1,6 @@
 """Automatic differentiation: ``backward``, ``grad``, custom ``Function``, grad modes and checks."""
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 
 from . import graph
@@ -11,6 +9,11 @@ from .engine import run_backward
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
+
+
+def Variable(data, requires_grad: bool = False, volatile: bool = False):
+    """The pre-0.4 wrapper, kept for old tutorials: returns ``data`` (a tensor), set to require grad if asked."""
+    return data.requires_grad_() if requires_grad else data
 
 
 def _as_tuple(x) -> tuple:
@@ -91,7 +94,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
 from . import functional  # noqa: E402
 
-__all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
+__all__ = ["backward", "grad", "Variable", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
            "functional", "graph", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "detect_anomaly", "set_detect_anomaly",
-           "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "Sequence"]
+           "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]

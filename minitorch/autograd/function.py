@@ -86,7 +86,7 @@ class Op(Node):
 
     def _connect(self, inputs, arrays, out):
         """Record this node: edges to the inputs' producers, results that point back here, saved tensors."""
-        edges = self._link(inputs)
+        self._link(inputs)
         multi = type(out) is tuple
         raw = out if multi else (out,)
         results = []
@@ -99,7 +99,7 @@ class Op(Node):
             self._n_outputs = len(raw)
         if self.view:
             _make_views(inputs[0], results, multi)
-        self._save(arrays, inputs, edges, raw, results)
+        self._save(arrays, inputs, raw, results)
         return tuple(results) if multi else results[0]
 
     def _link(self, inputs) -> tuple:
@@ -114,10 +114,10 @@ class Op(Node):
             record_trace(self)
         return edges
 
-    def _save(self, arrays, inputs, edges, raw_outputs, results) -> None:
+    def _save(self, arrays, inputs, raw_outputs, results) -> None:
         to_save = self.__dict__.pop("_to_save", None)
         if to_save:
-            self._pack(to_save, arrays, inputs, edges, raw_outputs, results)
+            self._pack(to_save, arrays, inputs, raw_outputs, results)
 
     def _apply(self, grads, create_graph):
         self._as_tensors = create_graph
@@ -360,7 +360,7 @@ class Function(metaclass=FunctionMeta):
             return out
         ctx._tensor_args = tensor_args
         ctx.needs_input_grad = tuple(t and a._requires_grad for t, a in zip(tensor_args, args))
-        ctx.next_functions = edges = tuple(
+        ctx.next_functions = tuple(
             (_edge(a) if a._requires_grad else NO_EDGE) for t, a in zip(tensor_args, args) if t)
         ctx._seq = next(_sequence)
         if state.anomaly:
@@ -389,7 +389,7 @@ class Function(metaclass=FunctionMeta):
             tensor_inputs = [a for a in args if isinstance(a, Tensor)]
             tensor_results = [r for r in results if isinstance(r, Tensor)]
             ctx._pack([s._data if isinstance(s, Tensor) else s for s in to_save],
-                      [a._data for a in tensor_inputs], tensor_inputs, edges,
+                      [a._data for a in tensor_inputs], tensor_inputs,
                       [r._data for r in tensor_results], tensor_results)
         return tuple(results) if multi else results[0]
 

@@ -96,16 +96,15 @@ class Node:
         return res[0] if len(res) == 1 else res
 
     # ---- saved tensors -------------------------------------------------
-    def _pack(self, items, input_arrays, inputs, edges, output_arrays, outputs):
+    def _pack(self, items, input_arrays, inputs, output_arrays, outputs):
         """Remember ``items`` (arrays from forward) with the versions they have now.
 
         An item that is one of the outputs is kept as its array and version
         counter only (keeping the tensor would make a cycle through this node).
         An item that is an input is kept with its tensor, so backward can check
         the version and, under create_graph, differentiate through it. Anything
-        else is a constant. Entries: ``(array, owner, version, extra)`` with owner
-        the output number (extra: version counter), the input tensor (extra: its
-        edge, for error messages) or None.
+        else is a constant. Entries: ``(array, owner, version, vc)`` with owner the
+        output number (and its version counter), the input tensor, or None.
         """
         from .._tensor import Tensor
         packed = []
@@ -116,7 +115,7 @@ class Node:
                     packed.append((outputs[nr]._data, nr, vc.value, vc))
                     break
             else:
-                for arr, t, edge in zip(input_arrays, inputs, edges):
+                for arr, t in zip(input_arrays, inputs):
                     if item is arr and isinstance(t, Tensor):
                         if t._is_inference and not state.inference:
                             raise RuntimeError(
@@ -124,7 +123,7 @@ class Node:
                                 "created in inference mode in computation tracked by autograd. To work around "
                                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
-                        packed.append((item, t, t._version, edge))
+                        packed.append((item, t, t._version, None))
                         break
                 else:
                     packed.append((item, None, 0, None))
@@ -137,19 +136,19 @@ class Node:
                 raise RuntimeError(RELEASED_MESSAGE)
             return ()
         out = []
-        for arr, owner, version, extra in saved:
+        for arr, owner, version, vc in saved:
             if owner is None:
                 out.append(_wrap(arr) if as_tensors and type(arr) is np.ndarray else arr)
                 continue
             if type(owner) is int:   # one of this node's outputs
-                current, source = extra.value, (self, owner)
+                current, source = vc.value, (self, owner)
                 if as_tensors:
                     value = _wrap(arr)
-                    value._vc, value.grad_fn, value._output_nr, value._requires_grad = extra, self, owner, True
+                    value._vc, value.grad_fn, value._output_nr, value._requires_grad = vc, self, owner, True
                 else:
                     value = arr
-            else:                    # an input tensor
-                current, source = owner._version, extra
+            else:                    # an input tensor (named by its history now, as torch does)
+                current, source = owner._version, (owner.grad_fn, owner._output_nr)
                 value = owner if as_tensors else arr
             if current != version:
                 raise RuntimeError(_modified_message(arr, current, version, source))

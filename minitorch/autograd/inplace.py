@@ -12,8 +12,8 @@ from .graph import NO_EDGE, Node, _sequence
 def rebase_history(op, inputs, arrays) -> None:
     """Connect in-place ``op`` (already run) so that ``inputs[0]`` now comes out of it."""
     t = inputs[0]
-    edges = op._link(inputs)
-    op._save(arrays, inputs, edges, (arrays[0],), (t,))
+    op._link(inputs)
+    op._save(arrays, inputs, (arrays[0],), (t,))
     base = t._base
     if base is None:
         t.grad_fn, t._output_nr, t._requires_grad = op, 0, True
