@@ -2,6 +2,11 @@
 
 ``import minitorch as torch`` and write PyTorch code.
 """
+import warnings as _warnings
+
+# Like torch, tensor math yields inf/nan quietly: numpy's floating-point RuntimeWarnings
+# are silenced for calls made from minitorch's own modules (user numpy code is unaffected).
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch(\.|$)")
 from ._dtype import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,  # noqa: A004
                      int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device
@@ -34,6 +39,7 @@ from ._tensor_str import set_printoptions
 from . import autograd, random
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 
 float = float32  # noqa: A001

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from collections import OrderedDict
 
 import numpy as np
 
@@ -322,7 +323,7 @@ class Tensor:
             return self.grad_fn._register_tensor_hook(self._output_nr, hook)
         from .utils.hooks import add_hook
         if self._hooks is None:
-            self._hooks = {}
+            self._hooks = OrderedDict()
         return add_hook(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
@@ -331,7 +332,7 @@ class Tensor:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         from .utils.hooks import add_hook
         if self._post_acc_hooks is None:
-            self._post_acc_hooks = {}
+            self._post_acc_hooks = OrderedDict()
         return add_hook(self._post_acc_hooks, hook)
 
     def _accumulator(self):

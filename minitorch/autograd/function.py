@@ -213,10 +213,11 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     target = arrays[0]
     out = type(ctx).forward(ctx, *arrays, **params)
     if out is not target:
-        _write_back(target, out)
         saved = ctx.__dict__.get("_to_save")
-        if saved:
-            ctx._to_save = tuple(target if s is out else s for s in saved)
+        if saved and record:
+            # the result is written into ``target``; a saved input value of ``target`` must survive the write
+            ctx._to_save = tuple(target if s is out else s.copy() if s is target else s for s in saved)
+        _write_back(target, out)
     t._bump()
     if record:
         from .inplace import rebase_history
@@ -343,43 +344,39 @@ class Function(metaclass=FunctionMeta):
     def apply(cls, *args, **kwargs):
         from .grad_mode import no_grad
         ctx = cls._backward_cls()
+        tensor_args = tuple(isinstance(a, Tensor) for a in args)
+        ctx.needs_input_grad = tuple(t and a._requires_grad for t, a in zip(tensor_args, args))
         separate_setup = cls.setup_context is not Function.setup_context
         with no_grad():
             out = cls.forward(*args, **kwargs) if separate_setup else cls.forward(ctx, *args, **kwargs)
         if separate_setup:
             cls.setup_context(ctx, args, out)
-        tensor_args = tuple(isinstance(a, Tensor) for a in args)
-        requires_grad = state.grad_enabled and any(
-            t and a._requires_grad for t, a in zip(tensor_args, args))
-        multi = isinstance(out, tuple)
-        outs = out if multi else (out,)
-        if not requires_grad:
-            for a in ctx._dirty:
-                a._bump()
+        dirty = {id(t) for t in ctx._dirty}
+        for t in ctx._dirty:
+            check_inplace(t)
+            t._bump()
+        if not (state.grad_enabled and any(ctx.needs_input_grad)):
             ctx.__dict__.pop("_to_save", None)
             return out
         ctx._tensor_args = tensor_args
-        ctx.needs_input_grad = tuple(t and a._requires_grad for t, a in zip(tensor_args, args))
         ctx.next_functions = tuple(
             (_edge(a) if a._requires_grad else NO_EDGE) for t, a in zip(tensor_args, args) if t)
         ctx._seq = next(_sequence)
         if state.anomaly:
             from .anomaly_mode import record_trace
             record_trace(ctx)
+        multi = isinstance(out, tuple)
+        outs = out if multi else (out,)
         ctx._n_outputs = len(outs)
         ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs]
         non_diff = {id(t) for t in ctx._non_differentiable}
-        dirty = {id(t) for t in ctx._dirty}
         input_ids = {id(a) for a in args if isinstance(a, Tensor)}
         results = []
         for nr, o in enumerate(outs):
             if not isinstance(o, Tensor):
                 results.append(o)
                 continue
-            if id(o) in dirty:
-                check_inplace(o)
-                o._bump()
-            elif id(o) in input_ids:
+            if id(o) not in dirty and id(o) in input_ids:
                 o = o.detach()  # an input returned as is becomes a new output sharing its data
             if id(o) not in non_diff and o._data.dtype.kind == "f":
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, nr, True

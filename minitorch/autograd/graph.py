@@ -11,6 +11,7 @@ is freed by reference counting as soon as nothing points at it.
 from __future__ import annotations
 
 import itertools
+from collections import OrderedDict
 import sys
 
 import numpy as np
@@ -73,19 +74,19 @@ class Node:
     def register_hook(self, fn):
         """Call ``fn(grad_inputs, grad_outputs)`` after this node runs; it may return new grad_inputs."""
         if self._post_hooks is None:
-            self._post_hooks = {}
+            self._post_hooks = OrderedDict()
         return add_hook(self._post_hooks, fn)
 
     def register_prehook(self, fn):
         """Call ``fn(grad_outputs)`` before this node runs; it may return new grad_outputs."""
         if self._pre_hooks is None:
-            self._pre_hooks = {}
+            self._pre_hooks = OrderedDict()
         return add_hook(self._pre_hooks, fn)
 
     def _register_tensor_hook(self, output_nr: int, fn):
         if self._tensor_hooks is None:
             self._tensor_hooks = {}
-        return add_hook(self._tensor_hooks.setdefault(output_nr, {}), fn)
+        return add_hook(self._tensor_hooks.setdefault(output_nr, OrderedDict()), fn)
 
     def __call__(self, *grads):
         """Run this node's backward on ``grads`` (one per forward output), as torch nodes allow."""
@@ -170,8 +171,8 @@ class Node:
             for nr, ref in self._retained.items():
                 t = ref()
                 if t is not None and grads[nr] is not None:
-                    g = grads[nr]
-                    t._grad = g.clone() if as_tensors else _wrap(np.array(g, copy=True))
+                    g = grads[nr] if as_tensors else _wrap(grads[nr])
+                    t._grad = g.clone() if t._grad is None else t._grad + g  # accumulates, like .grad of leaves
         if self._pre_hooks:
             for hook in list(self._pre_hooks.values()):
                 new = hook(_as_tensor_tuple(grads, as_tensors))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from collections import OrderedDict
 
 
 class RemovableHandle:
@@ -10,7 +11,7 @@ class RemovableHandle:
 
     _next_id = itertools.count()
 
-    def __init__(self, hooks_dict: dict):
+    def __init__(self, hooks_dict: OrderedDict):
         self.hooks_dict_ref = weakref.ref(hooks_dict)
         self.id = next(RemovableHandle._next_id)
 
@@ -26,7 +27,7 @@ class RemovableHandle:
         self.remove()
 
 
-def add_hook(hooks_dict: dict, hook) -> RemovableHandle:
+def add_hook(hooks_dict: OrderedDict, hook) -> RemovableHandle:
     """Store ``hook`` in ``hooks_dict`` (in registration order) and return its handle."""
     handle = RemovableHandle(hooks_dict)
     hooks_dict[handle.id] = hook
