@@ -36,7 +36,8 @@ from ._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, 
                         permute, ravel, repeat, reshape, split, squeeze, stack, swapaxes, swapdims, t,
                         tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)
 from ._tensor_str import set_printoptions
-from . import autograd, random
+from . import autograd, nn, optim, random, serialization
+from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
@@ -86,3 +87,5 @@ def set_num_threads(n: "builtins.int") -> None:  # noqa: F821
 def get_num_threads() -> "builtins.int":  # noqa: F821
     import os
     return os.cpu_count() or 1
+
+from .utils import data as _utils_data  # noqa: E402,F401  (minitorch.utils.data needs the rest of the package)

@@ -95,7 +95,7 @@ def to_dtype(d) -> dtype:
     if type(d) is dtype:
         return d
     if d is float:
-        return get_default_dtype()
+        return float64  # Python's float is a double, as in torch
     if d is int:
         return int64
     if d is builtins.bool:
@@ -146,6 +146,14 @@ def result_type(*operands) -> dtype:
     if scalar_kind >= 0 and (result is None or scalar_kind > result.kind):
         result = (bool, int64, get_default_dtype())[scalar_kind]
     return result
+
+
+def wrap_int(x, np_dtype: np.dtype):
+    """A Python int as a value of integer dtype ``np_dtype``, wrapped around as torch converts it (-1 -> 255 for
+    uint8); anything else unchanged."""
+    if type(x) is int and np_dtype.kind in "iu":
+        return np.array(x).astype(np_dtype)
+    return x
 
 
 def scalar_kind_of(x) -> int:

@@ -33,10 +33,13 @@ def _size(size) -> tuple:
     return shape
 
 
-def _checked_size(size, name) -> tuple:
+def _checked_size(size, name=None) -> tuple:
+    """The shape, refusing negative sizes with torch's message (``name`` only where torch names the factory)."""
     shape = _size(size)
-    if any(s < 0 for s in shape):
-        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"{name}: Dimension size must be non-negative." if name else
+                               f"Trying to create tensor with negative dimension {s}: {list(shape)}")
     return shape
 
 
@@ -63,16 +66,28 @@ def _infer(data, dtype=None) -> np.ndarray:
     try:
         arr = np.array(data, dtype=None if dtype is None else _np_dtype(dtype))
     except ValueError:
-        raise ValueError(_ragged_message(data)) from None
+        raise _ragged_error(data) from None
+    except OverflowError:
+        raise ValueError("Overflow when unpacking long long") from None
     if dtype is not None:
         return arr
     if arr.dtype == np.float64 and not _has_numpy_float64(data):
         arr = arr.astype(_dtype.get_default_dtype().np)
     elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not _has_numpy_scalars(data):
+        if arr.dtype == np.uint64:  # Python ints beyond int64
+            raise ValueError("Overflow when unpacking long long")
         arr = arr.astype(np.int64)
     elif arr.dtype == object:
+        if _has_big_int(data):
+            raise ValueError("Overflow when unpacking long long")
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     return arr
+
+
+def _has_big_int(data) -> bool:
+    if isinstance(data, (list, tuple)):
+        return any(_has_big_int(d) for d in data)
+    return isinstance(data, int) and not -2**63 <= data < 2**63
 
 
 def _unwrap_items(data):
@@ -92,19 +107,21 @@ def _has_numpy_scalars(data) -> bool:
     return isinstance(data, (np.generic, np.ndarray))
 
 
-def _ragged_message(data) -> str:
+def _ragged_error(data) -> Exception:
+    """torch's error for nested sequences of unequal lengths (or a number where a sequence belongs)."""
     def walk(x, dim):
         if isinstance(x, (list, tuple)) and x and isinstance(x[0], (list, tuple)):
             n = len(x[0])
             for item in x:
-                if not isinstance(item, (list, tuple)) or len(item) != n:
-                    got = len(item) if isinstance(item, (list, tuple)) else 1
-                    return f"expected sequence of length {n} at dim {dim + 1} (got {got})"
+                if not isinstance(item, (list, tuple)):
+                    return TypeError("not a sequence")
+                if len(item) != n:
+                    return ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {len(item)})")
                 found = walk(item, dim + 1)
                 if found:
                     return found
         return None
-    return walk(data, 0) or "could not build a tensor from ragged data"
+    return walk(data, 0) or ValueError("could not build a tensor from ragged data")
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
@@ -141,11 +158,11 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return _leaf(ndarray)
 
 
-def _filled(fill, size, dtype, device, requires_grad, name, default=None):
+def _filled(fill, size, dtype, device, requires_grad, name=None, default=None):
     _check_device(device)
     shape = _checked_size(size, name)
-    arr = np.full(shape, fill, dtype=_np_dtype(dtype, default)) if fill is not None else \
-        np.empty(shape, dtype=_np_dtype(dtype, default))
+    dt = _np_dtype(dtype, default)
+    arr = np.empty(shape, dt) if fill is None else np.full(shape, _dtype.wrap_int(fill, dt), dt)
     return _leaf(arr, requires_grad)
 
 
@@ -156,13 +173,13 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False, layout=No
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
     """A tensor of ones."""
-    return _filled(1, size, dtype, device, requires_grad, "ones")
+    return _filled(1, size, dtype, device, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, memory_format=None,
           pin_memory: bool = False, out=None) -> Tensor:
     """An uninitialised tensor."""
-    return _filled(None, size, dtype, device, requires_grad, "empty")
+    return _filled(None, size, dtype, device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
@@ -171,7 +188,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
         fill_value = fill_value.item()
     default = _dtype.bool if isinstance(fill_value, bool) else _dtype.int64 if isinstance(fill_value, int) else None
     return _filled(fill_value, (size,) if isinstance(size, int) else tuple(size), dtype, device, requires_grad,
-                   "full", default)
+                   default=default)
 
 
 def _like(fn, input, dtype, requires_grad, **kwargs):
@@ -201,13 +218,17 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
     if end is None:
         start, end = 0, start
     args = [a.item() if isinstance(a, Tensor) else a for a in (start, end, step)]
+    is_float = any(isinstance(a, float) for a in args)
+    dt = _np_dtype(dtype, None if is_float else _dtype.int64)
+    if is_float and dt.kind != "f":  # an integer dtype truncates the arguments first
+        args = [int(a) for a in args]
+        if args[2] == 0:
+            raise ValueError("step must be nonzero")
     start, end, step = args
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    is_float = any(isinstance(a, float) for a in args)
-    dt = _np_dtype(dtype, None if is_float else _dtype.int64)
     n = max(0, math.ceil((end - start) / step))
     if dt.kind == "f":
         values = (start + np.arange(n, dtype=np.float64) * step).astype(dt)
@@ -219,6 +240,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     _check_device(device)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _leaf(np.linspace(float(start), float(end), int(steps)).astype(_np_dtype(dtype)), requires_grad)
 
 
@@ -231,6 +254,9 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """An ``n x m`` identity matrix."""
     _check_device(device)
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
 
 
@@ -240,7 +266,7 @@ def _random_float(sample, size, generator, dtype, requires_grad, name):
     if dt.kind != "f":
         raise NotImplementedError(f"\"{name}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
     gen = numpy_generator(generator)
-    arr = sample(gen, _checked_size(size, name), np.float64 if dt == np.float64 else np.float32)
+    arr = sample(gen, _checked_size(size), np.float64 if dt == np.float64 else np.float32)
     return _leaf(arr.astype(dt, copy=False), requires_grad)
 
 
@@ -269,13 +295,14 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dt = _np_dtype(dtype, _dtype.int64)
-    arr = numpy_generator(generator).integers(low, high, size=_size((size,) if isinstance(size, int) else size))
+    arr = numpy_generator(generator).integers(low, high, size=_checked_size((size,) if isinstance(size, int) else size))
     return _leaf(arr.astype(dt), requires_grad)
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0..n-1``."""
     _check_device(device)
+    _checked_size((n,))
     return _leaf(numpy_generator(generator).permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
 
 
@@ -288,6 +315,9 @@ def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False
 
 
 def randint_like(input, low, high=None, *, dtype=None, generator=None) -> Tensor:
+    """Random integers in ``[low, high)`` (``randint_like(x, high)`` starts at 0), shaped and typed like ``input``."""
+    if high is None:
+        low, high = 0, low
     return randint(low, high, input._data.shape, generator=generator, dtype=dtype or input.dtype)
 
 
@@ -295,7 +325,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
     """Normal samples with the given mean and std (numbers with ``size``, or tensors)."""
     m = mean._data if isinstance(mean, Tensor) else mean
     s = std._data if isinstance(std, Tensor) else std
-    shape = np.broadcast_shapes(np.shape(m), np.shape(s)) if size is None else _size((size,) if isinstance(size, int) else size)
+    if size is None:
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+    else:
+        shape = _size((size,) if isinstance(size, int) else size)
     dt = next((x._data.dtype for x in (mean, std) if isinstance(x, Tensor)), _np_dtype(dtype))
     arr = numpy_generator(generator).standard_normal(shape) * s + m
     return _leaf(np.asarray(arr, dtype=dt))
@@ -312,8 +345,15 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
     """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
     probs = np.atleast_2d(input._data.astype(np.float64))
     gen = numpy_generator(generator)
-    rows = [gen.choice(probs.shape[1], size=num_samples, replace=replacement, p=row / row.sum()) for row in probs]
-    out = np.asarray(rows, dtype=np.int64)
+    if replacement:  # inverse CDF: the first category whose cumulative probability exceeds a uniform draw
+        cdf = np.cumsum(probs, axis=1)
+        u = gen.random((probs.shape[0], num_samples, 1)) * cdf[:, None, -1:]
+        out = np.minimum((u >= cdf[:, None, :]).sum(-1), probs.shape[1] - 1)
+    else:  # exponential race: the categories whose draws divided by their probability are smallest
+        with np.errstate(divide="ignore"):
+            keys = gen.exponential(size=probs.shape) / probs
+        out = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+    out = out.astype(np.int64)
     return _leaf(out if input._data.ndim == 2 else out[0])
 
 

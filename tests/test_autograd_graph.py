@@ -72,10 +72,9 @@ def test_multi_output_nodes_number_their_outputs(lib):
     ("a.double()", "ToCopyBackward0"), ("lib.cat([a, b])", "CatBackward0"), ("lib.stack([a, b])", "StackBackward0"),
 ])
 def test_node_names(lib, expr, name):
-    a = lib.ones(2, 3, requires_grad=True)
-    b = lib.ones(2, 3, requires_grad=True)
-    c = lib.ones(3, 4, requires_grad=True)
-    assert eval(expr).grad_fn.name() == name
+    variables = {"lib": lib, "a": lib.ones(2, 3, requires_grad=True), "b": lib.ones(2, 3, requires_grad=True),
+                 "c": lib.ones(3, 4, requires_grad=True)}
+    assert eval(expr, variables).grad_fn.name() == name
 
 
 def test_node_repr_and_metadata(lib):

@@ -6,14 +6,15 @@ higher-order gradients. ``Broadcasting`` reduces the gradients to the inputs' sh
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op
-from .broadcast import Broadcasting, _scalar, binary, result_dtype
-from .copying import copy_
-from .unary import floor, log, trunc
+from .broadcast import Broadcasting, _scalar, binary, broadcast_shape, result_dtype
+from .unary import log
 
 _ndarray = np.ndarray
 
@@ -34,21 +35,34 @@ class Add(Broadcasting):
 class Sub(Broadcasting):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        _no_bool_sub(a, b)
-        ctx.alpha = alpha
-        r = binary(np.subtract, a, b) if alpha == 1 else binary(np.subtract, a, binary(np.multiply, b, alpha))
+        r = _sub(ctx, a, b, alpha)
         ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
     def backward(ctx, g):
-        return g, (-g if ctx.alpha == 1 else g * -ctx.alpha)
+        return g, _minus_alpha(ctx, g)
+
+
+def _sub(ctx, a, b, alpha):
+    """``a - alpha * b``, refusing bools as torch does."""
+    _no_bool_sub(a, b)
+    ctx.alpha = alpha
+    return binary(np.subtract, a, b if alpha == 1 else binary(np.multiply, b, alpha))
+
+
+def _minus_alpha(ctx, g):
+    return -g if ctx.alpha == 1 else g * -ctx.alpha
 
 
 def _no_bool_sub(a, b):
-    if np.result_type(a) == np.bool_ and np.result_type(b) == np.bool_:
+    a_bool, b_bool = np.result_type(a) == np.bool_, np.result_type(b) == np.bool_
+    if a_bool and b_bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
+    if a_bool or b_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+                           "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 class Rsub(Op, name="RsubBackward1"):
@@ -56,12 +70,25 @@ class Rsub(Op, name="RsubBackward1"):
 
     @staticmethod
     def forward(ctx, a, other=0, alpha=1):
-        ctx.alpha = alpha
-        return binary(np.subtract, other, a if alpha == 1 else binary(np.multiply, a, alpha))
+        return _sub(ctx, other, a, alpha)
 
     @staticmethod
     def backward(ctx, g):
-        return -g if ctx.alpha == 1 else g * -ctx.alpha
+        return _minus_alpha(ctx, g)
+
+
+class RsubTensor(Broadcasting, name="RsubBackward0"):
+    """``rsub(input, other)`` with a tensor ``other``: ``other - alpha * input``."""
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        r = _sub(ctx, b, a, alpha)
+        ctx.note_inputs(r, a, b)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        return _minus_alpha(ctx, g), g
 
 
 class Mul(Broadcasting):
@@ -102,8 +129,7 @@ class Pow(Broadcasting, name="PowBackward1"):
 
     @staticmethod
     def forward(ctx, a, b):
-        _check_int_pow(a, b)
-        r = binary(np.power, a, b)
+        r = _power(a, b)
         ctx.save_for_backward(a, b, r)
         ctx.note_inputs(r, a, b)
         return r
@@ -112,8 +138,8 @@ class Pow(Broadcasting, name="PowBackward1"):
     def backward(ctx, g):
         a, b, r = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        ga = g * b * a ** (b - 1) if need_a else None
-        # d/db a**b = a**b log(a); torch defines it as 0 where a == 0 and b >= 0
+        # torch defines d/da as 0 where b == 0, and d/db = a**b log(a) as 0 where a == 0 and b >= 0
+        ga = where(b == 0, 0.0, g * b * a ** (b - 1)) if need_a else None
         gb = where((a == 0) & (b >= 0), 0.0, g * r * log(a)) if need_b else None
         return ga, gb
 
@@ -126,7 +152,7 @@ class PowScalar(Op, name="PowBackward0"):
         _check_int_pow(a, exponent)
         ctx.exponent = exponent
         ctx.save_for_backward(a)
-        if exponent == 2:
+        if exponent == 2 and a.dtype.kind == "f":
             return binary(np.multiply, a, a)
         return binary(np.power, a, exponent)
 
@@ -146,20 +172,33 @@ class RPow(Op, name="PowBackward2"):
 
     @staticmethod
     def forward(ctx, a, base=1):
-        ctx.log_base = float(np.log(base)) if base > 0 else float("nan")
-        r = binary(np.power, base, a)
-        ctx.save_for_backward(r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ctx.log_base = float(np.log(base))
+        r = _power(base, a)
+        ctx.save_for_backward(r, a if base == 0 else None)
         return r
 
     @staticmethod
     def backward(ctx, g):
-        (r,) = ctx.saved_tensors
-        return g * r * ctx.log_base
+        r, a = ctx.saved_tensors
+        if a is None:
+            return g * r * ctx.log_base
+        return where(a >= 0, 0.0, g * r * ctx.log_base)  # 0 ** a: torch's gradient is 0 where a >= 0
 
 
 def _check_int_pow(a, b):
     if np.result_type(a).kind in "iu" and np.result_type(b).kind in "iu" and np.any(np.asarray(b) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def _power(a, b):
+    """``a ** b`` in torch's dtype. An integer to a negative integer power is ``1 / a**|b|``
+    truncated (1, -1 or 0), as torch computes it for tensor exponents."""
+    if result_dtype(a, b).kind == "f" or not np.any(np.asarray(b) < 0):
+        return binary(np.power, a, b)
+    r = binary(np.power, a, np.maximum(b, 0))
+    reciprocal = np.where(a == 1, 1, np.where(a == -1, 1 - 2 * (np.abs(b) % 2), 0))
+    return np.where(np.asarray(b) < 0, reciprocal, r).astype(r.dtype)
 
 
 class Maximum(Broadcasting):
@@ -173,9 +212,9 @@ class Maximum(Broadcasting):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        # ties share the gradient equally, as in torch
-        ga = g * ((a > b) + (a == b) * 0.5)
-        return ga, g - ga
+        # as torch: ties share the gradient equally; where either is NaN both get all of it
+        g = g * (1.0 - (a == b) * 0.5)
+        return where(a < b, 0.0, g), where(a > b, 0.0, g)
 
 
 class Minimum(Broadcasting):
@@ -189,8 +228,31 @@ class Minimum(Broadcasting):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        ga = g * ((a < b) + (a == b) * 0.5)
-        return ga, g - ga
+        g = g * (1.0 - (a == b) * 0.5)
+        return where(a > b, 0.0, g), where(a < b, 0.0, g)
+
+
+class Fmax(Broadcasting):
+    """``maximum`` that ignores NaN; ties send the whole gradient to the first input, as in torch."""
+
+    fn, first_wins = staticmethod(np.fmax), staticmethod(operator.ge)
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        r = binary(cls.fn, a, b)
+        ctx.save_for_backward(a, b)
+        ctx.note_inputs(r, a, b)
+        return r
+
+    @classmethod
+    def backward(cls, ctx, g):
+        a, b = ctx.saved_tensors
+        first = cls.first_wins(a, b) | (b != b)  # b != b: b is NaN
+        return g * first, g * ~first
+
+
+class Fmin(Fmax):
+    fn, first_wins = staticmethod(np.fmin), staticmethod(operator.le)
 
 
 class Where(Broadcasting):
@@ -200,7 +262,11 @@ class Where(Broadcasting):
     def forward(ctx, a, b, condition=None):
         ctx.save_for_backward(condition)
         dt = result_dtype(a, b)
-        r = np.where(condition, a, b)
+        try:
+            r = np.where(condition, a, b)
+        except ValueError:
+            broadcast_shape(np.shape(condition), np.shape(a), np.shape(b))  # raises torch's error for the mismatch
+            raise
         if r.dtype != dt:
             r = r.astype(dt)
         ctx.note_inputs(r, a, b)
@@ -213,18 +279,80 @@ class Where(Broadcasting):
         return (where(c, g, 0.0) if need_a else None), (where(c, 0.0, g) if need_b else None)
 
 
-class Remainder(Broadcasting):
-    @staticmethod
-    def forward(ctx, a, b):
+class Remainder(Broadcasting, name="RemainderBackward1"):
+    """``a - floor(a / b) * b`` (the sign of ``b``, as Python's ``%``)."""
+
+    fn, rounding = staticmethod(np.remainder), "floor"
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        _no_int_zero_division(a, b)
         ctx.save_for_backward(a, b)
-        r = binary(np.remainder, a, b)
+        r = binary(cls.fn, a, b)
+        ctx.note_inputs(r, a, b)
+        return r
+
+    @classmethod
+    def backward(cls, ctx, g):
+        a, b = ctx.saved_tensors
+        return g, (-g * div(a, b, rounding_mode=cls.rounding) if ctx.needs_input_grad[1] else None)
+
+
+class RemainderScalar(Op, name="RemainderBackward0"):
+    fn = staticmethod(np.remainder)
+
+    @classmethod
+    def forward(cls, ctx, a, other=1):
+        _no_int_zero_division(a, other)
+        return binary(cls.fn, a, other)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class Fmod(Remainder, name="FmodBackward1"):
+    """``a - trunc(a / b) * b`` (the sign of ``a``, as C's ``fmod``)."""
+
+    fn, rounding = staticmethod(np.fmod), "trunc"
+
+
+class FmodScalar(RemainderScalar, name="FmodBackward0"):
+    fn = staticmethod(np.fmod)
+
+
+def _no_int_zero_division(a, b):
+    if result_dtype(a, b).kind != "f" and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+
+
+class DivRounded(Broadcasting, name="DivBackward2"):
+    """Division rounded down (``'floor'``) or toward zero (``'trunc'``): the gradient is zero."""
+
+    @staticmethod
+    def forward(ctx, a, b, mode="floor"):
+        _no_int_zero_division(a, b)
+        dt = result_dtype(a, b)
+        if mode == "floor":
+            r = binary(np.floor_divide, a, b)
+        elif dt.kind == "f":
+            r = np.trunc(binary(np.true_divide, a, b))
+        else:  # exact integer truncation (a float quotient loses precision)
+            r = binary(np.floor_divide, np.abs(a), np.abs(b)) * binary(np.multiply, np.sign(a), np.sign(b))
         ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        return g, (-g * floor(a / b) if ctx.needs_input_grad[1] else None)
+        return g * 0.0, g * 0.0
+
+
+class FloorDivide(DivRounded, name="NotImplemented"):
+    """``a // b``: torch records it without a derivative."""
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 class ClampTensor(Broadcasting, name="ClampBackward0"):
@@ -232,27 +360,20 @@ class ClampTensor(Broadcasting, name="ClampBackward0"):
 
     @staticmethod
     def forward(ctx, a, lo=None, hi=None):
-        r = a
-        if lo is not None:
-            r = binary(np.maximum, r, lo)
-        if hi is not None:
-            r = binary(np.minimum, r, hi)
         ctx.save_for_backward(a, lo, hi)
+        r = _clamped(a, lo, hi)
         ctx.note_inputs(r, a, lo, hi)
         return r
 
     @staticmethod
     def backward(ctx, g):
         a, lo, hi = ctx.saved_tensors
-        keep = 1.0
-        g_lo = g_hi = None
-        if lo is not None:
-            keep = keep * (a >= lo)
-            g_lo = g * (a < lo)
-        if hi is not None:
-            keep = keep * (a <= hi)
-            g_hi = g * (a > hi) if lo is None else g * (a > hi) * (a >= lo)
-        return g * keep, g_lo, g_hi
+        if lo is None:
+            return g * (a <= hi), None, g * (a > hi)
+        if hi is None:
+            return g * (a >= lo), g * (a < lo), None
+        # torch's rule where the bounds cross (lo > hi, the result is hi): hi gets the whole gradient
+        return g * ((a >= lo) & (a <= hi)), g * ((a < lo) & (lo < hi)), g * ((a > hi) | (hi < lo))
 
 
 class Clamp(Op, name="ClampBackward1"):
@@ -264,12 +385,7 @@ class Clamp(Op, name="ClampBackward1"):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.min, ctx.max = min, max
         ctx.save_for_backward(a)
-        r = a
-        if min is not None:
-            r = binary(np.maximum, r, min)
-        if max is not None:
-            r = binary(np.minimum, r, max)
-        return r
+        return _clamped(a, min, max)
 
     @staticmethod
     def backward(ctx, g):
@@ -277,6 +393,52 @@ class Clamp(Op, name="ClampBackward1"):
         if ctx.min is not None and ctx.max is not None:
             return g * ((a >= ctx.min) & (a <= ctx.max))
         return g * (a >= ctx.min) if ctx.min is not None else g * (a <= ctx.max)
+
+
+def _clamped(a, lo, hi):
+    """``a`` limited to ``[lo, hi]`` (numbers, arrays or None), in torch's result dtype."""
+    if lo is not None:
+        a = binary(np.maximum, a, lo)
+    return a if hi is None else binary(np.minimum, a, hi)
+
+
+class ClampMin(Clamp):
+    pass
+
+
+class ClampMax(Clamp):
+    pass
+
+
+class ClampMinTensor(ClampTensor, name="ClampMinBackward1"):
+    """``clamp_min(a, min_tensor)``."""
+
+    @staticmethod
+    def forward(ctx, a, lo):
+        ctx.save_for_backward(a, lo, None)
+        r = _clamped(a, lo, None)
+        ctx.note_inputs(r, a, lo)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        return ClampTensor.backward(ctx, g)[:2]
+
+
+class ClampMaxTensor(ClampTensor, name="ClampMaxBackward1"):
+    """``clamp_max(a, max_tensor)``."""
+
+    @staticmethod
+    def forward(ctx, a, hi):
+        ctx.save_for_backward(a, None, hi)
+        r = _clamped(a, None, hi)
+        ctx.note_inputs(r, a, hi)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        g_a, _, g_hi = ClampTensor.backward(ctx, g)
+        return g_a, g_hi
 
 
 # ---- functions ---------------------------------------------------------------------------------
@@ -301,7 +463,7 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input``."""
     if _is_number(other):
         return Rsub.apply(input, other=other, alpha=alpha)
-    return Sub.apply(other, input, alpha=alpha)
+    return RsubTensor.apply(input, other, alpha=alpha)
 
 
 def mul(input, other, *, out=None):
@@ -312,45 +474,43 @@ multiply = mul
 
 
 def div(input, other, *, rounding_mode=None, out=None):
-    """True division, or ``rounding_mode='floor'`` / ``'trunc'``."""
-    if rounding_mode is None:
-        return _out(Div.apply(input, other), out)
-    if rounding_mode not in ("floor", "trunc"):
-        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
-    return _out(_rounded_div(input, other, rounding_mode), out)
+    """True division, or ``rounding_mode='floor'`` / ``'trunc'`` (integers stay integers)."""
+    return _out(_div_op(rounding_mode, Div, DivRounded).apply(input, other, **_mode(rounding_mode)), out)
 
 
 divide = true_divide = div
 
 
-def _rounded_div(a, b, mode):
-    """Division rounded down or toward zero; integer inputs give integers (and no gradient)."""
-    a_arr, b_arr = _array_of(a), _array_of(b)
-    dt = result_dtype(a_arr, b_arr)
-    if dt.kind == "f":
-        q = Div.apply(a, b)
-        return floor(q) if mode == "floor" else trunc(q)
-    if np.any(np.asarray(b_arr) == 0):
-        raise RuntimeError("ZeroDivisionError")
-    if mode == "floor":
-        return Tensor._wrap(np.asarray(binary(np.floor_divide, a_arr, b_arr)))
-    return Tensor._wrap(np.trunc(np.true_divide(a_arr, b_arr)).astype(dt))
+def _div_op(rounding_mode, true_op, rounded_op):
+    if rounding_mode is None:
+        return true_op
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
+    return rounded_op
+
+
+def _mode(rounding_mode):
+    return {} if rounding_mode is None else {"mode": rounding_mode}
 
 
 def floor_divide(input, other):
-    return div(input, other, rounding_mode="floor")
+    """``input // other``, rounded down."""
+    return FloorDivide.apply(input, other)
 
 
 def remainder(input, other):
+    """``input - floor(input / other) * other``."""
+    if _is_number(other):
+        return RemainderScalar.apply(input, other=_scalar(other))
     return Remainder.apply(input, other)
 
 
 def fmod(input, other):
-    return Tensor._wrap(np.asarray(binary(np.fmod, _array_of(input), _array_of(other))))
-
-
-def _array_of(x):
-    return x._data if isinstance(x, Tensor) else x
+    """``input - trunc(input / other) * other``."""
+    if _is_number(other):
+        return FmodScalar.apply(input, other=_scalar(other))
+    return Fmod.apply(input, other)
 
 
 def pow(input, exponent):  # noqa: A001
@@ -375,11 +535,13 @@ def minimum(input, other):
 
 
 def fmax(input, other):
-    return maximum(input, other)
+    """Elementwise maximum ignoring NaN (NaN only where both are NaN)."""
+    return Fmax.apply(input, other)
 
 
 def fmin(input, other):
-    return minimum(input, other)
+    """Elementwise minimum ignoring NaN (NaN only where both are NaN)."""
+    return Fmin.apply(input, other)
 
 
 def where(condition, input=None, other=None):
@@ -387,8 +549,12 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         from .indexing import nonzero
         return nonzero(condition, as_tuple=True)
-    cond = condition._data if isinstance(condition, Tensor) else condition
-    return Where.apply(input, other, condition=cond)
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if cond.dtype != np.bool_:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{_dtype.C_NAMES[_dtype.from_numpy_dtype(cond.dtype)]}")
+    r = Where.apply(input, other, condition=cond)
+    return Tensor._wrap(np.asarray(r)) if isinstance(condition, Tensor) and not isinstance(r, Tensor) else r
 
 
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
@@ -405,11 +571,13 @@ clip = clamp
 
 
 def clamp_min(input, min):  # noqa: A002
-    return clamp(input, min=min)
+    """``max(input, min)`` with torch's one-sided clamp nodes."""
+    return ClampMinTensor.apply(input, min) if isinstance(min, Tensor) else ClampMin.apply(input, min=_scalar(min))
 
 
 def clamp_max(input, max):  # noqa: A002
-    return clamp(input, max=max)
+    """``min(input, max)`` with torch's one-sided clamp nodes."""
+    return ClampMaxTensor.apply(input, max) if isinstance(max, Tensor) else ClampMax.apply(input, max=_scalar(max))
 
 
 def _out(result, out):
@@ -430,7 +598,12 @@ _Div_ = Div.inplace_variant()
 _PowScalar_ = PowScalar.inplace_variant()
 _Pow_ = Pow.inplace_variant()
 _Clamp_ = Clamp.inplace_variant()
+_ClampMin_ = ClampMin.inplace_variant()
+_ClampMax_ = ClampMax.inplace_variant()
 _ClampTensor_ = ClampTensor.inplace_variant()
+_ClampMinTensor_ = ClampMinTensor.inplace_variant()
+_ClampMaxTensor_ = ClampMaxTensor.inplace_variant()
+_DivRounded_ = DivRounded.inplace_variant()
 
 
 def clamp_(input, min=None, max=None):  # noqa: A002
@@ -440,17 +613,15 @@ def clamp_(input, min=None, max=None):  # noqa: A002
 
 
 def clamp_min_(input, min):  # noqa: A002
-    return clamp_(input, min=min)
+    return _ClampMinTensor_.apply(input, min) if isinstance(min, Tensor) else _ClampMin_.apply(input, min=min)
 
 
 def clamp_max_(input, max):  # noqa: A002
-    return clamp_(input, max=max)
+    return _ClampMaxTensor_.apply(input, max) if isinstance(max, Tensor) else _ClampMax_.apply(input, max=max)
 
 
 def div_(input, other, *, rounding_mode=None):
-    if rounding_mode is None:
-        return _Div_.apply(input, other)
-    return copy_(input, div(input, other, rounding_mode=rounding_mode))
+    return _div_op(rounding_mode, _Div_, _DivRounded_).apply(input, other, **_mode(rounding_mode))
 
 
 def pow_(input, exponent):

@@ -11,6 +11,8 @@ import builtins
 import numpy as np
 
 from .. import _dtype
+from .._dtype import wrap_int
+from .._tensor import Tensor
 from ..autograd.function import Op
 from .view import sum_to_size
 
@@ -33,8 +35,25 @@ def _default_of_kind(kind: int) -> np.dtype:
     return (np.dtype(np.bool_), np.dtype(np.int64), _dtype.get_default_dtype().np)[kind]
 
 
+def operands(a, b) -> tuple:
+    """``a`` and ``b`` as promotion reads them. Beside an array a numpy scalar counts as a Python number (torch's
+    rule for user values); without one it keeps its dtype, as a 0-dim array: numpy turns results of 0-dim arrays
+    into numpy scalars inside formulas."""
+    a_arr, b_arr = type(a) is _ndarray, type(b) is _ndarray
+    if a_arr and b_arr:
+        return a, b
+    if a_arr or b_arr:
+        return (a if a_arr else _scalar(a)), (b if b_arr else _scalar(b))
+    return (np.asarray(a) if isinstance(a, np.generic) else a), (np.asarray(b) if isinstance(b, np.generic) else b)
+
+
 def result_dtype(a, b) -> np.dtype:
-    """torch's result dtype for an elementwise op on ``a`` and ``b`` (arrays or Python numbers)."""
+    """torch's result dtype for an elementwise op on ``a`` and ``b`` (arrays or numbers)."""
+    return _result_dtype(*operands(a, b))
+
+
+def _result_dtype(a, b) -> np.dtype:
+    """``result_dtype`` of operands already read by ``operands``."""
     a_arr, b_arr = type(a) is _ndarray, type(b) is _ndarray
     if a_arr and b_arr:
         key = (a.dtype, b.dtype, a.ndim == 0, b.ndim == 0)
@@ -64,23 +83,35 @@ def _scalar(x):
 
 def binary(ufunc, a, b, dtype=None):
     """``ufunc(a, b)`` computed in torch's result dtype, with torch's broadcasting error."""
-    if type(a) is not _ndarray:
-        a = _scalar(a)
-    if type(b) is not _ndarray:
-        b = _scalar(b)
-    dt = result_dtype(a, b) if dtype is None else dtype
+    a, b = operands(a, b)
+    dt = _result_dtype(a, b) if dtype is None else dtype
     try:
         if type(a) is _ndarray and a.dtype is dt and (type(b) is not _ndarray or b.dtype is dt):
-            return ufunc(a, b)
-        return ufunc(a, b, dtype=dt)
+            r = ufunc(a, b)
+        else:  # unsafe: a 0-dim operand of the same category may not fit numpy's casting rules (int8 into uint8)
+            r = ufunc(a, b, dtype=dt, casting="unsafe")
+        return r if type(r) is _ndarray else np.asarray(r)  # numpy gives scalars for 0-dim inputs
     except ValueError as e:
         if "broadcast" not in str(e):
             raise
-        raise _broadcast_error(a, b) from None
+        raise shape_mismatch(np.shape(a), np.shape(b)) from None
+    except OverflowError:  # a Python int outside the integer dtype: torch wraps it around
+        return ufunc(wrap_int(a, dt), wrap_int(b, dt), dtype=dt)
 
 
-def _broadcast_error(a, b) -> RuntimeError:
-    sa, sb = np.shape(a), np.shape(b)
+def broadcast_shape(*shapes) -> tuple:
+    """The shape ``shapes`` broadcast to, or torch's error for the first pair that does not broadcast."""
+    shape = ()
+    for s in shapes:
+        try:
+            shape = np.broadcast_shapes(shape, s)
+        except ValueError:
+            raise shape_mismatch(shape, s) from None
+    return shape
+
+
+def shape_mismatch(sa, sb) -> RuntimeError:
+    """torch's error for shapes ``sa`` and ``sb`` that do not broadcast (the last mismatching dim)."""
     n = builtins.max(len(sa), len(sb))
     pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
     for d in range(n - 1, -1, -1):
@@ -131,10 +162,10 @@ def _reduce_grad(g, shape, dt):
 
 
 def cast(g, dt: np.dtype):
-    """``g`` (array or tensor) in numpy dtype ``dt``."""
-    if type(g) is _ndarray:
-        return g if g.dtype == dt else g.astype(dt)
-    return g if g._data.dtype == dt else to_copy(g, _dtype.from_numpy_dtype(dt))
+    """``g`` (array, numpy scalar or tensor) in numpy dtype ``dt``."""
+    if isinstance(g, Tensor):
+        return g if g._data.dtype == dt else to_copy(g, _dtype.from_numpy_dtype(dt))
+    return g if type(g) is _ndarray and g.dtype == dt else np.asarray(g, dt)
 
 
 def to_copy(input, dtype):

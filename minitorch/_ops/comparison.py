@@ -6,7 +6,8 @@ import builtins
 import numpy as np
 
 from .._tensor import Tensor
-from .broadcast import _broadcast_error, _scalar, binary
+from .._dtype import wrap_int
+from .broadcast import _scalar, binary, broadcast_shape, shape_mismatch
 
 _ndarray = np.ndarray
 
@@ -20,12 +21,19 @@ def _compare(ufunc):
         a, b = _array_of(input), _array_of(other)
         if type(b) is not _ndarray:
             b = _scalar(b)
+            if type(b) is int and a.dtype.kind in "iu" and not _fits(b, a.dtype):
+                b = wrap_int(b, a.dtype)  # torch compares in the tensor's dtype: -1 is 255 for uint8
         try:
             return Tensor._wrap(np.asarray(ufunc(a, b)))
         except ValueError as e:
-            raise _broadcast_error(a, b) from e
+            raise shape_mismatch(np.shape(a), np.shape(b)) from e
     op.__name__ = ufunc.__name__
     return op
+
+
+def _fits(value: int, dt: np.dtype) -> bool:
+    info = np.iinfo(dt)
+    return info.min <= value <= info.max
 
 
 eq = _compare(np.equal)
@@ -44,7 +52,7 @@ def _bitwise(ufunc, name):
     def op(input, other):
         a, b = _array_of(input), _array_of(other)
         if np.result_type(a).kind == "f" or (type(b) is not _ndarray and isinstance(b, float)):
-            raise RuntimeError(f"\"{name}_cpu\" not implemented for 'Float'")
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Float'")
         return Tensor._wrap(np.asarray(binary(ufunc, a, b)))
     return op
 
@@ -60,7 +68,7 @@ def logical_not(input):
 
 def bitwise_not(input):
     if input._data.dtype.kind == "f":
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+        raise NotImplementedError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return Tensor._wrap(np.invert(input._data))
 
 
@@ -85,12 +93,25 @@ def isneginf(input):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return Tensor._wrap(np.isclose(input._data, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    """Elementwise ``|input - other| <= atol + rtol * |other|`` (tensors of one dtype)."""
+    a, b = _same_dtype(input, other)
+    return Tensor._wrap(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """True when ``|input - other| <= atol + rtol * |other|`` everywhere."""
-    return builtins.bool(np.allclose(input._data, _array_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    a, b = _same_dtype(input, other)
+    return builtins.bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _same_dtype(input, other):
+    """The arrays of two tensors that must share a dtype and broadcast together, with torch's errors."""
+    a, b = input._data, other._data
+    if a.dtype != b.dtype:
+        from .._dtype import C_NAMES, from_numpy_dtype
+        raise RuntimeError(f"{C_NAMES[from_numpy_dtype(a.dtype)]} did not match {C_NAMES[from_numpy_dtype(b.dtype)]}")
+    broadcast_shape(a.shape, b.shape)
+    return a, b
 
 
 def equal(input, other) -> bool:

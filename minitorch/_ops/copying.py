@@ -6,7 +6,8 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op
-from .broadcast import Broadcasting, to_copy
+from .._dtype import wrap_int
+from .broadcast import Broadcasting, broadcast_shape, to_copy
 
 _ndarray = np.ndarray
 
@@ -40,7 +41,7 @@ class Fill(Op, name="FillBackward2"):
     @staticmethod
     def forward(ctx, a, value=0):
         r = np.empty_like(a)
-        r.fill(value)
+        r.fill(wrap_int(value, r.dtype))
         return r
 
     @staticmethod
@@ -57,15 +58,23 @@ class Copy(Broadcasting, name="CopyBackwards"):
 
     @staticmethod
     def forward(ctx, dst, src):
-        from .indexing import drop_leading_ones
         r = np.empty_like(dst)
         ctx.note_inputs(r, dst, src)
-        r[...] = drop_leading_ones(src, dst.ndim) if type(src) is _ndarray else src
+        if type(src) is _ndarray and src.shape != dst.shape:
+            shape = broadcast_shape(dst.shape, src.shape)
+            if shape != dst.shape:
+                raise RuntimeError(f"output with shape {list(dst.shape)} doesn't match the broadcast shape "
+                                   f"{list(shape)}")
+        r[...] = src
         return r
 
     @staticmethod
     def backward(ctx, g):
         return g * 0.0, g
+
+
+class FillTensor(Copy, name="FillBackward3"):
+    """``fill_(value)`` with a 0-dim tensor ``value``, which gets the summed gradient."""
 
 
 def clone(input, *, memory_format=None):
@@ -76,14 +85,16 @@ def clone(input, *, memory_format=None):
 _Fill_ = Fill.inplace_variant()
 _Zero_ = Zero.inplace_variant()
 _Copy_ = Copy.inplace_variant()
+_FillTensor_ = FillTensor.inplace_variant()
 
 
 def fill_(input, value):
     """Fill with a number, or with a one-element tensor (differentiable w.r.t. it)."""
     if isinstance(value, Tensor):
         if value.dim() != 0:
-            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions.")
-        return _Copy_.apply(input, value)
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.dim()} dimensions.")
+        return _FillTensor_.apply(input, value)
     return _Fill_.apply(input, value=value)
 
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import wrap_int
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
-from .broadcast import Broadcasting
-from .view import unsqueeze
+from .broadcast import Broadcasting, broadcast_shape
+from .view import expanded_shape, reshape, unsqueeze
 
 _ndarray = np.ndarray
 
@@ -101,6 +102,10 @@ def narrow(input, dim: int, start: int, length: int):
     """Elements ``start .. start+length`` along ``dim`` (a view)."""
     shape = np.shape(input)
     d = _wrap_dim(dim, len(shape))
+    if not -shape[d] <= start <= shape[d]:
+        raise IndexError(f"start out of range (expected to be in range of [{-shape[d]}, {shape[d]}], but got {start})")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if start < 0:
         start += shape[d]
     if start + length > shape[d]:
@@ -110,7 +115,8 @@ def narrow(input, dim: int, start: int, length: int):
 
 # ---- x[index] -------------------------------------------------------------------------------------
 def _is_advanced(item) -> bool:
-    return isinstance(item, (Tensor, _ndarray, list))
+    """Tensor, list and bool indices (a bool is a 0-dim mask: True adds a dim of 1, False of 0)."""
+    return isinstance(item, (Tensor, _ndarray, list, bool, np.bool_))
 
 
 def _advanced_array(item, tensor_shape, dim):
@@ -181,6 +187,8 @@ def _expand_index(input, index):
             arr = _advanced_array(item, tuple(shape), d)
             advanced.append((d, arr))
             d += arr.ndim if arr.dtype == np.bool_ else 1
+        elif isinstance(item, str):
+            raise TypeError("new(): invalid data type 'str'")
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              f"valid indices (got {type(item).__name__})")
@@ -206,6 +214,14 @@ def _apply_basic(x, steps):
 
 
 def _advanced_tuple(advanced):
+    """The numpy index for the advanced (tensor) indices, checked to broadcast together."""
+    shapes = [(np.count_nonzero(a),) * a.ndim if a.dtype == np.bool_ else a.shape for _, a in advanced]
+    if len(shapes) > 1:
+        try:
+            np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                             + ", ".join(str(list(s)) for s in shapes)) from None
     index = []
     for d, arr in advanced:
         index += [slice(None)] * (d - len(index)) if d > len(index) else []
@@ -223,20 +239,32 @@ def getitem(self, index):
 
 
 def setitem(self, index, value) -> None:
-    """``self[index] = value``: a copy into a view, or ``index_put_`` for tensor indices."""
+    """``self[index] = value`` (a tensor or a number): a fill or copy into a view, or ``index_put_`` for tensor
+    indices."""
+    if not isinstance(value, (Tensor, int, float, np.generic)):
+        raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
     steps, advanced = _expand_index(self, index)
-    if not advanced:
-        view = _apply_basic(self, steps)
-        from .copying import copy_
-        copy_(view, value if isinstance(value, Tensor) else _value_array(value, view))
+    if advanced:
+        x = _apply_basic(self, steps) if steps else self
+        IndexPut_.apply(x, value, index=_advanced_tuple(advanced))
         return
-    x = _apply_basic(self, steps) if steps else self
-    IndexPut_.apply(x, value, index=_advanced_tuple(advanced))
+    from .copying import copy_, fill_
+    view = _apply_basic(self, steps)
+    if isinstance(value, Tensor):
+        shape = value._data.shape
+        lead = next((i for i, s in enumerate(shape) if s != 1), len(shape))
+        if lead:  # leading dims of size 1 are dropped, as torch does
+            value = reshape(value, shape[lead:])
+        if value._data.ndim:
+            expanded_shape(value, view._data.shape)
+            copy_(view, value)
+            return
+    fill_(view, value)
 
 
-def _value_array(value, like):
-    arr = np.asarray(value)
-    return arr.astype(like._data.dtype) if arr.dtype != like._data.dtype else arr
+def _type_name(value) -> str:
+    t = type(value)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__.split('.')[0]}.{t.__name__}"
 
 
 class IndexPut(Broadcasting):
@@ -259,10 +287,14 @@ def _index_put_into(ctx, out, v, index, accumulate):
     if type(v) is _ndarray:
         ctx._in_meta = ((out.shape, out.dtype), (v.shape, v.dtype))
         v = drop_leading_ones(v, out[index].ndim)
-    if accumulate:
-        np.add.at(out, index, v)
-    else:
-        out[index] = v
+    try:
+        if accumulate:
+            np.add.at(out, index, v)
+        else:
+            out[index] = wrap_int(v, out.dtype)
+    except ValueError:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(np.shape(v))} cannot be broadcast to "
+                           f"indexing result of shape {list(out[index].shape)}") from None
     return out
 
 
@@ -310,15 +342,33 @@ def _along(index, dim):
                  for d in range(nd))
 
 
-def _check_index_dtype(index, name):
+def _check_index(input, dim, index, name, src=None) -> int:
+    """torch's checks of a gather/scatter index (integer dtype, same rank, within the sizes and bounds); the dim."""
     if index._data.dtype.kind not in "iu":
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    shape, idx = input._data.shape, index._data
+    d = _wrap_dim(dim, len(shape))
+    if idx.ndim != len(shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as "
+                           + ("input tensor" if name == "gather" else "self tensor"))
+    larger = [i for i, (n, s) in enumerate(zip(idx.shape, shape)) if i != d and n > s]
+    if name == "gather" and larger:
+        raise RuntimeError(f"Size does not match at dimension {larger[0]} expected index {list(idx.shape)} to be no "
+                           f"larger than self {list(shape)} apart from dimension {d}")
+    src_shape = src._data.shape if isinstance(src, Tensor) else None
+    if larger or src_shape is not None and any(n > s for n, s in zip(idx.shape, src_shape)):
+        raise RuntimeError(f"Expected index {list(idx.shape)} to be no larger than self {list(shape)} apart from "
+                           f"dimension {d}" + ("" if src_shape is None else
+                                               f" and to be no larger size than src {list(src_shape)}"))
+    bad = idx[(idx >= shape[d]) | (idx < 0)]
+    if bad.size:
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {d} with size {shape[d]}")
+    return d
 
 
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (and likewise for other dims)."""
-    _check_index_dtype(index, "gather")
-    d = _wrap_dim(dim, input._data.ndim)
+    d = _check_index(input, dim, index, "gather")
     return Gather.apply(input, index=_along(index._data, d))
 
 
@@ -369,22 +419,27 @@ def _pad_to(g, shape):
     return IndexScatter.apply(g, shape=shape, index=tuple(slice(0, n) for n in np.shape(g)), accumulate=False)
 
 
-def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
-    """A copy of ``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
+def _scatter(ops, input, dim, index, src, reduce_add):
+    """Run ``ops[0]`` (a tensor ``src``) or ``ops[1]`` (a number) after torch's index checks."""
+    d = _check_index(input, dim, index, "scatter", src)
+    op = ops[0] if isinstance(src, Tensor) else ops[1]
+    return op.apply(input, src, index=_along(index._data, d), reduce_add=reduce_add)
+
+
+def _reduce_is_add(reduce) -> bool:
     if reduce not in (None, "add"):
         raise NotImplementedError("scatter reduce other than 'add' is not supported")
-    src = value if src is None else src
-    _check_index_dtype(index, "scatter")
-    idx = _along(index._data, _wrap_dim(dim, input._data.ndim))
-    if isinstance(src, Tensor):
-        return Scatter.apply(input, src, index=idx, reduce_add=reduce == "add")
-    return ScatterValue.apply(input, src, index=idx, reduce_add=reduce == "add")
+    return reduce == "add"
+
+
+def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
+    """A copy of ``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
+    return _scatter((Scatter, ScatterValue), input, dim, index, value if src is None else src, _reduce_is_add(reduce))
 
 
 def scatter_add(input, dim: int, index, src):
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeats add up)."""
-    _check_index_dtype(index, "scatter_add")
-    return ScatterAdd.apply(input, src, index=_along(index._data, _wrap_dim(dim, input._data.ndim)), reduce_add=True)
+    return _scatter((ScatterAdd, ScatterAdd), input, dim, index, src, True)
 
 
 _Scatter_ = Scatter.inplace_variant()
@@ -393,62 +448,69 @@ _ScatterAdd_ = ScatterAdd.inplace_variant()
 
 
 def scatter_(input, dim: int, index, src=None, *, value=None, reduce=None):
-    src = value if src is None else src
-    idx = _along(index._data, _wrap_dim(dim, input._data.ndim))
-    op = _Scatter_ if isinstance(src, Tensor) else _ScatterValue_
-    return op.apply(input, src, index=idx, reduce_add=reduce == "add")
+    return _scatter((_Scatter_, _ScatterValue_), input, dim, index, value if src is None else src,
+                    _reduce_is_add(reduce))
 
 
 def scatter_add_(input, dim: int, index, src):
-    return _ScatterAdd_.apply(input, src, index=_along(index._data, _wrap_dim(dim, input._data.ndim)), reduce_add=True)
+    return _scatter((_ScatterAdd_, _ScatterAdd_), input, dim, index, src, True)
 
 
 def index_select(input, dim: int, index):
     """The entries ``index`` (a vector) along ``dim``."""
     if index._data.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if index._data.dtype.kind not in "iu":
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     d = _wrap_dim(dim, input._data.ndim)
     idx = index._data.reshape(-1)
+    if idx.size and (idx.max() >= input._data.shape[d] or idx.min() < -input._data.shape[d]):
+        raise IndexError("index out of range in self")
     return IndexSelect.apply(input, index=(slice(None),) * d + (idx,))
 
 
-class MaskedFill(Op):
-    """``where(mask, value, a)`` with a number ``value``."""
+class MaskedFill(Broadcasting):
+    """``where(mask, value, a)`` with a number ``value``; the mask may broadcast ``a`` to a larger shape."""
 
     @staticmethod
     def forward(ctx, a, value=0, mask=None):
-        ctx.save_for_backward(mask)
-        r = a.copy()
-        np.copyto(r, value, where=mask, casting="unsafe")
+        r = _masked_fill(ctx, a, value, mask)
+        ctx.note_inputs(r, a)
         return r
 
     @staticmethod
     def backward(ctx, g):
-        (mask,) = ctx.saved_tensors
-        return where(mask, 0.0, g)
+        return where(ctx.saved_tensors[0], 0.0, g)
 
 
-class MaskedFillTensor(Op, name="MaskedFillBackward1"):
-    """``where(mask, value, a)`` with a 0-dim tensor ``value`` (which gets a gradient)."""
+class MaskedFillTensor(Broadcasting, name="MaskedFillBackward1"):
+    """``where(mask, value, a)`` with a 0-dim tensor ``value``, which gets the summed gradient."""
 
     @staticmethod
     def forward(ctx, a, value, mask=None):
-        ctx.save_for_backward(mask)
-        r = a.copy()
-        np.copyto(r, value, where=mask, casting="unsafe")
+        r = _masked_fill(ctx, a, value, mask)
+        ctx.note_inputs(r, a, value)
         return r
 
     @staticmethod
     def backward(ctx, g):
         (mask,) = ctx.saved_tensors
-        from .reduction import sum as sum_
         need_a, need_v = ctx.needs_input_grad
-        return (where(mask, 0.0, g) if need_a else None), (sum_(where(mask, g, 0.0)) if need_v else None)
+        return (where(mask, 0.0, g) if need_a else None), (where(mask, g, 0.0) if need_v else None)
 
 
-def _mask_array(mask):
+def _masked_fill(ctx, a, value, mask):
+    ctx.save_for_backward(mask)
+    r = np.array(np.broadcast_to(a, broadcast_shape(mask.shape, a.shape)))
+    np.copyto(r, wrap_int(value, r.dtype), where=mask, casting="unsafe")
+    return r
+
+
+def _mask_array(mask, select=False):
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
+        if select:
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
         from .._dtype import from_numpy_dtype
         from .._tensor import _C_TYPE_NAMES
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -480,20 +542,21 @@ def masked_fill_(input, mask, value):
 
 def masked_select(input, mask):
     """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
-    m = _mask_array(mask)
+    m = _mask_array(mask, select=True)
     if m.shape != input._data.shape:
         from .view import expand
-        input = expand(input, np.broadcast_shapes(m.shape, input._data.shape))
+        input = expand(input, broadcast_shape(m.shape, input._data.shape))
         m = np.broadcast_to(m, input._data.shape)
     return MaskedSelect.apply(input, index=m)
 
 
 def nonzero(input, *, as_tuple: bool = False):
     """Indices of the nonzero elements: an (n, ndim) tensor, or a tuple of index vectors."""
-    idx = np.nonzero(input._data)
+    a = input._data
+    idx = np.nonzero(a if a.ndim else a.reshape(1))  # a 0-dim tensor: 1 or 0 hits, with 0 coordinates
     if as_tuple:
         return tuple(Tensor._wrap(i.astype(np.int64)) for i in idx)
-    return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64) if idx else np.zeros((0, 0), np.int64))
+    return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64) if a.ndim else np.zeros((idx[0].size, 0), np.int64))
 
 
 def argwhere(input):

@@ -5,16 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .._tensor import _C_TYPE_NAMES
 from ..autograd.function import Op
-from .broadcast import _broadcast_error
-from .view import UnsafeView, expand, reshape, squeeze, sum_to_size, unsqueeze
+from .broadcast import broadcast_shape
+from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, sum_to_size, t,
+                   transpose, unsqueeze, view)
 
 
 def _same_dtype(a, b):
     if a.dtype != b.dtype:
         da, db = _dtype.from_numpy_dtype(a.dtype), _dtype.from_numpy_dtype(b.dtype)
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_dtype.C_NAMES[da].lower()} != "
-                           f"{_dtype.C_NAMES[db].lower()}")
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_C_TYPE_NAMES[da]} != "
+                           f"{_C_TYPE_NAMES[db]}")
 
 
 def _check_mm(a, b):
@@ -82,6 +84,8 @@ class Mv(Op):
 class Dot(Op):
     @staticmethod
     def forward(ctx, a, b):
+        if a.ndim != 1 or b.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
         if a.shape != b.shape:
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to "
                                f"have the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements "
@@ -103,6 +107,7 @@ class Addmm(Op):
     def forward(ctx, bias, m1, m2, beta=1, alpha=1):
         ctx.bias_shape, ctx.beta, ctx.alpha = bias.shape, beta, alpha
         _check_mm(m1, m2)
+        expanded_shape(bias, (m1.shape[0], m2.shape[1]))
         ctx.save_for_backward(m1, m2)
         r = m1 @ m2
         if alpha != 1:
@@ -135,10 +140,19 @@ def mv(input, vec):
 
 
 def dot(input, other):
+    """Inner product of two 1-D tensors."""
     return Dot.apply(input, other)
 
 
-inner = dot
+def inner(input, other):
+    """Sum of products over the last dims: shape ``input.shape[:-1] + other.shape[:-1]``."""
+    sa, sb = np.shape(input), np.shape(other)
+    if not sa or not sb:
+        return input * other
+    if sa[-1] != sb[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes {list(sa)} "
+                           f"and {list(sb)}")
+    return view(Mm.apply(reshape(input, -1, sa[-1]), t(reshape(other, -1, sb[-1]))), sa[:-1] + sb[:-1])
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
@@ -146,14 +160,29 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
 
 
 def outer(input, vec2):
+    """``input[i] * vec2[j]`` for 1-D tensors."""
+    for name, x in (("self", input), ("vec2", vec2)):
+        if np.ndim(x) != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {np.ndim(x)}-D")
     return unsqueeze(input, 1) * unsqueeze(vec2, 0)
 
 
 ger = outer
 
 
+class SqueezeOut(Squeeze, name="SqueezeBackward4"):
+    """The in-place ``squeeze_`` torch applies to the fresh result of a vector-matrix product (not a view)."""
+
+    view = False
+
+
 def matmul(input, other):
-    """Matrix product with torch's rules for 1-D operands and broadcast batch dims."""
+    """Matrix product with torch's rules for 1-D operands and broadcast batch dims.
+
+    As in torch: a batch against a matrix or vector is folded into one ``mm``/``mv``
+    (transposed when the batch is on the right); other batched cases expand both
+    operands to the broadcast batch and run one ``bmm``.
+    """
     da, db = np.ndim(input), np.ndim(other)
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
@@ -162,23 +191,59 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return Mv.apply(input, other)
     if da == 1 and db == 2:
-        return squeeze(Mm.apply(unsqueeze(input, 0), other), 0)
+        return SqueezeOut.apply(Mm.apply(unsqueeze(input, 0), other), dims=(0,))
     if da == 2 and db == 2:
         return Mm.apply(input, other)
+    if _should_fold(input, other):
+        return _folded(input, other)
     sa, sb = np.shape(input), np.shape(other)
-    if da >= 3 and db <= 2:
-        # fold the batch dims of ``input`` into its rows: one mm (or mv)
-        folded = reshape(input, -1, sa[-1])
-        out = Mv.apply(folded, other) if db == 1 else Mm.apply(folded, other)
-        return UnsafeView.apply(out, shape=sa[:-1] + (() if db == 1 else (sb[-1],)))
-    if da == 1:
-        return squeeze(matmul(unsqueeze(input, 0), other), -2)
-    if db == 1:
-        return squeeze(matmul(input, unsqueeze(other, -1)), -1)
-    try:
-        batch = np.broadcast_shapes(sa[:-2], sb[:-2])
-    except ValueError:
-        raise _broadcast_error(np.empty(sa[:-2]), np.empty(sb[:-2])) from None
-    a3 = reshape(expand(input, batch + sa[-2:]), -1, *sa[-2:])
-    b3 = reshape(expand(other, batch + sb[-2:]), -1, *sb[-2:])
-    return UnsafeView.apply(Bmm.apply(a3, b3), shape=batch + (sa[-2], sb[-1]))
+    if da == 3 and db == 3 and sa[0] != sb[0]:  # a batch of one that requires grad is squeezed, as in torch
+        if sa[0] == 1 and getattr(input, "_requires_grad", False):
+            return matmul(squeeze(input, 0), other)
+        if sb[0] == 1 and getattr(other, "_requires_grad", False):
+            return matmul(input, squeeze(other, 0))
+    return _batched(input, other)
+
+
+def _should_fold(a, b) -> bool:
+    """torch's choice: fold when the smaller operand requires grad, or when the larger folds without a copy."""
+    big, small = (a, b) if np.ndim(a) >= np.ndim(b) else (b, a)
+    if np.ndim(big) < 3 or np.ndim(small) > 2:
+        return False
+    if getattr(small, "_requires_grad", False):
+        return True
+    if np.ndim(a) == 2:
+        return False  # folding would need a transpose and a copy of the result
+    arr = big._data if big is a else np.swapaxes(big._data, -1, -2)
+    if arr.size == 0:
+        return True
+    return all(arr.strides[i] == arr.strides[i + 1] * arr.shape[i + 1] for i in range(arr.ndim - 2))
+
+
+def _folded(a, b):
+    """A batch (N-D) against a matrix or vector as one ``mm``/``mv`` over the batch folded into rows."""
+    swap = np.ndim(b) > np.ndim(a)
+    big = transpose(b, -1, -2) if swap else a
+    small = (t(a) if np.ndim(a) == 2 else a) if swap else b
+    sizes = np.shape(big)
+    folded = reshape(big, -1, sizes[-1])
+    if np.ndim(small) == 1:
+        return UnsafeView.apply(Mv.apply(folded, small), shape=sizes[:-1])
+    out = UnsafeView.apply(Mm.apply(folded, small), shape=sizes[:-1] + (np.shape(small)[1],))
+    return contiguous(transpose(out, -1, -2)) if swap else out
+
+
+def _batched(a, b):
+    """Both operands expanded to the broadcast batch shape and multiplied by one ``bmm``."""
+    sa, sb = np.shape(a), np.shape(b)
+    n, m1 = (sa[-2] if len(sa) > 1 else 1), sa[-1]
+    m2, p = (sb[-2], sb[-1]) if len(sb) > 1 else (sb[0], 1)
+    batch = broadcast_shape(sa[:-2], sb[:-2])
+    a3 = reshape(expand(a, batch + (n, m1)), -1, n, m1)
+    if len(sb) > 1:
+        b3 = reshape(expand(b, batch + (m2, p)), -1, m2, p)
+    else:
+        b3 = unsqueeze(reshape(expand(b, batch + (m2,)), -1, m2), 2)
+    out = Bmm.apply(a3, b3)
+    shape = batch + ((n,) if len(sa) > 1 else ()) + ((p,) if len(sb) > 1 else ())
+    return UnsafeView.apply(out if len(sb) > 1 else squeeze(out, -1), shape=shape)

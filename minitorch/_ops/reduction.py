@@ -14,6 +14,8 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
+from .arithmetic import where
+from .broadcast import floating
 from .indexing import IndexScatter, _along
 from .unary import exp
 from .view import expand
@@ -32,7 +34,7 @@ def normalize_dims(dim, ndim: int):
     for d in out:
         if out.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return tuple(sorted(out))
+    return tuple(sorted(out)) if ndim else ()  # dim 0 (or -1) of a 0-dim tensor is the tensor itself
 
 
 def _axis(dims):
@@ -58,7 +60,7 @@ def _dims_and_keep(dim, keepdim, axis, keepdims, ndim):
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
-    return normalize_dims(dim, ndim), bool(keepdim)
+    return normalize_dims(dim, ndim), bool(keepdim), dim is not None
 
 
 def _int_accumulator(a):
@@ -85,12 +87,12 @@ class SumDim(Sum, name="SumBackward1"):
 
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
     """Sum over all elements or over ``dim``."""
-    dims, keep = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
+    dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if type(input) is not _ndarray and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
         return Tensor._wrap(np.asarray(_int_accumulator(input._data).sum(axis=_axis(dims), keepdims=keep)))
-    return (Sum if dims is None and not keep else SumDim).apply(input, dims=dims, keepdim=keep)
+    return (SumDim if given or keep else Sum).apply(input, dims=dims, keepdim=keep)
 
 
 class Mean(Op):
@@ -113,11 +115,11 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None
     """Mean over all elements or over ``dim`` (floating-point tensors only)."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if type(input) is not _ndarray and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {_dtype.C_NAMES[input.dtype]}")
-    dims, keep = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
-    return (Mean if dims is None and not keep else MeanDim).apply(input, dims=dims, keepdim=keep)
+    dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
+    return (MeanDim if given or keep else Mean).apply(input, dims=dims, keepdim=keep)
 
 
 class Prod(Op):
@@ -188,31 +190,38 @@ class _Extremum(Op):
 
     fn = None
     op_name = ""
+    nan_wins = False  # max()/min() send the gradient to NaN inputs when the result is NaN (amax/amin do not)
 
     @classmethod
     def forward(cls, ctx, a, dims=None, keepdim=False):
         if a.size == 0 and dims is None:
-            raise RuntimeError(f"{cls.op_name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
-                               "the reduction dim with the 'dim' argument.")
+            raise RuntimeError(f"{cls.op_name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        for d in dims or ():
+            if a.shape[d] == 0:
+                raise IndexError(f"{cls.op_name}(): Expected reduction dim {d} to have non-zero size.")
         ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         r = np.asarray(cls.fn(a, axis=dims, keepdims=keepdim))
         ctx.save_for_backward(a, r)
         return r
 
-    @staticmethod
-    def backward(ctx, g):
+    @classmethod
+    def backward(cls, ctx, g):
         a, r = ctx.saved_tensors
-        hit = a == _restore(r, ctx.in_shape, ctx.dims, ctx.keepdim)
+        r = _restore(r, ctx.in_shape, ctx.dims, ctx.keepdim)
+        hit = a == r
+        if cls.nan_wins and (r != r).any():  # a NaN result (x != x: x is NaN): the NaN inputs get the gradient
+            hit = hit | (a != a)
         count = sum(hit, ctx.dims, keepdim=True)
         return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim) * hit / count
 
 
 class Max(_Extremum, name="MaxBackward1"):
-    fn, op_name = staticmethod(np.max), "max"
+    fn, op_name, nan_wins = staticmethod(np.max), "max", True
 
 
 class Min(_Extremum, name="MinBackward1"):
-    fn, op_name = staticmethod(np.min), "min"
+    fn, op_name, nan_wins = staticmethod(np.min), "min", True
 
 
 class Amax(_Extremum):
@@ -230,21 +239,26 @@ class _ExtremumDim(Op):
 
     @classmethod
     def forward(cls, ctx, a, dim=0, keepdim=False):
-        ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
-        idx = np.expand_dims(cls.arg(a, axis=dim), dim)
-        values = np.take_along_axis(a, idx, dim)
+        ctx.in_shape, ctx.dim = a.shape, dim
+        work = _as_vector_if_0d(a)
+        idx = np.expand_dims(cls.arg(work, axis=dim), dim)
+        values = np.take_along_axis(work, idx, dim)
         ctx.save_for_backward(idx)
-        if not keepdim:
-            values, idx = values.squeeze(dim), idx.squeeze(dim)
-        return values, idx.astype(np.int64)
+        shape = _kept_shape(a.shape, (dim,)) if keepdim else a.shape[:dim] + a.shape[dim + 1:]
+        return values.reshape(shape), idx.reshape(shape).astype(np.int64)
 
     @staticmethod
     def backward(ctx, g, g_indices=None):
         (idx,) = ctx.saved_tensors
         idx = idx if type(idx) is _ndarray else idx._data
-        if not ctx.keepdim:
-            g = g.reshape(idx.shape)
-        return IndexScatter.apply(g, shape=ctx.in_shape, index=_along(idx, ctx.dim), accumulate=False)
+        shape = _as_vector_if_0d(np.empty(ctx.in_shape, np.bool_)).shape
+        r = IndexScatter.apply(g.reshape(idx.shape), shape=shape, index=_along(idx, ctx.dim), accumulate=False)
+        return r.reshape(ctx.in_shape)
+
+
+def _as_vector_if_0d(a):
+    """A 0-dim array reduces along dim 0 as a vector of one element."""
+    return a if a.ndim else a.reshape(1)
 
 
 class MaxDim(_ExtremumDim, name="MaxBackward0"):
@@ -262,7 +276,7 @@ def _extremum(full_op, dim_op, binary_op, result_type, input, dim, keepdim, othe
         return binary_op(input, other)
     if dim is None:
         return full_op.apply(input)
-    if input._data.shape[_wrap_dim(dim, input._data.ndim)] == 0:
+    if input._data.ndim and input._data.shape[_wrap_dim(dim, input._data.ndim)] == 0:
         raise IndexError(f"{result_type.__name__}(): Expected reduction dim {dim} to have non-zero size.")
     values, indices = dim_op.apply(input, dim=_wrap_dim(dim, input._data.ndim), keepdim=keepdim)
     return result_type(values, indices)
@@ -302,27 +316,31 @@ def argmin(input, dim=None, keepdim=False):
 
 def _arg(fn, input, dim, keepdim):
     a = input._data
+    name = fn.__name__
+    if dim is None and a.size == 0:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if dim is not None and a.ndim and a.shape[_wrap_dim(dim, a.ndim)] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
     if dim is None:
         r = np.asarray(fn(a))
         return Tensor._wrap(r.reshape((1,) * a.ndim) if keepdim else r)
     d = _wrap_dim(dim, a.ndim)
-    return Tensor._wrap(np.asarray(fn(a, axis=d, keepdims=keepdim)).astype(np.int64))
+    r = np.asarray(fn(_as_vector_if_0d(a), axis=d, keepdims=keepdim)).astype(np.int64)
+    return Tensor._wrap(r if a.ndim else r.reshape(()))
 
 
 # ---- statistics -------------------------------------------------------------------------------
 class Var(Op):
     @staticmethod
     def forward(ctx, a, dims=None, correction=1, keepdim=False):
-        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
-        ctx.denominator = _denominator(n, correction)
+        _note_reduction(ctx, a, dims, correction, keepdim)
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.asarray(a.var(axis=dims, ddof=correction, keepdims=keepdim))
 
     @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
+        a = ctx.saved_tensors[0]
         centered = a - mean(a, ctx.dims, keepdim=True)
         return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim) * centered * (2.0 / ctx.denominator)
 
@@ -330,9 +348,7 @@ class Var(Op):
 class Std(Op):
     @staticmethod
     def forward(ctx, a, dims=None, correction=1, keepdim=False):
-        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
-        ctx.denominator = _denominator(n, correction)
+        _note_reduction(ctx, a, dims, correction, keepdim)
         with np.errstate(divide="ignore", invalid="ignore"):
             r = np.asarray(a.std(axis=dims, ddof=correction, keepdims=keepdim))
         ctx.save_for_backward(a, r)
@@ -342,8 +358,40 @@ class Std(Op):
     def backward(ctx, g):
         a, r = ctx.saved_tensors
         centered = a - mean(a, ctx.dims, keepdim=True)
-        scale = _restore(g / (r * ctx.denominator), ctx.in_shape, ctx.dims, ctx.keepdim)
-        return scale * centered
+        scale = where(r == 0, 0.0, g / (r * ctx.denominator))  # torch: no gradient where the std is 0
+        return _restore(scale, ctx.in_shape, ctx.dims, ctx.keepdim) * centered
+
+
+def _note_reduction(ctx, a, dims, correction, keepdim):
+    ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+    ctx.count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+    ctx.denominator = _denominator(ctx.count, correction)
+
+
+class _WithMean(Op):
+    """A statistic and the mean in one node (``var_mean``, ``std_mean``), as torch records them."""
+
+    statistic = Var
+
+    @classmethod
+    def forward(cls, ctx, a, dims=None, correction=1, keepdim=False):
+        return cls.statistic.forward(ctx, a, dims, correction, keepdim), np.asarray(a.mean(axis=dims, keepdims=keepdim))
+
+    @classmethod
+    def backward(cls, ctx, g_statistic, g_mean):
+        grad = None if g_statistic is None else cls.statistic.backward(ctx, g_statistic)
+        if g_mean is not None:
+            g_m = _restore(g_mean / ctx.count, ctx.in_shape, ctx.dims, ctx.keepdim)
+            grad = g_m if grad is None else grad + g_m
+        return grad
+
+
+class VarMean(_WithMean):
+    statistic = Var
+
+
+class StdMean(_WithMean):
+    statistic = Std
 
 
 def _denominator(n, correction):
@@ -375,16 +423,19 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+    """``(var, mean)`` over the same dims."""
+    return VarMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+    """``(std, mean)`` over the same dims."""
+    return StdMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
 class Logsumexp(Op):
     @staticmethod
     def forward(ctx, a, dims=None, keepdim=False):
+        a = floating(a)
         ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         m = a.max(axis=dims, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
@@ -467,7 +518,7 @@ class Cumsum(Op):
     @staticmethod
     def forward(ctx, a, dim=0):
         ctx.dim = dim
-        return np.cumsum(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else a.dtype)
+        return np.cumsum(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else a.dtype).reshape(a.shape)
 
     @staticmethod
     def backward(ctx, g):

@@ -140,6 +140,7 @@ class Reciprocal(Op):
 class Abs(Op):
     @staticmethod
     def forward(ctx, a):
+        _not_for(a, "b", "abs_cpu")
         ctx.save_for_backward(a)
         return np.abs(a)
 
@@ -154,7 +155,7 @@ class Sign(Op):
     def forward(ctx, a):
         if a.dtype == np.bool_:
             return a.copy()
-        r = np.sign(a)
+        r = np.sign(a, out=np.empty_like(a))  # out: an array even for 0-dim input
         if r.dtype.kind == "f":
             np.copyto(r, 0, where=np.isnan(r))  # torch: sign(nan) is 0
         return r
@@ -220,7 +221,7 @@ class Sigmoid(Op):
         a = floating(a)
         # with e = exp(-|a|) (never overflows): 1 / (1 + e) for a >= 0, e / (1 + e) below
         e = np.exp(-np.abs(a))
-        r = np.reciprocal(e + 1.0)
+        r = np.reciprocal(e + 1.0, out=np.empty_like(e))  # out: an array even for 0-dim input
         np.multiply(r, e, out=r, where=a < 0)
         ctx.save_for_backward(r)
         return r
@@ -234,14 +235,16 @@ class Sigmoid(Op):
 class Relu(Op):
     @staticmethod
     def forward(ctx, a):
-        r = np.maximum(a, 0) if a.dtype != np.bool_ else a.copy()
+        if a.dtype == np.bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
+        r = np.maximum(a, 0)
         ctx.save_for_backward(r)
         return r
 
     @staticmethod
     def backward(ctx, g):
         (r,) = ctx.saved_tensors
-        return g * (r > 0)
+        return g * ~(r <= 0)  # NaN passes its gradient, as torch's threshold_backward does
 
 
 class _ZeroGrad(Op):
@@ -255,25 +258,56 @@ class _ZeroGrad(Op):
 class Floor(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
+        _not_for(a, "b", "floor_vml_cpu")
         return np.floor(a) if a.dtype.kind == "f" else a.copy()
 
 
 class Ceil(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
+        _not_for(a, "b", "ceil_vml_cpu")
         return np.ceil(a) if a.dtype.kind == "f" else a.copy()
 
 
 class Trunc(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
+        _not_for(a, "b", "trunc_vml_cpu")
         return np.trunc(a) if a.dtype.kind == "f" else a.copy()
 
 
 class Round(_ZeroGrad):
     @staticmethod
+    def forward(ctx, a):
+        _not_for(a, "b", "round_vml_cpu")
+        return np.round(a) if a.dtype.kind == "f" else a.copy()
+
+
+class RoundDecimals(_ZeroGrad, name="RoundBackward1"):
+    @staticmethod
     def forward(ctx, a, decimals=0):
-        return np.round(a, decimals) if a.dtype.kind == "f" else a.copy()
+        _not_for(a, "biu", "round_cpu")
+        return np.round(a, decimals)
+
+
+class Frac(Op):
+    """``a - trunc(a)``; its gradient passes through unchanged."""
+
+    @staticmethod
+    def forward(ctx, a):
+        _not_for(a, "biu", "frac_cpu")
+        return a - np.trunc(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+def _not_for(a, kinds: str, kernel: str) -> None:
+    """torch has no kernel for these dtype kinds: raise its error."""
+    if a.dtype.kind in kinds:
+        from .._dtype import C_NAMES, from_numpy_dtype
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{C_NAMES[from_numpy_dtype(a.dtype)]}'")
 
 
 neg = Neg.function()
@@ -303,11 +337,18 @@ fix = trunc
 
 
 def round(input, *, decimals: int = 0):  # noqa: A001
-    return Round.apply(input, decimals=decimals)
+    """Round half to even, to ``decimals`` decimal places."""
+    return RoundDecimals.apply(input, decimals=decimals) if decimals else Round.apply(input)
 
 
-def frac(input):
-    return input - trunc(input)
+_Round_, _RoundDecimals_ = Round.inplace_variant(), RoundDecimals.inplace_variant()
+
+
+def round_(input, *, decimals: int = 0):
+    return _RoundDecimals_.apply(input, decimals=decimals) if decimals else _Round_.apply(input)
+
+
+frac = Frac.function()
 
 
 neg_ = Neg.inplace_function()
@@ -322,5 +363,4 @@ sigmoid_ = Sigmoid.inplace_function()
 relu_ = Relu.inplace_function()
 floor_ = Floor.inplace_function()
 ceil_ = Ceil.inplace_function()
-round_ = Round.inplace_function()
 reciprocal_ = Reciprocal.inplace_function()

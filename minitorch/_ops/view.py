@@ -25,6 +25,9 @@ def infer_size(shape, numel: int) -> tuple:
     """Resolve one ``-1`` in ``shape`` for ``numel`` elements, with torch's errors."""
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
+    for i, s in enumerate(shape):
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
     known = 1
     for s in shape:
         if s != -1:
@@ -40,10 +43,6 @@ def infer_size(shape, numel: int) -> tuple:
     raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
 
 
-class _NotViewable(RuntimeError):
-    pass
-
-
 class View(Op):
     view = True
 
@@ -53,7 +52,7 @@ class View(Op):
         try:
             return a.reshape(shape, copy=False)
         except ValueError:
-            raise _NotViewable("view size is not compatible with input tensor's size and stride (at least one "
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
 
     @staticmethod
@@ -61,10 +60,23 @@ class View(Op):
         return g.reshape(ctx.in_shape)
 
 
+def _viewable(a: np.ndarray, shape) -> bool:
+    """Whether the strides of ``a`` allow ``shape`` without a copy."""
+    try:
+        a.reshape(shape, copy=False)
+    except ValueError:
+        return False
+    return True
+
+
 class UnsafeView(View):
     """The reshape of a fresh copy (reshape of a non-viewable tensor, matmul results)."""
 
     view = False
+
+
+class ReshapeAlias(View):
+    """``reshape`` of a non-contiguous tensor whose strides still allow a view."""
 
 
 def view(input, *shape):
@@ -86,11 +98,12 @@ def _view_dtype(input, dt):
 def reshape(input, *shape):
     """A view when the strides allow it, else a copy."""
     shape = infer_size(parse_shape(shape), input._data.size)
-    try:
+    if input._data.flags.c_contiguous:
         return View.apply(input, shape=shape)
-    except _NotViewable:
-        from .copying import clone
-        return UnsafeView.apply(clone(input), shape=shape)
+    if _viewable(input._data, shape):
+        return ReshapeAlias.apply(input, shape=shape)
+    from .copying import clone
+    return UnsafeView.apply(clone(input), shape=shape)
 
 
 def view_as(input, other):
@@ -117,12 +130,17 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
 def unflatten(input, dim: int, sizes):
     shape = input._data.shape
     d = _wrap_dim(dim, len(shape))
-    sizes = infer_size(tuple(sizes), shape[d])
+    try:
+        sizes = infer_size(tuple(sizes), shape[d])
+    except RuntimeError:
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                           f"({shape[d]}) in the input tensor") from None
     return view(input, shape[:d] + sizes + shape[d + 1:])
 
 
 def ravel(input):
-    return reshape(input, -1)
+    """The elements as a 1-D tensor (a view of a contiguous tensor, else of a contiguous copy)."""
+    return view(contiguous(input), -1)
 
 
 class Permute(Op):
@@ -285,28 +303,32 @@ class Expand(Op):
 
 def expand(input, *sizes):
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    sizes = parse_shape(sizes)
+    return Expand.apply(input, shape=expanded_shape(input, parse_shape(sizes)))
+
+
+def expanded_shape(input, sizes) -> tuple:
+    """The shape ``input`` (tensor or array) expands to for ``sizes``, checked as torch checks it."""
     shape = np.shape(input)
     nd, new = len(shape), len(sizes)
     if new < nd:
-        raise RuntimeError(f"expand({input.type()}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
+        from .._dtype import from_numpy_dtype
+        name = from_numpy_dtype((input._data if isinstance(input, Tensor) else input).dtype).legacy_name
+        raise RuntimeError(f"expand({name}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
                            f"({new}) must be greater or equal to the number of dimensions in the tensor ({nd})")
-    target = []
-    for i, s in enumerate(sizes):
-        j = i - (new - nd)
+    target = list(sizes)
+    for i in range(new - 1, -1, -1):  # from the last dim, as torch reports the last mismatch
+        j, s = i - (new - nd), sizes[i]
         if j < 0:
             if s == -1:
                 raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
                                    f"dimension {i}")
-            target.append(s)
         elif s == -1:
-            target.append(shape[j])
+            target[i] = shape[j]
         elif shape[j] != s and shape[j] != 1:
             raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({shape[j]}) at "
-                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(shape)}")
-        else:
-            target.append(s)
-    return Expand.apply(input, shape=tuple(target))
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  "
+                               f"Tensor sizes: {list(shape)}")
+    return tuple(target)
 
 
 def expand_as(input, other):
@@ -322,11 +344,11 @@ class SumToSize(Op, name="SumBackward1"):
 
     @staticmethod
     def forward(ctx, a, shape=()):
+        """Keeps the summed leading dims (size 1); ``sum_to_size`` views them away, as torch does."""
         ctx.in_shape = a.shape
         lead = a.ndim - len(shape)
         axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
-        r = a.sum(axis=axes, keepdims=True) if axes else a
-        return r.reshape(shape) if lead else r
+        return a.sum(axis=axes, keepdims=True) if axes else a
 
     @staticmethod
     def backward(ctx, g):
@@ -338,7 +360,8 @@ def sum_to_size(input, *shape):
     shape = parse_shape(shape)
     if tuple(np.shape(input)) == shape:
         return input
-    return SumToSize.apply(input, shape=shape)
+    r = SumToSize.apply(input, shape=shape)
+    return View.apply(r, shape=shape) if np.ndim(r) != len(shape) else r
 
 
 # ---- multi-output views and joins -------------------------------------------------------------
@@ -400,6 +423,8 @@ def split(input, split_size_or_sections, dim: int = 0) -> tuple:
     n = input._data.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
+        if step == 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
         sizes = [step] * (n // step) + ([n % step] if n % step else []) if step else [n]
         return Split.apply(input, sizes=tuple(sizes) or (0,), dim=d)
     sizes = tuple(int(s) for s in split_size_or_sections)
@@ -415,19 +440,29 @@ def split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
 
 def chunk(input, chunks: int, dim: int = 0) -> tuple:
     """At most ``chunks`` pieces of equal size (the last may be smaller)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
     return split(input, max(1, -(-n // chunks)), dim)
 
 
-def tensor_split(input, sections, dim: int = 0) -> tuple:
-    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
-    if isinstance(sections, int):
-        q, r = divmod(n, sections)
-        sizes = [q + 1] * r + [q] * (sections - r)
+def tensor_split(input, indices_or_sections, dim: int = 0) -> tuple:
+    """``sections`` nearly equal pieces (the first ``n % sections`` one larger), or the pieces between
+    indices (Python slice bounds); each piece is its own slice, unlike ``split``."""
+    from .indexing import Slice
+    d = _wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = indices_or_sections.tolist()
+    if isinstance(indices_or_sections, int):
+        if indices_or_sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {indices_or_sections}")
+        q, r = divmod(n, indices_or_sections)
+        bounds = np.cumsum([0] + [q + 1] * r + [q] * (indices_or_sections - r)).tolist()
     else:
-        bounds = [0] + list(sections) + [n]
-        sizes = [hi - lo for lo, hi in zip(bounds[:-1], bounds[1:])]
-    return split(input, sizes, dim)
+        bounds = [0] + [int(i) for i in indices_or_sections] + [None]
+    lead = (slice(None),) * d
+    return tuple(Slice.apply(input, index=lead + (slice(lo, hi),)) for lo, hi in zip(bounds[:-1], bounds[1:]))
 
 
 class Cat(Op):
@@ -547,7 +582,7 @@ class Flip(Op):
     @staticmethod
     def forward(ctx, a, dims=()):
         ctx.dims = dims
-        return np.flip(a, dims).copy()
+        return np.flip(a, dims).copy() if a.ndim else a.copy()  # dim 0 of a 0-dim tensor: nothing to flip
 
     @staticmethod
     def backward(ctx, g):

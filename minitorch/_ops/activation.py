@@ -1,0 +1,220 @@
+"""Activation functions beyond the elementwise basics: hardtanh/relu6, leaky_relu, gelu,
+silu, hardswish, hardsigmoid, elu/selu/celu, softplus, logsigmoid, mish, threshold; and erf.
+
+Gradients at the kinks follow torch (e.g. hardtanh passes no gradient at its bounds).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..autograd.function import Op
+from .arithmetic import where
+from .broadcast import floating
+from .unary import exp, log1p, sigmoid, tanh
+
+_SQRT_2 = math.sqrt(2.0)
+_SQRT_2_PI = math.sqrt(2.0 / math.pi)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf to double precision: Taylor series for |x| < 3, a continued fraction for erfc beyond."""
+    x64 = np.asarray(x, np.float64)
+    out = np.empty_like(x64)
+    small = np.abs(x64) < 3
+    xs = x64[small]
+    term, total, x2 = xs.copy(), xs.copy(), xs * xs
+    for n in range(1, 60):
+        term *= -x2 / n
+        total += term / (2 * n + 1)
+    out[small] = total * (2 / math.sqrt(math.pi))
+    xl = np.abs(x64[~small])
+    frac = xl.copy()  # erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + (2/2) / (x + (3/2) / ...)))
+    for k in range(60, 0, -1):
+        frac = xl + (k / 2) / frac
+    out[~small] = np.sign(x64[~small]) * (1 - np.exp(-xl * xl) / (math.sqrt(math.pi) * frac))
+    return out.astype(x.dtype, copy=False)
+
+
+class Erf(Op):
+    @staticmethod
+    def forward(ctx, a):
+        a = floating(a)
+        ctx.save_for_backward(a)
+        return _erf(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * exp(a * a * -1.0) * (2 / math.sqrt(math.pi))
+
+
+erf = Erf.function()
+
+
+class Hardtanh(Op):
+    @staticmethod
+    def forward(ctx, a, min_val=-1.0, max_val=1.0):
+        ctx.save_for_backward(a)
+        ctx.bounds = (min_val, max_val)
+        return np.clip(a, min_val, max_val)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        lo, hi = ctx.bounds
+        return g * ((a > lo) & (a < hi))
+
+
+class LeakyRelu(Op):
+    @staticmethod
+    def forward(ctx, a, negative_slope=0.01):
+        ctx.slope = negative_slope
+        ctx.save_for_backward(a)
+        return np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return where(a > 0, g, g * ctx.slope)
+
+
+class Gelu(Op):
+    """x * Phi(x) (Phi the standard normal CDF), or its tanh approximation."""
+
+    @staticmethod
+    def forward(ctx, a, approximate="none"):
+        ctx.approximate = approximate
+        ctx.save_for_backward(a)
+        if approximate == "tanh":
+            return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + 0.044715 * a ** 3)))
+        return 0.5 * a * (1 + _erf(a / _SQRT_2))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        if ctx.approximate == "tanh":
+            inner = (a + a * a * a * 0.044715) * _SQRT_2_PI
+            t = tanh(inner)
+            d_inner = (a * a * (3 * 0.044715) + 1.0) * _SQRT_2_PI
+            return g * ((t + 1.0) * 0.5 + a * 0.5 * (1.0 - t * t) * d_inner)
+        cdf = (erf(a * (1 / _SQRT_2)) + 1.0) * 0.5
+        pdf = exp(a * a * -0.5) * (1 / math.sqrt(2 * math.pi))
+        return g * (cdf + a * pdf)
+
+
+class Silu(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * sigmoid(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        s = sigmoid(a)
+        return g * s * (a * (1.0 - s) + 1.0)
+
+
+class Hardswish(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * np.clip(a + 3, 0, 6) / 6
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * where(a <= -3.0, 0.0, where(a < 3.0, a / 3.0 + 0.5, 1.0))
+
+
+class Hardsigmoid(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.clip(a / 6 + 0.5, 0, 1)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * ((a > -3.0) & (a < 3.0)) * (1 / 6)
+
+
+class Elu(Op):
+    """scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1)); selu fixes the constants."""
+
+    @staticmethod
+    def forward(ctx, a, alpha=1.0, scale=1.0, input_scale=1.0):
+        ctx.params = (alpha, scale, input_scale)
+        ctx.save_for_backward(a)
+        negative = alpha * np.expm1(np.minimum(a, 0) * input_scale)
+        return scale * np.where(a > 0, a, negative).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        alpha, scale, input_scale = ctx.params
+        slope = exp(where(a > 0, 0.0, a) * input_scale) * (alpha * scale * input_scale)
+        return g * where(a > 0, scale, slope)
+
+
+class Celu(Elu):
+    pass
+
+
+class Softplus(Op):
+    """log(1 + exp(beta * x)) / beta, linear above ``threshold``."""
+
+    @staticmethod
+    def forward(ctx, a, beta=1.0, threshold=20.0):
+        ctx.beta, ctx.threshold = beta, threshold
+        ctx.save_for_backward(a)
+        z = a * beta
+        return np.where(z > threshold, a, np.logaddexp(0, z) / beta).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        z = a * ctx.beta
+        return g * where(z > ctx.threshold, 1.0, sigmoid(z))
+
+
+class LogSigmoid(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return -np.logaddexp(0, -a).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * sigmoid(-a)
+
+
+class Mish(Op):
+    """x * tanh(softplus(x))."""
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * np.tanh(np.logaddexp(0, a)).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        t = tanh(log1p(exp(a)))
+        return g * (t + a * sigmoid(a) * (1.0 - t * t))
+
+
+class Threshold(Op):
+    @staticmethod
+    def forward(ctx, a, threshold=0.0, value=0.0):
+        ctx.save_for_backward(a)
+        ctx.threshold = threshold
+        return np.where(a > threshold, a, np.asarray(value, a.dtype))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * (a > ctx.threshold)

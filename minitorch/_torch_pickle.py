@@ -1,0 +1,231 @@
+"""Read checkpoints written by ``torch.save``, without PyTorch and without running code from them.
+
+Both of PyTorch's formats keep the saved object in a pickle whose tensors refer to raw
+storages by key (persistent ids ``('storage', torch.FloatStorage, key, location, numel)``):
+
+- zip (torch >= 1.6): ``<prefix>/data.pkl``, one record ``<prefix>/data/<key>`` per storage,
+  and ``<prefix>/byteorder``;
+- legacy: the pickles of a magic number, a protocol version, sys_info, the object and a list
+  of storage keys, then for each key an 8-byte element count and the storage's bytes.
+
+The pickle is read by an unpickler whose ``find_class`` hands out only the globals a checkpoint
+of tensors needs, mapped to minitorch's own implementations; any other global stops loading
+with ``Refused`` before it can be called. BUILD (set an object's attributes) is allowed only on
+OrderedDicts, for a state_dict's ``_metadata``: elsewhere it could rewrite shared objects such as
+``minitorch.float32`` or the ``Size`` class.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import pickle
+import re
+import zipfile
+from collections import OrderedDict
+from typing import BinaryIO, Callable
+
+import numpy as np
+
+from . import _dtype
+from ._tensor import Size, Tensor, device
+
+MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
+LEGACY_PROTOCOL = 1001
+ZIP_SIGNATURE = b"PK\x03\x04"
+# The magic number pickled with protocol 2 to 5 (4 and 5 open a frame first): how a legacy file starts.
+LEGACY_SIGNATURE = re.compile(rb"\x80[\x02-\x05](?:\x95.{8})?\x8a\x0a" + re.escape(MAGIC_NUMBER.to_bytes(10, "little")),
+                              re.DOTALL)
+
+
+class Refused(pickle.UnpicklingError):
+    """The pickle names a global that the restricted unpickler does not hand out (its name is ``args[0]``)."""
+
+
+class _StorageType:
+    """What ``torch.FloatStorage`` and friends unpickle to: the element type of a storage."""
+
+    __slots__ = ("name", "dtype")
+
+    def __init__(self, name: str, dtype: str):
+        self.name = name
+        self.dtype = np.dtype(dtype)
+
+    def array(self, raw: bytes, numel: int, byteorder: str) -> np.ndarray:
+        """The first ``numel`` elements stored in ``raw``, read-only (bfloat16 is widened to float32)."""
+        if type(numel) is not int or numel < 0:
+            raise ValueError(f"invalid element count {numel!r} for a {self.name}")
+        need = numel * self.dtype.itemsize
+        if len(raw) < need:
+            raise ValueError(f"a {self.name} of {numel} elements needs {need} bytes but its data holds {len(raw)}")
+        arr = np.frombuffer(raw, self.dtype.newbyteorder("<" if byteorder == "little" else ">"), numel)
+        if self.name == "BFloat16Storage":  # minitorch has no bfloat16; its bits are the top half of a float32
+            arr = (arr.astype(np.uint32) << 16).view(np.float32)
+        return arr
+
+
+_STORAGES = {"DoubleStorage": "f8", "FloatStorage": "f4", "HalfStorage": "f2", "BFloat16Storage": "u2",
+             "LongStorage": "i8", "IntStorage": "i4", "ShortStorage": "i2", "CharStorage": "i1",
+             "ByteStorage": "u1", "BoolStorage": "?"}
+
+
+def parameter_class():
+    try:
+        from .nn import Parameter
+    except ImportError:  # loading and saving work without minitorch.nn
+        return None
+    return Parameter
+
+
+def make_leaf(arr: np.ndarray, requires_grad: bool, parameter: bool = False) -> Tensor:
+    """A loaded tensor around ``arr``: a ``minitorch.nn.Parameter`` if ``parameter`` and nn exists, else a leaf."""
+    cls = parameter_class() if parameter else None
+    if cls is not None:
+        return cls(Tensor._wrap(arr), requires_grad=bool(requires_grad))
+    t = Tensor._wrap(arr)
+    t.requires_grad = bool(requires_grad)
+    return t
+
+
+def _strided_copy(storage: np.ndarray, offset: int, size: tuple, stride: tuple) -> np.ndarray:
+    """The elements a tensor views in its storage, as a new C-contiguous native-endian array."""
+    if not isinstance(storage, np.ndarray):
+        raise TypeError(f"a tensor's storage is a {type(storage).__name__}, not a storage")
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride) or not all(type(n) is int and n >= 0 for n in (offset, *size, *stride)):
+        raise ValueError(f"invalid tensor geometry: offset {offset!r}, size {size!r}, stride {stride!r}")
+    native = storage.dtype.newbyteorder("=")
+    if 0 in size:
+        return np.empty(size, native)
+    # as_strided does not check bounds: a geometry reaching past the storage would read foreign memory.
+    last = offset + sum((n - 1) * s for n, s in zip(size, stride))
+    if last >= storage.size:
+        raise ValueError(f"a tensor with offset {offset}, size {size} and stride {stride} reaches element {last} "
+                         f"of a storage of {storage.size} elements")
+    view = np.lib.stride_tricks.as_strided(storage[offset:], size, [s * storage.itemsize for s in stride],
+                                           writeable=False)
+    return np.array(view, native, order="C")
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
+    return make_leaf(_strided_copy(storage, storage_offset, size, stride), requires_grad)
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    if not isinstance(data, Tensor):
+        raise TypeError(f"a Parameter's data is a {type(data).__name__}, not a tensor")
+    return make_leaf(data._data, requires_grad, parameter=True)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    # ``state`` holds Python attributes set on the Parameter; they are not restored.
+    return _rebuild_parameter(data, requires_grad, backward_hooks)
+
+
+_GLOBALS = {
+    "collections.OrderedDict": OrderedDict,
+    "builtins.set": set,
+    "_codecs.encode": codecs.encode,  # how protocol 2 pickles bytes
+    "torch.Size": Size,
+    "torch.device": device,
+    "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
+    "torch._utils._rebuild_parameter": _rebuild_parameter,
+    "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
+    **{f"torch.{name}": _StorageType(name, code) for name, code in _STORAGES.items()},
+    **{f"torch.{d.name}": d for d in _dtype.ALL},
+    "torch.bfloat16": _dtype.float32,  # as bfloat16 storages load
+}
+_REBUILDERS = {name for name in _GLOBALS if name.startswith("torch._utils.")}
+
+
+def _skip(*args):
+    return None
+
+
+class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD can be restricted
+    """Unpickles with only ``_GLOBALS``; ``storage(type, key, numel)`` supplies the storages.
+
+    A ``dry`` run builds no tensors: it only lets ``storage`` see which storages are used.
+    """
+
+    dispatch = dict(pickle._Unpickler.dispatch)
+
+    def __init__(self, file: BinaryIO, storage: Callable | None = None, dry: bool = False):
+        super().__init__(file, encoding="utf-8")
+        self._storage = storage
+        self._dry = dry
+
+    def find_class(self, module, name):
+        qualname = f"{'builtins' if module == '__builtin__' else module}.{name}"
+        if qualname not in _GLOBALS:
+            raise Refused(qualname)
+        return _skip if self._dry and qualname in _REBUILDERS else _GLOBALS[qualname]
+
+    def persistent_load(self, pid):
+        if self._storage is None or not (isinstance(pid, tuple) and len(pid) in (5, 6) and pid[0] == "storage"):
+            raise pickle.UnpicklingError(f"unexpected persistent id {pid!r:.100}")
+        storage_type, key, _location, numel = pid[1:5]
+        if not isinstance(storage_type, _StorageType):
+            raise pickle.UnpicklingError(f"storage type {storage_type!r:.100} is not a torch storage class")
+        if len(pid) == 6 and pid[5] is not None:
+            raise pickle.UnpicklingError("storage views (PyTorch < 0.4) are not supported")
+        return self._storage(storage_type, str(key), numel)
+
+    def load_build(self):
+        if type(self.stack[-2]) is not OrderedDict or type(self.stack[-1]) is not dict:
+            raise pickle.UnpicklingError(f"BUILD of a {type(self.stack[-2]).__name__} is not allowed (only the "
+                                         "attributes of an OrderedDict may be set)")
+        super().load_build()
+
+    dispatch[pickle.BUILD[0]] = load_build
+
+
+def load_zip(file: BinaryIO) -> object:
+    """The object in a zip-format ``torch.save`` file (``file`` must be seekable)."""
+    with zipfile.ZipFile(file) as archive:
+        names = archive.namelist()
+        pickles = [n for n in names if n.rsplit("/", 1)[-1] == "data.pkl"]
+        if not pickles:
+            raise ValueError("the zip archive has no data.pkl record")
+        pkl = min(pickles, key=lambda n: n.count("/"))
+        prefix = pkl[:-len("data.pkl")]
+        byteorder = archive.read(prefix + "byteorder").decode() if prefix + "byteorder" in names else "little"
+        if byteorder not in ("little", "big"):
+            raise ValueError(f"unknown byteorder {byteorder!r}")
+        records: dict[str, bytes] = {}  # tensors sharing a storage read it once
+
+        def storage(storage_type: _StorageType, key: str, numel: int) -> np.ndarray:
+            if key not in records:
+                records[key] = archive.read(f"{prefix}data/{key}")
+            return storage_type.array(records[key], numel, byteorder)
+
+        return _Unpickler(io.BytesIO(archive.read(pkl)), storage).load()
+
+
+def load_legacy(file: BinaryIO) -> object:
+    """The object in a legacy (pre-1.6) ``torch.save`` file (``file`` must be seekable)."""
+    position = file.tell()
+    end = file.seek(0, io.SEEK_END)
+    file.seek(position)
+    _magic, protocol, sys_info = (_Unpickler(file).load() for _ in range(3))
+    if protocol != LEGACY_PROTOCOL:
+        raise ValueError(f"unsupported legacy protocol version {protocol!r}")
+    byteorder = "little" if sys_info.get("little_endian", True) else "big"
+    # The storages' bytes follow the object pickle, and their sizes depend on the storage types
+    # the object names: a dry run over the object finds those types before it is built.
+    start = file.tell()
+    types: dict[str, _StorageType] = {}
+    _Unpickler(file, lambda storage_type, key, numel: types.setdefault(key, storage_type), dry=True).load()
+    records = {}
+    for key in _Unpickler(file).load():
+        if key not in types:
+            raise ValueError(f"storage {key!r} is listed but not used by the object")
+        count = int.from_bytes(_read_exactly(file, 8, key, end), byteorder)
+        records[key] = _read_exactly(file, count * types[key].dtype.itemsize, key, end)
+    file.seek(start)
+    return _Unpickler(file, lambda storage_type, key, numel: storage_type.array(records[key], numel, byteorder)).load()
+
+
+def _read_exactly(file: BinaryIO, n: int, key: str, end: int) -> bytes:
+    if n > end - file.tell():  # checked first: a corrupted count must not make read() allocate it
+        raise EOFError(f"the file ends inside storage {key!r}: {n} bytes expected, {end - file.tell()} present")
+    return file.read(n)

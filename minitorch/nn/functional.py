@@ -1,0 +1,566 @@
+"""``minitorch.nn.functional``: the layers as functions, with torch's signatures and checks.
+
+The differentiable work is done by ops in ``minitorch/_ops``; this module turns
+arguments into their canonical form and raises torch's errors for bad input.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._ops import activation as _act
+from .._ops import conv as _conv
+from .._ops import loss as _loss
+from .._ops import pooling as _pool
+from .._ops.arithmetic import clamp, mul_, where
+from .._ops.embedding import Embedding
+from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, batch_stats
+from .._ops.reduction import log_softmax as _log_softmax, mean, softmax as _softmax, sum as _sum
+from .._ops.linalg import Addmm, matmul
+from .._ops.unary import relu as _relu, relu_ as _relu_, sigmoid, tanh  # noqa: F401  (re-exported)
+from .._ops.view import View, reshape
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+from ..random import numpy_generator
+
+
+def _pair(v, name="kernel_size") -> tuple[int, int]:
+    if isinstance(v, (tuple, list)):
+        if len(v) == 1:
+            return (int(v[0]), int(v[0]))
+        return (int(v[0]), int(v[1]))
+    return (int(v), int(v))
+
+
+# ---- linear ------------------------------------------------------------------------------------------
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
+    if bias is None:
+        return matmul(input, weight.t())
+    if input.dim() == 2:
+        return Addmm.apply(bias, input, weight.t())
+    shape = input.shape
+    out = Addmm.apply(bias, reshape(input, -1, shape[-1]), weight.t())
+    return View.apply(out, shape=tuple(shape[:-1]) + (weight.shape[0],))
+
+
+# ---- convolution ---------------------------------------------------------------------------------------
+def _conv_args(input, weight, stride, padding, dilation, groups, dims):
+    """Checks and canonical geometry; returns (input as batched, geometry, unbatched?)."""
+    name = f"conv{dims}d"
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
+                           f"input of size: {list(input.shape)}")
+    unbatched = input.dim() == dims + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[input.dtype]} but found "
+                           f"{_dtype.C_NAMES[weight.dtype]}")
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+                           f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
+                           f"{input.shape[1]} channels instead")
+    def expand(v, lead=1):  # 1-D convolutions run as 2-D ones of height 1
+        return (lead, int(v[0]) if isinstance(v, (tuple, list)) else int(v)) if dims == 1 else _pair(v)
+    stride, dilation = expand(stride), expand(dilation)
+    kernel = (1,) * (2 - dims) + tuple(weight.shape[2:])
+    size = (1,) * (2 - dims) + tuple(input.shape[2:])
+    if padding == "valid":
+        pads = ((0, 0), (0, 0))
+    elif padding == "same":
+        if stride != (1, 1):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+        pads = tuple((t // 2, t - t // 2) for t in total)
+    else:
+        p = expand(padding, lead=0)
+        pads = ((p[0], p[0]), (p[1], p[1]))
+    padded = [s + a + b for s, (a, b) in zip(size, pads)]
+    effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
+    if any(p < e for p, e in zip(padded, effective)):
+        shape = " x ".join(str(p) for p in padded[2 - dims:])
+        raise RuntimeError(f"Calculated padded input size per channel: ({shape}). Kernel size: "
+                           f"({' x '.join(str(k) for k in kernel[2 - dims:])}). Kernel size can't be greater "
+                           "than actual input size")
+    return input, _conv.Geometry(stride, pads, dilation, groups), unbatched
+
+
+def _conv_nd(input, weight, bias, stride, padding, dilation, groups, dims):
+    x, geometry, unbatched = _conv_args(input, weight, stride, padding, dilation, groups, dims)
+    out = _conv.Convolution.apply(x, weight, bias, geometry=geometry)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """1-D cross-correlation over (N, C, L) inputs."""
+    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
+    """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
+    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1) -> Tensor:
+    """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
+    unbatched = input.dim() == 3
+    x = input.unsqueeze(0) if unbatched else input
+    stride, padding, output_padding, dilation = map(_pair, (stride, padding, output_padding, dilation))
+    if input.shape[-3] != weight.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} "
+                           f"to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
+    out_hw = tuple((x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (weight.shape[2 + i] - 1)
+                   + output_padding[i] + 1 for i in range(2))
+    geometry = _conv.Geometry(stride, tuple((p, p) for p in padding), dilation, groups)
+    out = _conv.ConvTranspose.apply(x, weight, bias, geometry=geometry, out_hw=out_hw)
+    return out.squeeze(0) if unbatched else out
+
+
+# ---- pooling and resampling ------------------------------------------------------------------------------
+def _pool_input(input, name):
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"{name}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(input.shape)}")
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Maximum over each window (optionally with the flat indices of the maxima)."""
+    _pool_input(input, "max_pool2d")
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or stride == [] else _pair(stride)
+    padding, dilation = _pair(padding), _pair(dilation)
+    for p, k, d in zip(padding, kernel, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation={d}")
+    values, indices = _pool.MaxPool2d.apply(input, kernel=kernel, stride=stride, padding=padding,
+                                            dilation=dilation, ceil_mode=ceil_mode)
+    return (values, indices) if return_indices else values
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None) -> Tensor:
+    """Average over each window."""
+    _pool_input(input, "avg_pool2d")
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or stride == [] else _pair(stride)
+    padding = _pair(padding)
+    for p, k in zip(padding, kernel):
+        if p > k // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation=1")
+    plan = _pool.AvgPlan(input.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return _pool.AvgPool2d.apply(input, plan=plan)
+
+
+def adaptive_avg_pool2d(input, output_size) -> Tensor:
+    """Average pooling to a fixed output size."""
+    h, w = input.shape[-2:]
+    out = _pair(output_size) if not isinstance(output_size, (tuple, list)) else \
+        (h if output_size[0] is None else output_size[0], w if output_size[1] is None else output_size[1])
+    if out == (1, 1):
+        return mean(input, (-2, -1), keepdim=True)
+    return _pool.AdaptiveAvgPool2d.apply(input, output_size=tuple(out))
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False) -> Tensor:
+    """Resize the spatial dims; minitorch implements mode='nearest' (torch's nearest rule)."""
+    if mode != "nearest":
+        raise NotImplementedError(f"interpolate: mode '{mode}' is not implemented in minitorch (only 'nearest')")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("either size or scale_factor should be defined" if size is None else
+                         "only one of size or scale_factor should be defined")
+    in_hw = tuple(input.shape[-2:])
+    if size is not None:
+        out_hw = _pair(size)
+        scales = tuple(i / o for i, o in zip(in_hw, out_hw))
+    else:
+        factors = tuple(float(f) for f in (scale_factor if isinstance(scale_factor, (tuple, list))
+                                           else (scale_factor, scale_factor)))
+        out_hw = tuple(int(math.floor(i * f)) for i, f in zip(in_hw, factors))
+        scales = tuple(i / o for i, o in zip(in_hw, out_hw)) if recompute_scale_factor else \
+            tuple(1.0 / f for f in factors)
+    return _pool.UpsampleNearest2d.apply(input, size=out_hw, scales=scales)
+
+
+upsample = interpolate
+
+
+def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    n = len(pad) // 2
+    if n > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    pairs = [(0, 0)] * (input.dim() - n) + [(pad[2 * i], pad[2 * i + 1]) for i in reversed(range(n))]
+    if mode == "constant":
+        return _pool.ConstantPadNd.apply(input, pads=tuple(pairs), value=0.0 if value is None else value)
+    ops = {"reflect": _pool.ReflectionPad2D, "replicate": _pool.ReplicationPad2D, "circular": _pool.CircularPad2D}
+    if mode not in ops:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    index = tuple(slice(None) if b == a == 0 else
+                  _pool.pad_index(input.shape[d], b, a, mode).reshape((-1,) + (1,) * (input.dim() - d - 1))
+                  for d, (b, a) in enumerate(pairs))
+    return ops[mode].apply(input, index=index)
+
+
+# ---- normalisation and dropout ---------------------------------------------------------------------------
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+               eps=1e-5) -> Tensor:
+    """Normalise each channel (dim 1) by batch statistics (training, updating the running ones) or
+    by the running statistics (eval)."""
+    channels = input.shape[1]
+    axes = (0,) + tuple(range(2, input.dim()))
+    param_shape = (1, channels) + (1,) * (input.dim() - 2)
+    if training:
+        if input.numel() // channels <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+        m, var = batch_stats(input._data, axes)
+        if running_mean is not None:
+            n = input.numel() // channels
+            with no_grad():
+                running_mean._data *= 1 - momentum
+                running_mean._data += momentum * m.reshape(-1)
+                running_var._data *= 1 - momentum
+                running_var._data += (momentum * n / max(n - 1, 1)) * var.reshape(-1)
+                running_mean._bump()
+                running_var._bump()
+        stats, from_batch = (m, var), True
+    else:
+        stats = (running_mean._data.reshape(param_shape), running_var._data.reshape(param_shape))
+        from_batch = False
+    return NativeBatchNorm.apply(input, weight, bias, stats=stats, from_batch=from_batch, eps=eps, axes=axes,
+                                 param_shape=param_shape)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dims of each sample."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+                           f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    axes = tuple(range(input.dim() - len(shape), input.dim()))
+    return NativeLayerNorm.apply(input, weight, bias, eps=eps, axes=axes, param_shape=shape)
+
+
+def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tensor:
+    """Normalise each group of channels of each sample."""
+    n, c = input.shape[:2]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    return NativeGroupNorm.apply(input, weight, bias, eps=eps, axes=(2,), view_shape=(n, num_groups, -1),
+                                 param_shape=(1, c) + (1,) * (input.dim() - 2))
+
+
+def _dropout_mask(shape, p, dtype, generator=None) -> np.ndarray:
+    keep = numpy_generator(generator).random(shape) >= p
+    return (keep * (1.0 / (1.0 - p)) if p < 1 else keep * 0.0).astype(dtype)
+
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    mask = _dropout_mask(input.shape, p, input._data.dtype)
+    return mul_(input, mask) if inplace else input * mask
+
+
+def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels (dim -3) with probability ``p``."""
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    shape = tuple(input.shape[:-2]) + (1, 1)
+    mask = _dropout_mask(shape, p, input._data.dtype)
+    return mul_(input, mask) if inplace else input * mask
+
+
+# ---- activations --------------------------------------------------------------------------------------
+def relu(input, inplace: bool = False) -> Tensor:
+    return _relu_(input) if inplace else _relu(input)
+
+
+def relu_(input) -> Tensor:
+    return _relu_(input)
+
+
+def _maybe_inplace(op, input, inplace, **params):
+    return op.inplace_variant().apply(input, **params) if inplace else op.apply(input, **params)
+
+
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Hardtanh, input, inplace, min_val=min_val, max_val=max_val)
+
+
+def relu6(input, inplace: bool = False) -> Tensor:
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.LeakyRelu, input, inplace, negative_slope=negative_slope)
+
+
+def leaky_relu_(input, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, True)
+
+
+def gelu(input, approximate: str = "none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return _act.Gelu.apply(input, approximate=approximate)
+
+
+def silu(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Silu, input, inplace)
+
+
+def hardswish(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Hardswish, input, inplace)
+
+
+def hardsigmoid(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Hardsigmoid, input, inplace)
+
+
+def elu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Elu, input, inplace, alpha=alpha)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE)
+
+
+def celu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Celu, input, inplace, alpha=alpha, input_scale=1.0 / alpha)
+
+
+def softplus(input, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return _act.Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def logsigmoid(input) -> Tensor:
+    return _act.LogSigmoid.apply(input)
+
+
+def mish(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Mish, input, inplace)
+
+
+def threshold(input, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(_act.Threshold, input, inplace, threshold=threshold, value=value)
+
+
+def softsign(input) -> Tensor:
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input) -> Tensor:
+    return input - input.tanh()
+
+
+def _softmax_dim(input, dim, name):
+    if dim is None:
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                      "as an argument.", UserWarning, stacklevel=3)
+        return 0 if input.dim() in (0, 1, 3) else 1
+    return dim
+
+
+def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    return _softmax(input, _softmax_dim(input, dim, "softmax"), dtype=dtype)
+
+
+def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    return _softmax(-input, _softmax_dim(input, dim, "softmin"), dtype=dtype)
+
+
+def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    return _log_softmax(input, _softmax_dim(input, dim, "log_softmax"), dtype=dtype)
+
+
+# ---- embeddings and encodings ------------------------------------------------------------------------------
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False) -> Tensor:
+    """Rows of ``weight`` picked by the integer tensor ``input``."""
+    idx = input._data
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {input.type()} instead (while checking arguments for embedding)")
+    if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    return Embedding.apply(weight, indices=idx, padding_idx=padding_idx)
+
+
+def one_hot(tensor, num_classes: int = -1) -> Tensor:
+    """(..., num_classes) int64 one-hot encoding of an integer tensor."""
+    idx = tensor._data
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(idx.max()) + 1 if idx.size else 0
+    if idx.size and (idx.min() < 0 or idx.max() >= num_classes):
+        raise RuntimeError("Class values must be smaller than num_classes." if idx.max() >= num_classes
+                           else "Class values must be non-negative.")
+    return Tensor._wrap((idx[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
+    """``input / max(||input||_p, eps)`` along ``dim``."""
+    norm = _sum(input.abs() ** p, dim, keepdim=True) ** (1.0 / p) if p != 2 else _sum(input * input, dim,
+                                                                                       keepdim=True).sqrt()
+    return input / clamp(norm, min=eps).expand_as(input)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    dot = _sum(x1 * x2, dim)
+    n1 = _sum(x1 * x1, dim).sqrt()
+    n2 = _sum(x2 * x2, dim).sqrt()
+    return dot / clamp(n1 * n2, min=eps)
+
+
+# ---- losses --------------------------------------------------------------------------------------------------
+def _reduction(size_average, reduce, reduction):
+    if size_average is not None or reduce is not None:
+        reduce = True if reduce is None else reduce
+        size_average = True if size_average is None else size_average
+        return "none" if not reduce else "mean" if size_average else "sum"
+    _loss.check_reduction(reduction)
+    return reduction
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+             reduction: str = "mean") -> Tensor:
+    """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if target._data.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype.C_NAMES[target.dtype]}")
+    if input.dim() == 1:  # a single sample
+        out = nll_loss(input.unsqueeze(0), target.unsqueeze(0), weight, ignore_index=ignore_index,
+                       reduction=reduction)
+        return out.squeeze(0) if reduction == "none" else out
+    if input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0]}).")
+    classes = input.shape[1]
+    rest = tuple(input.shape[2:])
+    flat_in = input if not rest else reshape(input.movedim(1, -1), -1, classes)
+    t = target._data.reshape(-1)
+    bad = t[(t != ignore_index) & ((t < 0) | (t >= classes))]
+    if bad.size:
+        raise IndexError(f"Target {bad[0]} is out of bounds.")
+    w = None if weight is None else weight._data
+    op = _loss.NllLoss2d if input.dim() == 4 else _loss.NllLoss
+    out = op.apply(flat_in, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
+    return out.reshape(tuple(target.shape)) if reduction == "none" and rest else out
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax followed by nll_loss; ``target`` holds class indices or class probabilities."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    logp = _log_softmax(input, class_dim)
+    classes = input.shape[class_dim]
+    if target._data.dtype.kind == "f":
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError("Expected floating point type target to have the same shape as input")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / classes
+        per_class = logp * target
+        if weight is not None:
+            per_class = per_class * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
+        losses = -_sum(per_class, class_dim)
+        if reduction == "mean":
+            return _sum(losses) / (losses.numel() if input.dim() > 1 else 1)
+        return _sum(losses) if reduction == "sum" else losses
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return nll
+    per_class = logp if weight is None else logp * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
+    smooth = -_sum(per_class, class_dim)
+    ignored = Tensor._wrap(target._data == ignore_index)
+    smooth = where(ignored, 0.0, smooth)
+    if reduction == "mean":
+        kept = ~ignored._data
+        denominator = weight._data[target._data[kept]].sum() if weight is not None else kept.sum()
+        smooth = _sum(smooth) / float(denominator)
+    elif reduction == "sum":
+        smooth = _sum(smooth)
+    return nll * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+
+
+def _size_warning(input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """Mean (or sum) of squared differences."""
+    _size_warning(input, target)
+    return _loss.MseLoss.apply(input, target, reduction=_reduction(size_average, reduce, reduction))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """Mean (or sum) of absolute differences."""
+    _size_warning(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    diff = (input - target).abs()
+    return mean(diff) if reduction == "mean" else _sum(diff) if reduction == "sum" else diff
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """Quadratic below ``beta``, linear above."""
+    _size_warning(input, target)
+    return _loss.SmoothL1Loss.apply(input, target, reduction=_reduction(size_average, reduce, reduction), beta=beta)
+
+
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    _size_warning(input, target)
+    return _loss.HuberLoss.apply(input, target, reduction=_reduction(None, None, reduction), delta=delta)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction: str = "mean") -> Tensor:
+    """BCE between probabilities ``input`` and ``target``."""
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    w = None if weight is None else np.broadcast_to(weight._data, input.shape)
+    return _loss.BinaryCrossEntropy.apply(input, target, weight=w, reduction=_reduction(size_average, reduce,
+                                                                                        reduction))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction: str = "mean", pos_weight=None) -> Tensor:
+    """BCE of sigmoid(input), computed stably; ``pos_weight`` weighs positive examples per class."""
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    w = None if weight is None else weight._data
+    pw = None if pos_weight is None else pos_weight._data
+    return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight=w, pos_weight=pw,
+                                                    reduction=_reduction(size_average, reduce, reduction))
+

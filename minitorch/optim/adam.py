@@ -1,0 +1,74 @@
+"""Adam, with optional AMSGrad and decoupled (AdamW-style) weight decay."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
+                        _params_with_grad, _step_counter, _zeros_like)
+
+BetasT = tuple[float | Tensor, float | Tensor]
+
+
+class Adam(Optimizer):
+    """Adam, like ``torch.optim.Adam``.
+
+    Per parameter: ``m = lerp(m, g, 1 - beta1)``, ``v = beta2 * v + (1 - beta2) * g * g`` (with
+    ``amsgrad``, the running maximum of ``v`` is used instead of ``v``), then
+    ``p -= lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)``. ``weight_decay`` adds
+    ``weight_decay * p`` to ``g``, or with ``decoupled_weight_decay`` scales ``p`` by ``1 - lr * weight_decay``.
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3, betas: BetasT = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, amsgrad: bool = False, *, foreach: bool | None = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False, fused: bool | None = None,
+                 decoupled_weight_decay: bool = False) -> None:
+        _check_lr(lr)
+        _check_non_negative(eps, "epsilon value")
+        for i, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+        _check_non_negative(weight_decay, "weight_decay value")
+        if not any(all(isinstance(beta, kind) for beta in betas) for kind in (float, Tensor)):
+            raise ValueError("betas must be either both floats or both Tensors")
+        defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
+                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable, "fused": fused, "decoupled_weight_decay": decoupled_weight_decay}
+        super().__init__(params, defaults)
+
+    def _update_group(self, group: dict[str, Any]) -> None:
+        lr, eps, weight_decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
+        beta1, beta2 = map(float, group["betas"])
+        amsgrad, decoupled = group["amsgrad"], group["decoupled_weight_decay"]
+        for p, grad in _params_with_grad(group):
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = _step_counter()
+                state["exp_avg"] = _zeros_like(p)
+                state["exp_avg_sq"] = _zeros_like(p)
+                if amsgrad:
+                    state["max_exp_avg_sq"] = _zeros_like(p)
+            step = _increment(state["step"])
+            x = p._data
+            g = _effective_grad(x, grad, 0.0 if decoupled else weight_decay, group["maximize"])
+            if decoupled and weight_decay != 0:
+                x *= 1 - lr * weight_decay
+
+            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+            _lerp_(exp_avg, g, 1 - beta1)
+            exp_avg_sq *= beta2
+            exp_avg_sq += (1 - beta2) * g * g
+            if amsgrad:
+                max_sq = state["max_exp_avg_sq"]._data
+                np.maximum(max_sq, exp_avg_sq, out=max_sq)
+                exp_avg_sq = max_sq
+
+            denom = np.sqrt(exp_avg_sq)
+            denom /= (1 - beta2 ** step) ** 0.5
+            denom += eps
+            update = exp_avg * (-lr / (1 - beta1 ** step))
+            update /= denom
+            x += update
+            p._bump()

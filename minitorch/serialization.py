@@ -1,0 +1,356 @@
+"""``save`` and ``load``: checkpoints that never run code when loaded.
+
+A minitorch checkpoint is a safetensors file:
+
+- bytes 0-7: ``N``, the header's length (little-endian u64); then N bytes of UTF-8 JSON padded
+  with spaces to a multiple of 8; then the tensors' raw bytes, little-endian and C-ordered;
+- the header maps each tensor's name to ``{"dtype": "F32", "shape": [...], "data_offsets": [begin, end]}``
+  (offsets into the data section, tensors back to back, largest item size first so that each is aligned);
+- its ``__metadata__`` holds ``"format": "pt"`` and, under ``"minitorch"``, the saved object as JSON:
+  plain values as themselves, containers tagged (``{"odict": [[key, value], ...], "attrs": {...}}``,
+  ``{"tuple": [...]}``, ...) so key types and container types come back exactly, and tensors as
+  ``{"tensor": name}``. Tensors are named by their path in the object (``model.fc.weight``).
+
+So a saved state_dict is an ordinary safetensors file. ``load`` also reads safetensors files written
+by other tools and ``torch.save`` files (see ``_torch_pickle``).
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import mmap as _mmap
+import os
+import secrets
+import shutil
+from collections import OrderedDict
+from typing import BinaryIO, Callable, Union
+
+import numpy as np
+
+from . import _dtype, _torch_pickle
+from ._tensor import Size, Tensor, device
+from ._torch_pickle import make_leaf
+
+FileLike = Union[str, bytes, "os.PathLike", BinaryIO]
+
+FORMAT_VERSION = 1
+_MAX_HEADER = 100_000_000  # the safetensors limit
+_CODES = {_dtype.bool: "BOOL", _dtype.uint8: "U8", _dtype.int8: "I8", _dtype.int16: "I16", _dtype.int32: "I32",
+          _dtype.int64: "I64", _dtype.float16: "F16", _dtype.float32: "F32", _dtype.float64: "F64"}
+_CODE_OF = {d.np: code for d, code in _CODES.items()}
+_LITTLE_ENDIAN = {code: d.np.newbyteorder("<") for d, code in _CODES.items()}
+_LITTLE_ENDIAN["BF16"] = np.dtype("<u2")  # widened to float32 on load: minitorch has no bfloat16
+_SEQUENCES = {"list": list, "tuple": tuple, "set": set, "size": Size}
+_MAPPINGS = {"dict": dict, "odict": OrderedDict}
+_TAGS = {kind: tag for tag, kind in (*_SEQUENCES.items(), *_MAPPINGS.items())}
+
+
+def save(obj: object, f: FileLike) -> None:
+    """Save ``obj`` to a path or a binary file object, as ``torch.save`` does.
+
+    ``obj`` is a tensor or a nesting of dicts, OrderedDicts, lists, tuples and sets of tensors,
+    None, bools, ints, floats, strings, ``minitorch.Size``, dtypes and devices. Saving to a path
+    replaces the file atomically: an interrupted save leaves any previous file intact.
+    """
+    encoder = _Encoder()
+    tree = json.dumps({"version": FORMAT_VERSION, "object": encoder.encode(obj, ())}, separators=(",", ":"))
+    header, arrays = _layout(encoder.arrays, {"format": "pt", "minitorch": tree})
+
+    def write(fh: BinaryIO) -> None:
+        fh.write(header)
+        for arr in arrays:
+            fh.write(_packed(arr))
+
+    if isinstance(f, (str, bytes, os.PathLike)):
+        _write_atomically(os.fsdecode(f), write)
+    else:
+        write(f)
+
+
+def load(f: FileLike, map_location=None, *, weights_only: bool = True, mmap: bool | None = None) -> object:
+    """Load an object saved by ``save``, a safetensors file or a ``torch.save`` file (zip or legacy).
+
+    Nothing in the file is executed: ``torch.save`` pickles are read by a restricted unpickler that
+    refuses every global but tensors, containers, sizes, dtypes and devices, whatever ``weights_only``
+    says. Tensors load on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths
+    only) maps a minitorch/safetensors file copy-on-write instead of reading it.
+    Raises RuntimeError naming the file if it is truncated, corrupted or not a checkpoint.
+    """
+    is_path = isinstance(f, (str, bytes, os.PathLike))
+    if mmap and not is_path:
+        raise ValueError("f must be a file path in order to use the mmap argument")
+    name = repr(os.fsdecode(f)) if is_path else _name_of(f)
+    with _opened(f) as fh:
+        head = fh.read(32)
+        fh.seek(-len(head), os.SEEK_CUR)
+        if head.startswith(_torch_pickle.ZIP_SIGNATURE):
+            return _load_torch(_torch_pickle.load_zip, fh, name, "zip")
+        if _torch_pickle.LEGACY_SIGNATURE.match(head):
+            return _load_torch(_torch_pickle.load_legacy, fh, name, "legacy")
+        try:
+            return _load_safetensors(fh, bool(mmap))
+        except _Invalid as e:
+            raise RuntimeError(f"minitorch.load: {name} {e}") from None
+
+
+# ---- saving ----------------------------------------------------------------------------------
+
+class _Encoder:
+    """Turns an object into the JSON tree stored under "minitorch", collecting its tensors' arrays by name."""
+
+    def __init__(self):
+        self.arrays: dict[str, np.ndarray] = {}
+        self._names: dict[int, str] = {}  # id(tensor) -> name: a tensor met twice is stored once
+        self._open: set[int] = set()      # containers being encoded, to refuse cycles
+        self._parameter = _torch_pickle.parameter_class()
+
+    def encode(self, obj, path: tuple):
+        kind = type(obj)
+        if obj is None or kind in (bool, int, float, str):
+            return obj
+        if isinstance(obj, Tensor):
+            return self._tensor(obj, path)
+        if kind is _dtype.dtype:
+            return {"dtype": obj.name}
+        if kind is device:
+            return {"device": str(obj)}
+        tag = _TAGS.get(kind)
+        if tag is None:
+            raise TypeError(f"minitorch.save: can't save {kind.__module__}.{kind.__qualname__} at {_where(path)}: "
+                            "checkpoints hold tensors, None, bool, int, float, str, and lists, tuples, sets, dicts, "
+                            "OrderedDicts of them, minitorch.Size, dtypes and devices")
+        if id(obj) in self._open:
+            raise ValueError(f"minitorch.save: the object contains itself at {_where(path)}")
+        self._open.add(id(obj))
+        if tag in _MAPPINGS:
+            node = {tag: [[self.encode(k, path), self.encode(v, (*path, k))] for k, v in obj.items()]}
+            if kind is OrderedDict and vars(obj):  # a state_dict's _metadata
+                node["attrs"] = self.encode(dict(vars(obj)), path)
+        else:
+            node = {tag: [self.encode(x, (*path, i)) for i, x in enumerate(obj)]}
+        self._open.discard(id(obj))
+        return node
+
+    def _tensor(self, t: Tensor, path: tuple) -> dict:
+        name = self._names.get(id(t))
+        if name is None:
+            base = ".".join(map(str, path)) or "tensor"
+            name, n = base, 1
+            while name in self.arrays or name == "__metadata__":
+                name, n = f"{base}#{n}", n + 1
+            self.arrays[name] = t._data
+            self._names[id(t)] = name
+        node = {"tensor": name}
+        if t.requires_grad:
+            node["requires_grad"] = True
+        if self._parameter is not None and isinstance(t, self._parameter):
+            node["parameter"] = True
+        return node
+
+
+def _where(path: tuple) -> str:
+    return "obj" + "".join(f"[{k!r}]" for k in path)
+
+
+def _layout(arrays: dict[str, np.ndarray], metadata: dict[str, str]) -> tuple[bytes, list[np.ndarray]]:
+    """The safetensors header for ``arrays``, and the arrays in the order their bytes follow it."""
+    # Largest items first: the data section starts 8-aligned, so every tensor then starts at a
+    # multiple of its item size and a memory-mapped file gives aligned arrays.
+    names = sorted(arrays, key=lambda n: -arrays[n].itemsize)
+    entries: dict = {"__metadata__": metadata}
+    offset = 0
+    for name in names:
+        arr = arrays[name]
+        entries[name] = {"dtype": _CODE_OF[arr.dtype], "shape": list(arr.shape),
+                         "data_offsets": [offset, offset + arr.nbytes]}
+        offset += arr.nbytes
+    text = json.dumps(entries, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    return len(text).to_bytes(8, "little") + text, [arrays[n] for n in names]
+
+
+def _packed(arr: np.ndarray) -> np.ndarray:
+    """``arr``'s bytes, C-ordered and little-endian (copied only when they are not already)."""
+    return np.ascontiguousarray(arr, arr.dtype.newbyteorder("<")).reshape(-1).view(np.uint8)
+
+
+def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
+    """Write a temporary file next to ``path``, sync it, then rename it over ``path``."""
+    path = os.path.realpath(path)  # write through a symlink rather than replace it
+    directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise RuntimeError(f"Parent directory {directory} does not exist.")
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(8)}.tmp")
+    # O_EXCL with mode 0o666 makes a new file with the permissions of an ordinary open(path, "wb").
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            shutil.copymode(path, tmp)  # overwriting keeps the old file's permissions
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+# ---- loading ---------------------------------------------------------------------------------
+
+class _Invalid(Exception):
+    """What is wrong with the file being loaded, as words that follow its name."""
+
+
+def _name_of(f: BinaryIO) -> str:
+    name = getattr(f, "name", None)
+    return repr(name) if isinstance(name, str) else f"<{type(f).__name__}>"
+
+
+@contextlib.contextmanager
+def _opened(f: FileLike):
+    """``f`` as a seekable binary file positioned where ``f`` was."""
+    if isinstance(f, (str, bytes, os.PathLike)):
+        with open(f, "rb") as fh:
+            yield fh
+    elif getattr(f, "seekable", lambda: False)():
+        yield f
+    else:
+        yield io.BytesIO(f.read())
+
+
+def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, kind: str) -> object:
+    try:
+        return reader(fh)
+    except _torch_pickle.Refused as e:
+        raise RuntimeError(
+            f"minitorch.load: {name} needs the global '{e}', which minitorch refuses to load: it reads PyTorch "
+            "checkpoints with a restricted unpickler that only rebuilds tensors, containers, sizes, dtypes and "
+            "devices, and never unpickles arbitrary objects, even with weights_only=False. Save a state_dict "
+            "of tensors and plain values instead.") from None
+    except Exception as e:
+        raise RuntimeError(f"minitorch.load: {name} looks like a PyTorch {kind} checkpoint but is truncated or "
+                           f"corrupted: {type(e).__name__}: {e}") from e
+
+
+def _load_safetensors(fh: BinaryIO, use_mmap: bool) -> object:
+    start = fh.tell()
+    size = fh.seek(0, os.SEEK_END) - start
+    fh.seek(start)
+    header, data_start = _read_header(fh, size)
+    entries = _check_entries(header, size - data_start)
+    if use_mmap:
+        buf = _mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY)  # private pages: writes never reach the file
+        arrays = {key: np.ndarray(shape, _LITTLE_ENDIAN[code], buf, start + data_start + begin)
+                  for key, code, shape, begin in entries}
+    else:
+        fh.seek(start + data_start)
+        arrays = {key: _read_array(fh, _LITTLE_ENDIAN[code], shape) for key, code, shape, _ in entries}
+    for key, code, _, _ in entries:
+        arr = arrays[key]
+        arrays[key] = (arr.astype(np.uint32) << 16).view(np.float32) if code == "BF16" \
+            else arr.astype(arr.dtype.newbyteorder("="), copy=False)
+    metadata = header.get("__metadata__")
+    tree = metadata.get("minitorch") if isinstance(metadata, dict) else None
+    if tree is None:  # a safetensors file from elsewhere: its tensors by name, in header order
+        return {key: make_leaf(arrays[key], False) for key in header if key != "__metadata__"}
+    try:
+        doc = json.loads(tree)
+        if doc["version"] != FORMAT_VERSION:
+            raise _Invalid(f"was written by a newer minitorch (format version {doc['version']})")
+        return _decode(doc["object"], arrays)
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        raise _Invalid(f"is corrupted: its saved object structure is invalid ({type(e).__name__}: {e})") from e
+
+
+def _read_header(fh: BinaryIO, size: int) -> tuple[dict, int]:
+    """The JSON header, and where the data section starts (relative to the file's start)."""
+    if size < 8:
+        raise _Invalid("is empty" if size == 0 else f"is too short to be a checkpoint ({size} bytes)")
+    first = fh.read(8)
+    n = int.from_bytes(first, "little")
+    raw = fh.read(n) if n <= _MAX_HEADER else b""
+    if not raw.startswith(b"{"):
+        raise _Invalid(f"is not a minitorch, safetensors or PyTorch checkpoint (it starts with {first + raw[:8]!r})")
+    if len(raw) < n:
+        raise _Invalid(f"is truncated: the header says it is {n} bytes long but only {len(raw)} bytes follow")
+    try:
+        header = json.loads(raw)
+    except ValueError as e:
+        raise _Invalid(f"is corrupted: its header is not valid JSON ({e})") from None
+    if not isinstance(header, dict):
+        raise _Invalid("is corrupted: its header is not a JSON object")
+    return header, 8 + n
+
+
+def _check_entries(header: dict, data_size: int) -> list[tuple[str, str, tuple, int]]:
+    """``(name, dtype code, shape, begin)`` of each tensor, in data order, once the offsets check out."""
+    entries = []
+    for key, info in header.items():
+        if key == "__metadata__":
+            continue
+        try:
+            code, shape, (begin, end) = info["dtype"], tuple(info["shape"]), info["data_offsets"]
+            valid = isinstance(code, str) and all(type(v) is int and v >= 0 for v in (*shape, begin, end))
+        except (TypeError, KeyError, ValueError):
+            valid = False
+        if not valid:
+            raise _Invalid(f"is corrupted: the header entry of tensor {key!r} is malformed: {info!r:.200}")
+        if code not in _LITTLE_ENDIAN:
+            raise _Invalid(f"holds tensor {key!r} of dtype {code}, which minitorch does not support")
+        entries.append((key, code, shape, begin, end))
+    entries.sort(key=lambda e: e[3])
+    position = 0
+    for key, code, shape, begin, end in entries:
+        need = math.prod(shape) * _LITTLE_ENDIAN[code].itemsize
+        if begin != position or end - begin != need:
+            raise _Invalid(f"is corrupted: tensor {key!r} has data_offsets [{begin}, {end}] but its {need} bytes "
+                           f"should start at {position}")
+        position = end
+    if data_size < position:
+        raise _Invalid(f"is truncated: the header says {position} bytes of tensor data but {data_size} are present")
+    if data_size > position:
+        raise _Invalid(f"is corrupted: {data_size - position} unexpected bytes follow its {position} bytes "
+                       "of tensor data")
+    return [(key, code, shape, begin) for key, code, shape, begin, _ in entries]
+
+
+def _read_array(fh: BinaryIO, dt: np.dtype, shape: tuple) -> np.ndarray:
+    arr = np.empty(shape, dt)
+    if fh.readinto(arr.reshape(-1).view(np.uint8)) != arr.nbytes:
+        raise _Invalid("is truncated: it ended while its tensor data was read")
+    return arr
+
+
+def _decode(node, arrays: dict[str, np.ndarray]):
+    """The object that ``_Encoder.encode`` turned into ``node``."""
+    made: dict[str, Tensor] = {}  # a tensor referenced twice loads as one object
+
+    def decode(node):
+        if isinstance(node, list):
+            raise ValueError("a bare JSON list")
+        if not isinstance(node, dict):
+            return node
+        tag = next(iter(node), None)
+        value = node.get(tag)
+        if tag == "tensor":
+            if value not in made:
+                made[value] = make_leaf(arrays[value], node.get("requires_grad", False), node.get("parameter", False))
+            return made[value]
+        if tag in _SEQUENCES:
+            return _SEQUENCES[tag]([decode(x) for x in value])
+        if tag in _MAPPINGS:
+            out = _MAPPINGS[tag]((decode(k), decode(v)) for k, v in value)
+            if "attrs" in node:
+                vars(out).update(decode(node["attrs"]))
+            return out
+        if tag == "dtype":
+            return _dtype._BY_NAME[value]
+        if tag == "device":
+            return device(value)
+        raise ValueError(f"unknown tag {tag!r}")
+
+    return decode(node)

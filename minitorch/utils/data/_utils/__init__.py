@@ -1,0 +1,1 @@
+"""Helpers of the DataLoader: collation, fetching and what runs in the worker processes."""
