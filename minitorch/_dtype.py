@@ -12,14 +12,16 @@ class dtype:
     __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "legacy_name", "kind")
 
     def __init__(self, name: str, np_dtype, legacy_name: str, kind: int):
-        self.name = name
-        self.np = np.dtype(np_dtype)
-        self.is_floating_point = kind == FLOAT
-        self.is_complex = False
-        self.is_signed = self.np.kind in "if"
-        self.itemsize = self.np.itemsize
-        self.legacy_name = legacy_name  # the name Tensor.type() and error messages use
-        self.kind = kind
+        np_dtype = np.dtype(np_dtype)
+        values = dict(name=name, np=np_dtype, is_floating_point=kind == FLOAT, is_complex=False,
+                      is_signed=np_dtype.kind in "if", itemsize=np_dtype.itemsize,
+                      legacy_name=legacy_name,  # the name Tensor.type() and error messages use
+                      kind=kind)
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"attribute '{name}' of 'minitorch.dtype' objects is not writable")
 
     def __repr__(self) -> str:
         return "minitorch." + self.name

@@ -113,6 +113,7 @@ class Tensor:
     _retains_grad = False
     _is_inference = False
     _view_of_multi_output = False
+    _views = None            # WeakSet of the views of this base, see autograd.function._make_views
 
     def __init__(self, *args, **kwargs):
         """Legacy constructor: ``Tensor([1, 2])`` copies data as float; ``Tensor(2, 3)`` makes an uninitialised 2x3."""
@@ -468,23 +469,27 @@ class Tensor:
 
     # ---- type conversion ---------------------------------------------------------
     def to(self, *args, **kwargs) -> "Tensor":
-        """Convert dtype (``to(minitorch.float64)``, ``to(other)``, ``to('cpu', dtype)``); device must be cpu."""
+        """Convert dtype (``to(minitorch.float64)``, ``to(other)``, ``to('cpu', dtype)``); device must be cpu.
+
+        Returns ``self`` when nothing changes, unless ``copy=True``.
+        """
         dt = kwargs.pop("dtype", None)
         copy = kwargs.pop("copy", False)
         _check_device(kwargs.pop("device", None))
         kwargs.pop("non_blocking", None)
         kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
         for a in args:
             if isinstance(a, Tensor):
                 dt = a.dtype
-            elif isinstance(a, _dtype_cls):
-                dt = a
             elif isinstance(a, (str, device)):
                 _check_device(a)
-        if kwargs:
-            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        if dt is None or dt is self.dtype:
-            return self.clone() if copy else self
+            elif a is not None:
+                dt = a
+        dt = self.dtype if dt is None else _dtype.to_dtype(dt)
+        if dt is self.dtype and not copy:
+            return self
         from ._ops.broadcast import to_copy
         return to_copy(self, dt)
 

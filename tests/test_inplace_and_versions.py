@@ -203,3 +203,37 @@ def test_inplace_op_uses_the_value_before_the_change(lib):
     y.mul_(w)  # d/dw needs y before the multiplication
     y.sum().backward()
     assert x.grad.tolist() == [3.0, 4.0] and w.grad.tolist() == [1.0, 2.0]
+
+
+def test_views_read_the_new_history_of_their_base(lib):
+    x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    base = x * 1
+    col = base[:, 0]          # a view taken before the change
+    v = lib.tensor([5.0, 6.0], requires_grad=True)
+    base[1] = v * 2           # changes the base through another view
+    col.sum().backward()      # col now contains 2 * v[0]
+    assert x.grad.tolist() == [[1.0, 0.0], [0.0, 0.0]] and v.grad.tolist() == [2.0, 0.0]
+
+
+def test_inplace_on_a_view_of_a_transposed_result(lib):
+    x = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    w = x.t() * 2             # laid out like the transpose
+    w[0].mul_(3)
+    w.sum().backward()
+    assert x.grad.tolist() == [[6.0, 2.0, 2.0], [6.0, 2.0, 2.0]]
+
+
+def test_inplace_into_an_integer_tensor_is_not_recorded(lib):
+    a = lib.tensor([1, 2])
+    a.copy_(lib.tensor([1.5, 2.5], requires_grad=True))
+    assert a.tolist() == [1, 2] and not a.requires_grad and a.grad_fn is None
+
+
+def test_second_derivative_through_a_value_changed_in_place(lib):
+    x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    y = lib.tensor([3.0, 4.0], dtype=lib.float64, requires_grad=True)
+    z = (x * x).mul_(y)       # dz/dy needs x*x from before the multiplication
+    (gy,) = lib.autograd.grad(z.sum(), y, create_graph=True)
+    assert gy.tolist() == [1.0, 4.0] and gy.requires_grad
+    (gx,) = lib.autograd.grad(gy.sum(), x)
+    assert gx.tolist() == [2.0, 4.0]

@@ -15,17 +15,9 @@ pytest.importorskip("torch")
 f32, f64, f16 = np.float32, np.float64, np.float16
 
 
-def case(name, fn, *inputs, xfail=None, **opts):
-    """One table row; ``xfail`` names a known bug outside the ops (the case must fail until it is fixed)."""
-    marks = pytest.mark.xfail(strict=True, reason=xfail) if xfail else ()
-    return pytest.param(fn, inputs, opts, id=name, marks=marks)
-
-
-# known bugs in minitorch/autograd and minitorch/_tensor.py (reported, not owned by the op suite)
-INPLACE_INT_RECORDED = "an in-place op on an integer tensor is recorded (result requires grad)"
-STALE_VIEW_HISTORY = "a view keeps its old grad_fn after its base is modified through another view"
-TO_COPY_NODE = "Tensor.to(copy=True) clones (CloneBackward0) instead of ToCopyBackward0"
-NONCONTIGUOUS_BASE = "autograd of an in-place op on a view refuses a non-contiguous base (autograd/inplace.py _Region)"
+def case(name, fn, *inputs, **opts):
+    """One table row."""
+    return pytest.param(fn, inputs, opts, id=name)
 
 
 def run(fn, inputs, opts):
@@ -605,13 +597,12 @@ SETITEM = [case(f"setitem-{name}", (lambda i, v: lambda t, x: setitem(x * 1, i(t
     case("setitem-mask-value", lambda t, x, v: setitem(x * 1, x > 0, v), (4, 5), ()),
     case("setitem-value-int-to-float", lambda t, x, v: setitem(x * 1, 0, v), (4, 5), ints((5,))),
     case("setitem-float-into-int", lambda t, x: setitem(x.clone(), 0, 0.7), ints((3, 2))),
-    case("setitem-float-tensor-into-int", lambda t, x, v: setitem(x.clone(), 1, v), ints((3, 2)), arr([1.9, -1.9]),
-         xfail=INPLACE_INT_RECORDED),
+    case("setitem-float-tensor-into-int", lambda t, x, v: setitem(x.clone(), 1, v), ints((3, 2)), arr([1.9, -1.9])),
     case("setitem-bool", lambda t, x: setitem(x.clone(), 1, True), bools((3,))),
     case("setitem-then-use", lambda t, x, v: setitem(x * 2, (1, slice(None)), v * 3).sum(0) * x[0], (3, 4), (4,)),
     case("setitem-twice", lambda t, x, v: setitem(setitem(x * 1, 0, v), (slice(None), 1), v[0]), (3, 3), (3,)),
     case("setitem-self-slice", lambda t, x: setitem(x * 1, slice(0, 2), x[1:3] * 2), (4, 2)),
-    case("setitem-on-view", lambda t, x, v: setitem((x * 1).t(), 1, v), (4, 3), (4,), xfail=STALE_VIEW_HISTORY),
+    case("setitem-on-view", lambda t, x, v: setitem((x * 1).t(), 1, v), (4, 3), (4,)),
     case("index_put", lambda t, x, v: x.index_put((t.tensor([0, 2]),), v), (4, 3), (3,)),
     case("index_put-accumulate", lambda t, x, v: t.index_put(x, (t.tensor([1, 1, 0]),), v, accumulate=True),
          (4, 3), (3, 3)),
@@ -759,8 +750,7 @@ INPLACE = [
     case("copy_", lambda t, x, y: (x * 1).copy_(y), (3, 4), (4,)),
     case("copy_-dtype", lambda t, x, y: (x * 1).copy_(y), (3, 4), floats((3, 4), dtype=f64)),
     case("copy_-from-int", lambda t, x, y: (x * 1).copy_(y), (3, 4), ints((4,))),
-    case("copy_-into-int", lambda t, x, y: x.clone().copy_(y), ints((4,)), arr([1.7, -1.7, 2.2, 0.0]),
-         xfail=INPLACE_INT_RECORDED),
+    case("copy_-into-int", lambda t, x, y: x.clone().copy_(y), ints((4,)), arr([1.7, -1.7, 2.2, 0.0])),
     case("masked_fill_", lambda t, x, m: (x * 1).masked_fill_(m, 0.0), (3, 4), bools((3, 4))),
     case("masked_fill_-tensor", lambda t, x, m, v: (x * 1).masked_fill_(m, v), (3, 4), bools((4,)), ()),
     case("scatter_", lambda t, x, s: (x * 1).scatter_(1, t.tensor([[0], [2], [3]]), s), (3, 4), (3, 1)),
@@ -779,8 +769,7 @@ INPLACE = [
     case("inplace-on-slice", lambda t, x: _view_then_base(x * 1, lambda z: z[1:, ::2].sigmoid_()), (3, 4)),
     case("inplace-on-t", lambda t, x: _view_then_base(x * 1, lambda z: z.t().add_(1).mul_(2)), (3, 4)),
     case("inplace-view-returns-view", lambda t, x: (x * 1)[1].mul_(2), (3, 4)),
-    case("inplace-on-view-of-noncontiguous", lambda t, x: _view_then_base(x.t() * 2, lambda z: z[0].mul_(2)), (3, 4),
-         xfail=NONCONTIGUOUS_BASE),
+    case("inplace-on-view-of-noncontiguous", lambda t, x: _view_then_base(x.t() * 2, lambda z: z[0].mul_(2)), (3, 4)),
     case("inplace-leaf-nograd", lambda t, x, y: y.clone().add_(x), (3,), (3,), grad=[True, False]),
 ]
 
@@ -809,7 +798,7 @@ CONVERSIONS = [
     case("to-same", lambda t, x: x.to(t.float32), (3,)),
     case("to-other", lambda t, x, y: x.to(y), (3,), floats((2,), dtype=f64)),
     case("type_as", lambda t, x, y: x.type_as(y), (3,), floats((2,), dtype=f64)),
-    case("to-copy", lambda t, x: x.to(t.float32, copy=True), (3,), xfail=TO_COPY_NODE),
+    case("to-copy", lambda t, x: x.to(t.float32, copy=True), (3,)),
     case("to-f16-and-back", lambda t, x: x.half().float() * 2, (3,)),
     case("to-kw", lambda t, x: x.to(dtype=t.float64), (3,)),
     case("type-str", lambda t, x: x.type("torch.DoubleTensor"), (3,)),

@@ -332,6 +332,41 @@ print(l1.grad, l2.grad, hidden.is_leaf, hidden.requires_grad)
 ''', 'None tensor([2., 4.]) True False\n')
 
 
+SNIPPETS["inference_mode_in_a_module"] = ('''
+import torch as T
+from torch import nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Linear(3, 4)
+        self.l2 = nn.Linear(4, 2)
+
+    def _inference_forward(self, X):
+        # First var is a inferenced-var
+        with T.inference_mode():
+            tmp = self.l1(X)
+        try:
+            # Try to do a non-inference forward pass
+            return self.l2(tmp)
+        except Exception:
+            print(f"Trying to use intermediate inference_mode tensor outside inference_mode context manager")
+        # Getting pure-inference
+        with T.inference_mode():
+            grad_disabled = self.l2(tmp)
+        # Convert inferenced-var and allow us to
+        # do a normal forward pass
+        new_tmp = T.clone(tmp)
+        grad_enabled = self.l2(new_tmp)
+        return grad_disabled, grad_enabled
+
+net = Net()
+grad_disabled, grad_enabled = net._inference_forward(T.ones(5, 3))
+print(grad_disabled.requires_grad, grad_disabled.is_inference(), grad_enabled.requires_grad, grad_enabled.grad_fn.name())
+grad_enabled.sum().backward()
+print(net.l1.weight.grad, net.l2.weight.grad.shape)
+''', 'Trying to use intermediate inference_mode tensor outside inference_mode context manager\nFalse True True AddmmBackward0\nNone torch.Size([2, 4])\n')
+
 
 def run_snippet(code: str, torch_module: str) -> str:
     """Run ``code`` with ``torch`` bound to ``torch_module``; return stdout plus a final exception line."""
@@ -339,6 +374,7 @@ def run_snippet(code: str, torch_module: str) -> str:
         code = re.sub(r"^import torch\.autograd as autograd$", "import minitorch.autograd as autograd", code, flags=re.M)
         code = re.sub(r"^from torch\.autograd import", "from minitorch.autograd import", code, flags=re.M)
         code = re.sub(r"^import torch as T$", "import minitorch as T", code, flags=re.M)
+        code = re.sub(r"^from torch import", "from minitorch import", code, flags=re.M)
         code = re.sub(r"^import torch$", "import minitorch as torch", code, flags=re.M)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf), warnings.catch_warnings():

@@ -12,6 +12,8 @@ The op object is both the ``ctx`` of its forward and the graph node
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .graph import NO_EDGE, Node, _sequence
@@ -166,14 +168,25 @@ def _wrap_outputs(cls, inputs, out):
 
 
 def _make_views(src, results, multi_output: bool):
-    """Results of a view op share the version counter and base of ``src``."""
+    """Results of a view op share the version counter and base of ``src``.
+
+    While grad mode is on, the base also keeps (weak) track of its views, so that
+    an in-place change of the base or of one view can give the others a fresh history.
+    """
     vc = src._version_counter()
     base = src._base if src._base is not None else src
+    views = None
+    if state.grad_enabled:
+        views = base._views
+        if views is None:
+            views = base._views = weakref.WeakSet()
     for t in results:
         t._vc = vc
         t._base = base
         if multi_output:
             t._view_of_multi_output = True
+        if views is not None:
+            views.add(t)
 
 
 def check_inplace(t) -> None:
@@ -211,17 +224,22 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     t = inputs[0]
     check_inplace(t)
     target = arrays[0]
+    record = record and target.dtype.kind == "f"  # an integer result cannot be differentiated
     out = type(ctx).forward(ctx, *arrays, **params)
+    snapshot = None
     if out is not target:
         saved = ctx.__dict__.get("_to_save")
         if saved and record:
-            # the result is written into ``target``; a saved input value of ``target`` must survive the write
-            ctx._to_save = tuple(target if s is out else s.copy() if s is target else s for s in saved)
+            if any(s is target for s in saved):
+                # forward saved the value about to be overwritten: keep it, in the graph (higher orders)
+                from .._ops.copying import clone
+                snapshot = clone(t)
+            ctx._to_save = tuple(target if s is out else snapshot._data if s is target else s for s in saved)
         _write_back(target, out)
     t._bump()
     if record:
         from .inplace import rebase_history
-        rebase_history(ctx, inputs, arrays)
+        rebase_history(ctx, inputs, arrays, snapshot)
     return t
 
 

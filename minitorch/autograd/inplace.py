@@ -4,39 +4,67 @@ through ``CopySlices``, as PyTorch does."""
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .function import Op, _edge
 from .graph import NO_EDGE, Node, _sequence
 
 
-def rebase_history(op, inputs, arrays) -> None:
-    """Connect in-place ``op`` (already run) so that ``inputs[0]`` now comes out of it."""
+def rebase_history(op, inputs, arrays, snapshot=None) -> None:
+    """Connect in-place ``op`` (already run) so that ``inputs[0]`` now comes out of it.
+
+    ``snapshot`` is the tensor's value before the change, if ``op`` saved it.
+    """
     t = inputs[0]
     op._link(inputs)
-    op._save(arrays, inputs, (arrays[0],), (t,))
+    if snapshot is None:
+        op._save(arrays, inputs, (arrays[0],), (t,))
+    else:
+        op._save(list(arrays) + [snapshot._data], tuple(inputs) + (snapshot,), (arrays[0],), (t,))
     base = t._base
     if base is None:
         t.grad_fn, t._output_nr, t._requires_grad = op, 0, True
+    else:
+        base.grad_fn, base._output_nr, base._requires_grad = CopySlices(base, t._data, op), 0, True
+    _refresh_views(base if base is not None else t)
+
+
+def _refresh_views(base) -> None:
+    """Every live view of ``base`` now reads from the base's new history."""
+    if not base._views:
         return
-    copy = CopySlices(base, t._data, op)
-    base.grad_fn, base._output_nr, base._requires_grad = copy, 0, True
-    t.grad_fn, t._output_nr, t._requires_grad = AsStridedBackward0(copy), 0, True
+    edge = (base.grad_fn, base._output_nr)
+    for view in list(base._views):
+        view.grad_fn, view._output_nr, view._requires_grad = AsStridedBackward0(edge, base, view), 0, True
 
 
 class _Region:
-    """Where a view lies inside its base's (C-contiguous) memory."""
+    """Where a view lies inside its base's memory. The base may be laid out in any dense
+    order (a result of ops on transposed tensors keeps their layout), which the
+    gradient arrays built here reproduce."""
 
     def __init__(self, base_arr: np.ndarray, view_arr: np.ndarray):
-        if not base_arr.flags.c_contiguous:
-            raise NotImplementedError("autograd of an in-place operation on a view needs a contiguous base; "
-                                      "call .contiguous() on the base first")
         self.base_shape, self.dtype = base_arr.shape, base_arr.dtype
+        self.perm = tuple(np.argsort([-s for s in base_arr.strides], kind="stable"))
+        dense = np.empty([base_arr.shape[p] for p in self.perm], self.dtype).transpose(np.argsort(self.perm))
+        if base_arr.size > 1 and any(a != b for a, b, n in zip(dense.strides, base_arr.strides, base_arr.shape)
+                                     if n > 1):
+            raise NotImplementedError("autograd of an in-place operation on a view needs a base without gaps in "
+                                      "memory; call .contiguous() on the base first")
         self.shape, self.strides = view_arr.shape, view_arr.strides
-        self.offset = view_arr.__array_interface__["data"][0] - base_arr.__array_interface__["data"][0]
+        offset = view_arr.__array_interface__["data"][0] - base_arr.__array_interface__["data"][0]
+        self.offset = offset // base_arr.itemsize
+
+    def like_base(self, values) -> np.ndarray:
+        """A new array laid out like the base, filled with ``values``."""
+        out = np.empty([self.base_shape[p] for p in self.perm], self.dtype).transpose(np.argsort(self.perm))
+        out[...] = values
+        return out
 
     def of(self, full: np.ndarray) -> np.ndarray:
-        """The view's region of ``full``, a C-contiguous array shaped like the base."""
-        return np.ndarray(self.shape, self.dtype, buffer=full, offset=self.offset, strides=self.strides)
+        """The view's region of ``full``, an array made by ``like_base``."""
+        flat = full.transpose(self.perm).reshape(-1)  # the dense buffer, as a flat view
+        return as_strided(flat[self.offset:], self.shape, self.strides)
 
 
 class CopySlices(Node):
@@ -57,16 +85,15 @@ class CopySlices(Node):
 
 
 class AsStridedBackward0(Node):
-    """History of a view after an in-place op on it: a region of the base's new history."""
+    """History of a view after an in-place change of its base: a region of the base's new history."""
 
-    def __init__(self, copy_slices: CopySlices):
-        self.next_functions = ((copy_slices, 0),)
+    def __init__(self, base_edge, base, view):
+        self.next_functions = (base_edge,)
         self._seq = next(_sequence)
-        self.region = copy_slices.region
+        self.region = _Region(base._data, view._data)
 
     def _apply(self, grads, create_graph):
-        zeros = np.zeros(self.region.base_shape, self.region.dtype)
-        return (WithRegion.apply(zeros, grads[0], region=self.region),)
+        return (WithRegion.apply(self.region.like_base(0), grads[0], region=self.region),)
 
 
 class RegionOf(Op):
@@ -75,11 +102,11 @@ class RegionOf(Op):
     @staticmethod
     def forward(ctx, full, region=None):
         ctx.region = region
-        return region.of(np.ascontiguousarray(full)).copy()
+        return region.of(region.like_base(full)).copy()
 
     @staticmethod
     def backward(ctx, g):
-        return WithRegion.apply(np.zeros(ctx.region.base_shape, ctx.region.dtype), g, region=ctx.region)
+        return WithRegion.apply(ctx.region.like_base(0), g, region=ctx.region)
 
 
 class WithRegion(Op):
@@ -88,7 +115,7 @@ class WithRegion(Op):
     @staticmethod
     def forward(ctx, full, values, region=None):
         ctx.region = region
-        out = np.array(full, dtype=region.dtype, order="C", copy=True)
+        out = region.like_base(full)
         region.of(out)[...] = values
         return out
 
