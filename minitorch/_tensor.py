@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _dtype
 from ._dtype import dtype as _dtype_cls
+from .autograd.graph import AccumulateGrad
 from .autograd.grad_mode import state
 
 
@@ -337,13 +338,15 @@ class Tensor:
         return add_hook(self._post_acc_hooks, hook)
 
     def _accumulator(self):
-        """This leaf's AccumulateGrad node, shared by every graph that uses the leaf while one is alive."""
+        """This leaf's AccumulateGrad node, shared by every graph that uses the leaf while one is alive
+        (held weakly: a strong reference would make a cycle with the node's ``variable``)."""
         ref = self._accum
-        node = None if ref is None else ref()
-        if node is None:
-            from .autograd.graph import AccumulateGrad
-            node = AccumulateGrad(self)
-            self._accum = weakref.ref(node)
+        if ref is not None:
+            node = ref()
+            if node is not None:
+                return node
+        node = AccumulateGrad(self)
+        self._accum = weakref.ref(node)
         return node
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:

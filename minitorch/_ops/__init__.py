@@ -63,16 +63,16 @@ _or = _logical_or_bitwise(comparison.logical_or, comparison.bitwise_or)
 _xor = _logical_or_bitwise(comparison.logical_xor, comparison.bitwise_xor)
 
 _OPERATORS = {
-    "__add__": arithmetic.add,
-    "__radd__": arithmetic.add,
+    "__add__": arithmetic.Add.function(),
+    "__radd__": arithmetic.Add.function(),
     "__iadd__": arithmetic.add_,
-    "__sub__": arithmetic.sub,
+    "__sub__": arithmetic.Sub.function(),
     "__rsub__": arithmetic.rsub,
     "__isub__": arithmetic.sub_,
-    "__mul__": arithmetic.mul,
-    "__rmul__": arithmetic.mul,
+    "__mul__": arithmetic.Mul.function(),
+    "__rmul__": arithmetic.Mul.function(),
     "__imul__": arithmetic.mul_,
-    "__truediv__": arithmetic.div,
+    "__truediv__": arithmetic.Div.function(),
     "__rtruediv__": lambda self, other: unary.reciprocal(self) * other,
     "__itruediv__": arithmetic.div_,
     "__floordiv__": arithmetic.floor_divide,

@@ -24,7 +24,6 @@ class Add(Broadcasting):
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
         r = binary(np.add, a, b) if alpha == 1 else binary(np.add, a, binary(np.multiply, b, alpha))
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -36,7 +35,6 @@ class Sub(Broadcasting):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         r = _sub(ctx, a, b, alpha)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -83,7 +81,6 @@ class RsubTensor(Broadcasting, name="RsubBackward0"):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         r = _sub(ctx, b, a, alpha)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -96,7 +93,6 @@ class Mul(Broadcasting):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         r = binary(np.multiply, a, b)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -112,7 +108,6 @@ class Div(Broadcasting):
         ctx.save_for_backward(a, b)
         dt = result_dtype(a, b)
         r = binary(np.true_divide, a, b, dt if dt.kind == "f" else _dtype.get_default_dtype().np)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -131,7 +126,6 @@ class Pow(Broadcasting, name="PowBackward1"):
     def forward(ctx, a, b):
         r = _power(a, b)
         ctx.save_for_backward(a, b, r)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -206,7 +200,6 @@ class Maximum(Broadcasting):
     def forward(ctx, a, b):
         r = binary(np.maximum, a, b)
         ctx.save_for_backward(a, b)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -222,7 +215,6 @@ class Minimum(Broadcasting):
     def forward(ctx, a, b):
         r = binary(np.minimum, a, b)
         ctx.save_for_backward(a, b)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -241,7 +233,6 @@ class Fmax(Broadcasting):
     def forward(cls, ctx, a, b):
         r = binary(cls.fn, a, b)
         ctx.save_for_backward(a, b)
-        ctx.note_inputs(r, a, b)
         return r
 
     @classmethod
@@ -269,7 +260,6 @@ class Where(Broadcasting):
             raise
         if r.dtype != dt:
             r = r.astype(dt)
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -289,7 +279,6 @@ class Remainder(Broadcasting, name="RemainderBackward1"):
         _no_int_zero_division(a, b)
         ctx.save_for_backward(a, b)
         r = binary(cls.fn, a, b)
-        ctx.note_inputs(r, a, b)
         return r
 
     @classmethod
@@ -339,7 +328,6 @@ class DivRounded(Broadcasting, name="DivBackward2"):
             r = np.trunc(binary(np.true_divide, a, b))
         else:  # exact integer truncation (a float quotient loses precision)
             r = binary(np.floor_divide, np.abs(a), np.abs(b)) * binary(np.multiply, np.sign(a), np.sign(b))
-        ctx.note_inputs(r, a, b)
         return r
 
     @staticmethod
@@ -362,7 +350,6 @@ class ClampTensor(Broadcasting, name="ClampBackward0"):
     def forward(ctx, a, lo=None, hi=None):
         ctx.save_for_backward(a, lo, hi)
         r = _clamped(a, lo, hi)
-        ctx.note_inputs(r, a, lo, hi)
         return r
 
     @staticmethod
@@ -417,7 +404,6 @@ class ClampMinTensor(ClampTensor, name="ClampMinBackward1"):
     def forward(ctx, a, lo):
         ctx.save_for_backward(a, lo, None)
         r = _clamped(a, lo, None)
-        ctx.note_inputs(r, a, lo)
         return r
 
     @staticmethod
@@ -432,7 +418,6 @@ class ClampMaxTensor(ClampTensor, name="ClampMaxBackward1"):
     def forward(ctx, a, hi):
         ctx.save_for_backward(a, None, hi)
         r = _clamped(a, None, hi)
-        ctx.note_inputs(r, a, hi)
         return r
 
     @staticmethod

@@ -83,6 +83,13 @@ def _scalar(x):
 
 def binary(ufunc, a, b, dtype=None):
     """``ufunc(a, b)`` computed in torch's result dtype, with torch's broadcasting error."""
+    if dtype is None and type(a) is _ndarray and a.ndim:  # fast paths where numpy's result is torch's
+        tb = type(b)
+        if (tb is _ndarray and b.dtype is a.dtype and b.ndim) or ((tb is float or tb is int) and a.dtype.kind == "f"):
+            try:
+                return ufunc(a, b)
+            except ValueError:
+                pass  # the general path below raises torch's error
     a, b = operands(a, b)
     dt = _result_dtype(a, b) if dtype is None else dtype
     try:
@@ -130,17 +137,10 @@ def floating(a):
 
 class Broadcasting(Op):
     """An op whose inputs broadcast together: each input's gradient is summed
-    back to that input's shape and cast to its dtype."""
+    back to that input's shape and cast to its dtype (``Op._save`` notes the
+    inputs whose shape or dtype differ from the result's)."""
 
-    _in_meta = None  # ((shape, dtype) per input) when some input differs from the result
-
-    def note_inputs(self, result, *inputs):
-        """Called by forward: remember input shapes/dtypes that differ from the result's."""
-        shape, dt = result.shape, result.dtype
-        for x in inputs:
-            if type(x) is _ndarray and (x.shape != shape or x.dtype != dt):
-                self._in_meta = tuple((x.shape, x.dtype) if type(x) is _ndarray else None for x in inputs)
-                return
+    broadcasting = True
 
     def _apply(self, grads, create_graph):
         res = Op._apply(self, grads, create_graph)

@@ -285,7 +285,6 @@ class IndexPut(Broadcasting):
 def _index_put_into(ctx, out, v, index, accumulate):
     ctx.index, ctx.accumulate = index, accumulate
     if type(v) is _ndarray:
-        ctx._in_meta = ((out.shape, out.dtype), (v.shape, v.dtype))
         v = drop_leading_ones(v, out[index].ndim)
     try:
         if accumulate:
@@ -475,7 +474,6 @@ class MaskedFill(Broadcasting):
     @staticmethod
     def forward(ctx, a, value=0, mask=None):
         r = _masked_fill(ctx, a, value, mask)
-        ctx.note_inputs(r, a)
         return r
 
     @staticmethod
@@ -489,7 +487,6 @@ class MaskedFillTensor(Broadcasting, name="MaskedFillBackward1"):
     @staticmethod
     def forward(ctx, a, value, mask=None):
         r = _masked_fill(ctx, a, value, mask)
-        ctx.note_inputs(r, a, value)
         return r
 
     @staticmethod

@@ -125,10 +125,10 @@ def _count_dependencies(root, captures):
 
 def _execute(root, dependencies, needed, captures, captured, retain_graph, create_graph, accumulate):
     buffers = {}
-    ready = [(0, 0, root)]
-    tie = 1  # breaks ties between equal sequence numbers without comparing nodes
-    while ready:
-        node = heapq.heappop(ready)[2]
+    ready = []  # heap of (-sequence number, tie, node): the most recent node runs first, as in torch
+    tie = 0     # breaks ties between equal sequence numbers without comparing nodes
+    node = root
+    while node is not None:
         grads = buffers.pop(node, None)
         if grads is None:
             grads = [None] * node._n_outputs
@@ -141,6 +141,7 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
             run = node in needed and (accumulate or type(node) is not AccumulateGrad) and _leads_on(node, needed)
         else:
             run = True
+        edges = node.next_functions
         if run and has_grad:
             if create_graph:
                 grads = [None if g is None else _to_tensor(g) for g in grads]
@@ -149,14 +150,18 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
                 out = node._run_post_hooks(out, grads, create_graph)
             if state.anomaly:
                 _check_anomaly(node, out)
-            if not retain_graph:
-                node._release()
+            if not retain_graph and node._saved:
+                node._saved = None
+                node._released = True
+            if len(out) != len(edges):
+                out = tuple(out) + (None,) * (len(edges) - len(out))
         else:
-            out = ()
-        for i, (fn, nr) in enumerate(node.next_functions):
+            out = (None,) * len(edges)
+        # a single node made ready while none waits runs next without going through the heap
+        follow = None
+        for (fn, nr), g in zip(edges, out):
             if fn is None:
                 continue
-            g = out[i] if i < len(out) else None
             if g is not None:
                 buf = buffers.get(fn)
                 if buf is None:
@@ -165,8 +170,16 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
             left = dependencies[fn] - 1
             dependencies[fn] = left
             if left == 0:
-                heapq.heappush(ready, (-fn._seq, tie, fn))
-                tie += 1
+                if follow is None and not ready:
+                    follow = fn
+                else:
+                    if follow is not None:
+                        heapq.heappush(ready, (-follow._seq, tie, follow))
+                        tie += 1
+                        follow = None
+                    heapq.heappush(ready, (-fn._seq, tie, fn))
+                    tie += 1
+        node = follow if follow is not None else heapq.heappop(ready)[2] if ready else None
 
 
 def _leads_on(node, needed) -> bool:

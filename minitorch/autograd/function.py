@@ -43,7 +43,9 @@ class Op(Node):
 
     inplace = False
     view = False
-    _as_tensors = False  # set by the engine: backward receives tensors (create_graph)
+    broadcasting = False  # inputs broadcast together: gradients are reduced to each input's shape
+    _in_meta = None       # ((shape, dtype) or None per input) when some input differs from the result
+    _as_tensors = False   # set by the engine: backward receives tensors (create_graph)
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -58,9 +60,7 @@ class Op(Node):
     def saved_tensors(self) -> tuple:
         return self._unpack(self._as_tensors)
 
-    @property
-    def needs_input_grad(self) -> tuple:
-        return tuple(fn is not None for fn, _ in self.next_functions)
+    needs_input_grad: tuple = ()  # per input: does it get a gradient (set with next_functions)
 
     # ---- running ----------------------------------------------------------------
     @classmethod
@@ -84,32 +84,51 @@ class Op(Node):
         out = cls.forward(ctx, *arrays, **params)
         if requires_grad and state.grad_enabled:
             return ctx._connect(inputs, arrays, out)
+        if type(out) is np.ndarray and not cls.view and not state.inference:  # the common case, inlined
+            t = _new(Tensor)
+            t._data, t._requires_grad, t.grad_fn, t._output_nr, t._vc = out, False, None, 0, None
+            return t
         return _wrap_outputs(cls, inputs, out)
 
     def _connect(self, inputs, arrays, out):
         """Record this node: edges to the inputs' producers, results that point back here, saved tensors."""
         self._link(inputs)
-        multi = type(out) is tuple
-        raw = out if multi else (out,)
-        results = []
-        for nr, arr in enumerate(raw):
-            t = Tensor._wrap(arr if type(arr) is np.ndarray else np.asarray(arr))
-            if arr.dtype.kind == "f":
-                t.grad_fn, t._output_nr, t._requires_grad = self, nr, True
-            results.append(t)
-        if multi:
+        if type(out) is tuple:
+            raw, results = out, []
+            for nr, arr in enumerate(raw):
+                t = Tensor._wrap(arr if type(arr) is np.ndarray else np.asarray(arr))
+                if arr.dtype.kind == "f":
+                    t.grad_fn, t._output_nr, t._requires_grad = self, nr, True
+                results.append(t)
             self._n_outputs = len(raw)
+        else:
+            raw = (out,)
+            t = _new(Tensor)
+            t._data = out if type(out) is np.ndarray else np.asarray(out)
+            t._vc, t._output_nr = None, 0
+            if out.dtype.kind == "f":
+                t.grad_fn, t._requires_grad = self, True
+            else:
+                t.grad_fn, t._requires_grad = None, False
+            results = (t,)
         if self.view:
-            _make_views(inputs[0], results, multi)
+            _make_views(inputs[0], results, len(results) > 1)
         self._save(arrays, inputs, raw, results)
-        return tuple(results) if multi else results[0]
+        return results[0] if len(raw) == 1 and type(out) is not tuple else tuple(results)
 
     def _link(self, inputs) -> tuple:
         """Set ``next_functions`` (one edge per input) and the sequence number."""
-        edges = []
+        edges, needs = [], []
         for x in inputs:
-            edges.append(_edge(x) if isinstance(x, Tensor) and x._requires_grad else NO_EDGE)
+            if isinstance(x, Tensor) and x._requires_grad:
+                fn = x.grad_fn
+                edges.append((fn, x._output_nr) if fn is not None else (x._accumulator(), 0))
+                needs.append(True)
+            else:
+                edges.append(NO_EDGE)
+                needs.append(False)
         self.next_functions = edges = tuple(edges)
+        self.needs_input_grad = tuple(needs)
         self._seq = next(_sequence)
         if state.anomaly:
             from .anomaly_mode import record_trace
@@ -117,9 +136,17 @@ class Op(Node):
         return edges
 
     def _save(self, arrays, inputs, raw_outputs, results) -> None:
+        """Keep what forward saved, and for broadcasting ops the inputs' shapes that differ from the result's."""
         to_save = self.__dict__.pop("_to_save", None)
         if to_save:
             self._pack(to_save, arrays, inputs, raw_outputs, results)
+        if self.broadcasting:
+            out = results[0]._data
+            shape, dt = out.shape, out.dtype
+            for x in arrays:
+                if type(x) is np.ndarray and (x.shape != shape or x.dtype != dt):
+                    self._in_meta = tuple((a.shape, a.dtype) if type(a) is np.ndarray else None for a in arrays)
+                    break
 
     def _apply(self, grads, create_graph):
         self._as_tensors = create_graph
@@ -283,7 +310,7 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple:
-        return self._unpack(True)
+        return tuple(self._unpack(True))
 
 
 class BackwardCFunction(FunctionCtx, Node):

@@ -107,28 +107,37 @@ class Node:
         else is a constant. Entries: ``(array, owner, version, vc)`` with owner the
         output number (and its version counter), the input tensor, or None.
         """
-        from .._tensor import Tensor
         packed = []
+        single = output_arrays[0] if len(output_arrays) == 1 else None
         for item in items:
-            for nr, arr in enumerate(output_arrays):
-                if item is arr:
-                    vc = outputs[nr]._version_counter()
-                    packed.append((outputs[nr]._data, nr, vc.value, vc))
-                    break
-            else:
-                for arr, t in zip(input_arrays, inputs):
-                    if item is arr and isinstance(t, Tensor):
+            if item is single:
+                vc = outputs[0]._version_counter()
+                packed.append((outputs[0]._data, 0, vc.value, vc))
+                continue
+            entry = None
+            if single is None:
+                for nr, arr in enumerate(output_arrays):
+                    if item is arr:
+                        vc = outputs[nr]._version_counter()
+                        entry = (outputs[nr]._data, nr, vc.value, vc)
+                        break
+            if entry is None:
+                for i, arr in enumerate(input_arrays):
+                    if item is arr:
+                        t = inputs[i]
+                        if t is item:  # a Python number given as input: a constant
+                            break
                         if t._is_inference and not state.inference:
                             raise RuntimeError(
                                 "Inference tensors cannot be saved for backward. Please do not use Tensors "
                                 "created in inference mode in computation tracked by autograd. To work around "
                                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
-                        packed.append((item, t, t._version, None))
+                        vc = t._vc
+                        entry = (item, t, 0 if vc is None else vc.value, None)
                         break
-                else:
-                    packed.append((item, None, 0, None))
-        self._saved = tuple(packed)
+            packed.append(entry if entry is not None else (item, None, 0, None))
+        self._saved = packed
 
     def _unpack(self, as_tensors: bool) -> tuple:
         saved = self._saved
@@ -149,12 +158,13 @@ class Node:
                 else:
                     value = arr
             else:                    # an input tensor (named by its history now, as torch does)
-                current, source = owner._version, (owner.grad_fn, owner._output_nr)
+                tvc = owner._vc
+                current, source = (0 if tvc is None else tvc.value), (owner.grad_fn, owner._output_nr)
                 value = owner if as_tensors else arr
             if current != version:
                 raise RuntimeError(_modified_message(arr, current, version, source))
             out.append(value)
-        return tuple(out)
+        return out
 
     def _release(self):
         if self._saved:
