@@ -36,7 +36,7 @@ from ._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, 
                         permute, ravel, repeat, reshape, split, squeeze, stack, swapaxes, swapdims, t,
                         tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)
 from ._tensor_str import set_printoptions
-from . import autograd, nn, optim, random, serialization
+from . import autograd, nn, optim, random, serialization, viz
 from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled

@@ -15,6 +15,8 @@ defined in ``minitorch/_ops`` and bound as methods at the end of this file.
 """
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 import weakref
 from collections import OrderedDict
@@ -93,10 +95,34 @@ def _check_device(d) -> None:
 
 
 class _VersionCounter:
-    __slots__ = ("value",)
+    """The version shared by a tensor and its views, and where the last in-place change came from."""
+
+    __slots__ = ("value", "site")
 
     def __init__(self):
         self.value = 0
+        self.site = None  # (operation, file, line) of the last change, for error messages
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _call_site(op: str | None):
+    """(operation, file, line) of the user's code that called into minitorch.
+
+    ``op`` names the operation; by default, the minitorch function the user called.
+    """
+    frame, inner = sys._getframe(2), None
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, inner = frame.f_back, frame
+    if frame is None:
+        return None
+    if op is None and inner is None:
+        op = "an in-place operation"
+    elif op is None:  # the method of the object the user called, e.g. SGD.step
+        owner = inner.f_locals.get("self")
+        op = f"{type(owner).__name__}.{inner.f_code.co_name}" if owner is not None else inner.f_code.co_qualname
+    return op, frame.f_code.co_filename, frame.f_lineno
 
 
 class Tensor:
@@ -145,11 +171,13 @@ class Tensor:
         vc = self._vc
         return 0 if vc is None else vc.value
 
-    def _bump(self) -> None:
+    def _bump(self, op: str | None = None) -> None:
+        """An in-place change: next version, and remember where it came from (``op``: its name)."""
         vc = self._vc
         if vc is None:
             vc = self._vc = _VersionCounter()
         vc.value += 1
+        vc.site = _call_site(op)
 
     # ---- metadata ------------------------------------------------------------
     @property

@@ -241,6 +241,13 @@ def getitem(self, index):
 def setitem(self, index, value) -> None:
     """``self[index] = value`` (a tensor or a number): a fill or copy into a view, or ``index_put_`` for tensor
     indices."""
+    _setitem(self, index, value)
+    vc = self._vc
+    if vc is not None and vc.site is not None:  # error messages name the user's operation
+        vc.site = ("__setitem__",) + vc.site[1:]
+
+
+def _setitem(self, index, value) -> None:
     if not isinstance(value, (Tensor, int, float, np.generic)):
         raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
     steps, advanced = _expand_index(self, index)

@@ -140,6 +140,7 @@ class Op(Node):
         to_save = self.__dict__.pop("_to_save", None)
         if to_save:
             self._pack(to_save, arrays, inputs, raw_outputs, results)
+        self._out_shape = results[0]._data.shape
         if self.broadcasting:
             out = results[0]._data
             shape, dt = out.shape, out.dtype
@@ -263,7 +264,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
                 snapshot = clone(t)
             ctx._to_save = tuple(target if s is out else snapshot._data if s is target else s for s in saved)
         _write_back(target, out)
-    t._bump()
+    t._bump(type(ctx).__qualname__.lower())
     if record:
         from .inplace import rebase_history
         rebase_history(ctx, inputs, arrays, snapshot)
@@ -413,6 +414,7 @@ class Function(metaclass=FunctionMeta):
         multi = isinstance(out, tuple)
         outs = out if multi else (out,)
         ctx._n_outputs = len(outs)
+        ctx._out_shape = outs[0]._data.shape if isinstance(outs[0], Tensor) else None
         ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs]
         non_diff = {id(t) for t in ctx._non_differentiable}
         input_ids = {id(a) for a in args if isinstance(a, Tensor)}

@@ -51,6 +51,7 @@ class Node:
     _tensor_hooks = None   # {output_nr: {id: hook(grad)}} from Tensor.register_hook
     _retained = None       # {output_nr: weakref to a tensor that called retain_grad()}
     _trace = None          # forward stack, recorded under detect_anomaly
+    _out_shape = None      # the shape of (the first of) the forward results, for graph summaries
     _metadata = None
 
     def name(self) -> str:
@@ -104,8 +105,9 @@ class Node:
         counter only (keeping the tensor would make a cycle through this node).
         An item that is an input is kept with its tensor, so backward can check
         the version and, under create_graph, differentiate through it. Anything
-        else is a constant. Entries: ``(array, owner, version, vc)`` with owner the
-        output number (and its version counter), the input tensor, or None.
+        else is a constant. Entries: ``(array, owner, version, extra)`` with owner the
+        output number (extra: its version counter), the input tensor (extra: its
+        position among the inputs), or None.
         """
         packed = []
         single = output_arrays[0] if len(output_arrays) == 1 else None
@@ -134,7 +136,7 @@ class Node:
                                 "this, you can make a clone to get a normal tensor and use it in autograd, or "
                                 "use `torch.no_grad()` instead of `torch.inference_mode()`.")
                         vc = t._vc
-                        entry = (item, t, 0 if vc is None else vc.value, None)
+                        entry = (item, t, 0 if vc is None else vc.value, i)
                         break
             packed.append(entry if entry is not None else (item, None, 0, None))
         self._saved = packed
@@ -146,23 +148,23 @@ class Node:
                 raise RuntimeError(RELEASED_MESSAGE)
             return ()
         out = []
-        for arr, owner, version, vc in saved:
+        for arr, owner, version, extra in saved:
             if owner is None:
                 out.append(_wrap(arr) if as_tensors and type(arr) is np.ndarray else arr)
                 continue
             if type(owner) is int:   # one of this node's outputs
-                current, source = vc.value, (self, owner)
+                current, source, vc = extra.value, (self, owner), extra
                 if as_tensors:
                     value = _wrap(arr)
-                    value._vc, value.grad_fn, value._output_nr, value._requires_grad = vc, self, owner, True
+                    value._vc, value.grad_fn, value._output_nr, value._requires_grad = extra, self, owner, True
                 else:
                     value = arr
             else:                    # an input tensor (named by its history now, as torch does)
-                tvc = owner._vc
-                current, source = (0 if tvc is None else tvc.value), (owner.grad_fn, owner._output_nr)
+                vc = owner._vc
+                current, source = (0 if vc is None else vc.value), (owner.grad_fn, owner._output_nr)
                 value = owner if as_tensors else arr
             if current != version:
-                raise RuntimeError(_modified_message(arr, current, version, source))
+                raise RuntimeError(_modified_message(arr, current, version, source, vc))
             out.append(value)
         return out
 
@@ -170,6 +172,42 @@ class Node:
         if self._saved:
             self._saved = None
             self._released = True
+
+    # ---- introspection: graph drawing and summaries ----------------------------
+    def _saved_entries(self) -> list:
+        """(name, array, version when saved, version now) for each tensor this node keeps."""
+        if not self._saved:
+            return []
+        names = _forward_arg_names(type(self))
+        entries = []
+        for k, (arr, owner, version, extra) in enumerate(self._saved):
+            if not isinstance(arr, np.ndarray):  # a Python number kept by forward
+                continue
+            if owner is None:
+                name, now = f"saved{k}", version
+            elif type(owner) is int:
+                name, now = ("result" if owner == 0 else f"result{owner}"), extra.value
+            else:
+                name, now = (names[extra] if extra < len(names) else f"input{extra}"), owner._version
+            entries.append((name, arr, version, now))
+        return entries
+
+    def _attributes(self) -> dict:
+        """The non-tensor values forward kept for backward (dims, scalars, shapes)."""
+        return {k: v for k, v in self.__dict__.items()
+                if not k.startswith("_") and k not in ("next_functions", "needs_input_grad", "variable")
+                and not isinstance(v, np.ndarray)}
+
+    def __getattr__(self, name: str):
+        """torch-style ``_saved_<name>`` access to saved tensors (as torchviz reads them)."""
+        if name.startswith("_saved_"):
+            for saved_name, arr, _, _ in self._saved_entries():
+                if "_saved_" + saved_name == name:
+                    return _wrap(arr) if type(arr) is np.ndarray else arr
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | {"_saved_" + e[0] for e in self._saved_entries()})
 
     # ---- hooks run by the engine -----------------------------------------
     def _run_pre_hooks(self, grads: list, as_tensors: bool) -> list:
@@ -198,6 +236,22 @@ class Node:
         return grad_inputs
 
 
+_arg_names: dict = {}
+_TORCH_NAMES = {"a": "self", "b": "other"}  # ops call their inputs a, b; torch's nodes say self, other
+
+
+def _forward_arg_names(cls) -> tuple:
+    """The names of forward's inputs (after ctx), used to name saved tensors."""
+    names = _arg_names.get(cls)
+    if names is None:
+        import inspect
+        forward = getattr(cls, "_forward_cls", cls).forward
+        params = list(inspect.signature(forward).parameters.values())
+        names = _arg_names[cls] = tuple(_TORCH_NAMES.get(p.name, p.name) for p in params[1:]
+                                        if p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty)
+    return names
+
+
 def _as_tensor_tuple(grads, as_tensors):
     return tuple(grads) if as_tensors else tuple(None if g is None else _wrap(g) for g in grads)
 
@@ -218,7 +272,7 @@ def _call_tensor_hooks(hooks, grad, as_tensors):
     return grad
 
 
-def _modified_message(arr, current, expected, source) -> str:
+def _modified_message(arr, current, expected, source, vc) -> str:
     from .._dtype import from_numpy_dtype
     from .function import forward_name
     shape = ", ".join(str(s) for s in arr.shape)
@@ -228,10 +282,26 @@ def _modified_message(arr, current, expected, source) -> str:
     msg = (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
            f"[{kind} [{shape}]]{producer} is at version {current}; expected version {expected} instead. ")
     if state.anomaly:
-        return msg + ("Hint: the backtrace further above shows the operation that failed to compute its "
-                      "gradient. The variable in question was changed in there or anywhere later. Good luck!")
-    return msg + ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
-                  "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        msg += ("Hint: the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. Good luck!")
+    else:
+        msg += ("Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+                "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+    site = None if vc is None else vc.site
+    if site is not None:  # minitorch's addition to torch's text: where the change came from
+        op, filename, line = site
+        msg += f"\nIt was last modified by {op} at {_short_path(filename)}:{line}."
+    return msg
+
+
+def _short_path(filename: str) -> str:
+    """A path relative to the working directory when it is below it."""
+    import os
+    try:
+        relative = os.path.relpath(filename)
+    except ValueError:  # another drive (Windows)
+        return filename
+    return filename if relative.startswith("..") else relative
 
 
 class AccumulateGrad(Node):
@@ -277,3 +347,71 @@ def _own(arr):
     if arr.base is None and arr.flags.writeable and sys.getrefcount(arr) <= 3:
         return arr
     return np.array(arr, copy=True)
+
+
+def summary(output, params: dict | None = None, file=None) -> str:
+    """Print (and return) the backward graph of ``output`` as an indented tree.
+
+    Each line names a node and the shape of what it produced, the tensors it keeps
+    for backward (name, shape, dtype, version), and for leaves (named by ``params``,
+    e.g. ``dict(model.named_parameters())``) that backward fills their ``.grad``.
+    The last line totals the memory the saved tensors keep alive: what
+    ``retain_graph``, ``no_grad()`` and ``detach()`` change.
+    """
+    from .._tensor import Tensor
+    names = {id(v): k for k, v in (params or {}).items()}
+    outputs = output if isinstance(output, (tuple, list)) else (output,)
+    lines, seen, saved_bytes = [], set(), {}
+    stack = [(t.grad_fn, "", "", t) for t in reversed(outputs) if isinstance(t, Tensor)]
+    while stack:
+        fn, prefix, child_prefix, tensor = stack.pop()
+        if fn is None:
+            if tensor is not None:
+                lines.append(f"{prefix}{_shape_text(tensor.shape)} (no grad_fn: outside the graph)")
+            else:
+                lines.append(f"{prefix}(input that needs no gradient)")
+            continue
+        if id(fn) in seen:
+            lines.append(f"{prefix}{fn.name()} (see above)")
+            continue
+        seen.add(id(fn))
+        if isinstance(fn, AccumulateGrad):
+            v = fn.variable
+            name = f" {names[id(v)]}" if id(v) in names else ""
+            lines.append(f"{prefix}AccumulateGrad: leaf{name} {_shape_text(v.shape)} {v.dtype.name} -> .grad")
+            continue
+        text = f"{prefix}{fn.name()}"
+        if fn._out_shape is not None:
+            text += f" -> {_shape_text(fn._out_shape)}"
+        entries = fn._saved_entries()
+        if entries:
+            parts = []
+            for name, arr, version, now in entries:
+                saved_bytes[id(arr)] = arr.nbytes
+                stale = "" if now == version else f" (now v{now}: modified in place)"
+                parts.append(f"{name} {_shape_text(arr.shape)} {arr.dtype} v{version}{stale}")
+            text += "  saves " + ", ".join(parts)
+        elif fn._released:
+            text += "  (saved tensors freed by backward)"
+        lines.append(text)
+        children = fn.next_functions
+        for i in range(len(children) - 1, -1, -1):
+            last = i == len(children) - 1
+            stack.append((children[i][0], child_prefix + ("└── " if last else "├── "),
+                          child_prefix + ("    " if last else "│   "), None))
+    total = sum(saved_bytes.values())
+    lines.append(f"{len(seen)} nodes; saved tensors keep {_bytes_text(total)} alive")
+    text = "\n".join(lines)
+    print(text, file=file)
+    return text
+
+
+def _shape_text(shape) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _bytes_text(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
