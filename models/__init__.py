@@ -1,1 +1,16 @@
-"""Model architectures with torchvision's structure (filled in by the models issue)."""
+"""``minitorch.models``: image classifiers with torchvision's structure, names and weights API.
+
+``resnet18``, ``resnet34``, ``resnet50`` and ``mobilenet_v2`` build torchvision's architectures (same
+state_dict keys and shapes, so torchvision checkpoints load with ``minitorch.load``). ``cifar_resnet20``
+and ``cifar_mobilenet_v2`` are small presets for 32x32 images that train on a CPU in minutes. Each
+builder takes ``weights`` (a member of its weights enum, its name, or None), ``progress`` and the legacy
+``pretrained``; weights are files in ``minitorch/weights/`` (or ``$MINITORCH_WEIGHTS_DIR``) described
+by its ``manifest.json``.
+"""
+from ._api import (WEIGHTS_DIR_ENV, Weights, WeightsEnum, get_model, get_model_weights, get_weight, list_models,
+                   read_manifest, weights_dir)
+from ._ops import Conv2dNormActivation
+from .mobilenetv2 import (Cifar_MobileNet_V2_Weights, InvertedResidual, MobileNet_V2_Weights, MobileNetV2,
+                          cifar_mobilenet_v2, mobilenet_v2)
+from .resnet import (BasicBlock, Bottleneck, Cifar_ResNet20_Weights, CifarResNet, ResNet, ResNet18_Weights,
+                     ResNet34_Weights, ResNet50_Weights, cifar_resnet20, resnet18, resnet34, resnet50)

@@ -1,0 +1,197 @@
+"""Pretrained weights and the model registry, in the form of ``torchvision.models._api``.
+
+A ``WeightsEnum`` entry names a file in the weights folder: the package's ``minitorch/weights/``
+(the repository's ``weights/``), or the folder in the environment variable ``MINITORCH_WEIGHTS_DIR``
+when it is set (read at every use, so it can change at run time). The folder's ``manifest.json``
+(format in ``weights/README.md``) gives each file's meta-data, its sha256 among them; an entry's
+``meta`` is its built-in meta-data updated with the manifest's entry for its file.
+"""
+from __future__ import annotations
+
+import enum
+import hashlib
+import inspect
+import json
+import os
+import pathlib
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import minitorch
+from minitorch import nn
+
+__all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
+           "list_models", "read_manifest", "weights_dir"]
+
+WEIGHTS_DIR_ENV = "MINITORCH_WEIGHTS_DIR"
+MANIFEST = "manifest.json"
+# models/ and weights/ are siblings both in the repository and in the installed package
+_PACKAGE_WEIGHTS = pathlib.Path(__file__).resolve().parent.parent / "weights"
+
+
+def weights_dir() -> pathlib.Path:
+    """The folder weight files and ``manifest.json`` are read from."""
+    return pathlib.Path(os.environ.get(WEIGHTS_DIR_ENV) or _PACKAGE_WEIGHTS)
+
+
+def read_manifest(folder: str | os.PathLike | None = None) -> dict[str, dict[str, Any]]:
+    """The ``files`` of ``manifest.json`` in ``folder`` (default: ``weights_dir()``): file name -> meta.
+
+    A folder without a manifest has no entries; a manifest that is not valid raises RuntimeError.
+    """
+    path = pathlib.Path(folder if folder is not None else weights_dir()) / MANIFEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    try:
+        files = json.loads(text)["files"]
+        if not isinstance(files, dict) or not all(isinstance(v, dict) for v in files.values()):
+            raise TypeError("'files' must map file names to objects")
+    except (ValueError, KeyError, TypeError) as e:
+        raise RuntimeError(f"{path} is not a valid weights manifest ({type(e).__name__}: {e}); "
+                           f"see weights/README.md for its format") from None
+    return files
+
+
+def _sha256(path: pathlib.Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass
+class Weights:
+    """A weights file (a name in the weights folder) and its built-in meta-data.
+
+    The built-in ``meta`` holds what is known before training: ``architecture`` and ``command``, the
+    command that (re)generates the file; the rest comes from the manifest.
+    """
+
+    file: str
+    meta: dict[str, Any]
+
+
+def _synthetic_weights(arch: str) -> Weights:
+    """The weights of the builder ``arch`` that the project's pretraining script makes on its synthetic dataset."""
+    return Weights(file=f"{arch}-synthetic-v1.safetensors",
+                   meta={"architecture": arch, "command": f"python examples/pretrain.py --model {arch}"})
+
+
+class WeightsEnum(enum.Enum):
+    """The weights a builder accepts; each value is a ``Weights``."""
+
+    @classmethod
+    def from_str(cls, name: str) -> WeightsEnum:
+        try:
+            return cls[name]
+        except KeyError:
+            raise ValueError(f"Unknown value '{name}' for {cls.__name__}.") from None
+
+    @classmethod
+    def verify(cls, obj: Any) -> Any:
+        """``obj`` as a member of this enum: None, a member, or its name (``"DEFAULT"``, ``"Enum.NAME"``)."""
+        if obj is not None:
+            if type(obj) is str:
+                obj = cls.from_str(obj.replace(cls.__name__ + ".", ""))
+            elif not isinstance(obj, cls):
+                raise TypeError(f"Invalid Weight class provided; expected {cls.__name__} but received "
+                                f"{obj.__class__.__name__}.")
+        return obj
+
+    @property
+    def file(self) -> str:
+        return self.value.file
+
+    @property
+    def path(self) -> pathlib.Path:
+        """The file's path in the current weights folder."""
+        return weights_dir() / self.value.file
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The built-in meta-data updated with the manifest's entry for this file, when there is one."""
+        return {**self.value.meta, **read_manifest().get(self.value.file, {})}
+
+    def get_state_dict(self, progress: bool = True, check_hash: bool = True) -> Mapping[str, Any]:
+        """Load the file with ``minitorch.load``, after checking its sha256 against the manifest.
+
+        ``progress`` is accepted for torchvision compatibility (nothing is downloaded). A missing file,
+        a file without a manifest entry or with another sha256 raises an error that names the file and
+        the command that regenerates it.
+        """
+        path, meta = self.path, self.meta
+        fix = (f"Regenerate it with `{meta['command']}` (or set {WEIGHTS_DIR_ENV} to a folder that has it "
+               f"and its {MANIFEST}).")
+        if not path.is_file():
+            raise FileNotFoundError(f"{self!r}: weights file {path} not found. {fix}")
+        if check_hash:
+            manifest = path.parent / MANIFEST
+            if "sha256" not in meta:
+                raise RuntimeError(f"{self!r}: {manifest} has no sha256 for {path.name}, so the weights file "
+                                   f"{path} cannot be verified. {fix}")
+            actual = _sha256(path)
+            if actual != meta["sha256"]:
+                raise RuntimeError(f"{self!r}: weights file {path} is corrupted: its sha256 is {actual}, "
+                                   f"{manifest} expects {meta['sha256']}. {fix}")
+        return minitorch.load(path)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self._name_}"
+
+
+BUILTIN_MODELS: dict[str, Callable[..., nn.Module]] = {}
+
+
+def register_model(name: str | None = None) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
+    """Add a builder to the registry of ``list_models``/``get_model``, under its name or ``name``."""
+    def wrapper(fn: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
+        key = name if name is not None else fn.__name__
+        if key in BUILTIN_MODELS:
+            raise ValueError(f"An entry is already registered under the name '{key}'.")
+        BUILTIN_MODELS[key] = fn
+        return fn
+    return wrapper
+
+
+def list_models() -> list[str]:
+    """The names of the registered model builders, sorted."""
+    return sorted(BUILTIN_MODELS)
+
+
+def _find_model(name: str) -> Callable[..., nn.Module]:
+    try:
+        return BUILTIN_MODELS[name.lower()]
+    except KeyError:
+        raise ValueError(f"Unknown model {name.lower()}") from None
+
+
+def get_model(name: str, **config: Any) -> nn.Module:
+    """Build the model registered as ``name`` with the builder's keyword arguments."""
+    return _find_model(name)(**config)
+
+
+def get_model_weights(name: str | Callable[..., nn.Module]) -> type[WeightsEnum]:
+    """The weights enum of a builder (or of the model registered under ``name``)."""
+    fn = _find_model(name) if isinstance(name, str) else name
+    annotation = inspect.signature(fn, eval_str=True).parameters["weights"].annotation
+    for candidate in (annotation, *getattr(annotation, "__args__", ())):
+        if isinstance(candidate, type) and issubclass(candidate, WeightsEnum):
+            return candidate
+    raise ValueError("The WeightsEnum class for the specific method couldn't be retrieved. "
+                     "Make sure the typing info is correct.")
+
+
+def get_weight(name: str) -> WeightsEnum:
+    """The weights named ``"Enum.MEMBER"``, e.g. ``"ResNet18_Weights.DEFAULT"``."""
+    try:
+        enum_name, value_name = name.split(".")
+    except ValueError:
+        raise ValueError(f"Invalid weight name provided: '{name}'.") from None
+    for fn in BUILTIN_MODELS.values():
+        weights_enum = get_model_weights(fn)
+        if weights_enum.__name__ == enum_name:
+            return weights_enum.from_str(value_name)
+    raise ValueError(f"The weight enum '{enum_name}' for the specific method couldn't be retrieved.")

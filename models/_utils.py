@@ -1,0 +1,100 @@
+"""Helpers of the model builders, as in ``torchvision.models._utils``."""
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from typing import Any, Callable, TypeVar
+
+from minitorch import nn
+
+from ._api import WeightsEnum
+
+M = TypeVar("M", bound=nn.Module)
+
+
+def _make_divisible(v: float, divisor: int, min_value: int | None = None) -> int:
+    """``v`` rounded to the nearest multiple of ``divisor`` (at least ``min_value``, default ``divisor``),
+    one multiple higher if rounding lost more than 10%: TensorFlow MobileNet's channel rounding."""
+    if min_value is None:
+        min_value = divisor
+    rounded = max(min_value, int(v + divisor / 2) // divisor * divisor)
+    return rounded + divisor if rounded < 0.9 * v else rounded
+
+
+def _sequence_to_str(seq: list[str]) -> str:
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b', and 'c'``: how torchvision lists parameter names."""
+    quoted = [f"'{item}'" for item in seq]
+    if len(quoted) <= 1:
+        return "".join(quoted)
+    return ", ".join(quoted[:-1]) + ("" if len(quoted) == 2 else ",") + " and " + quoted[-1]
+
+
+def handle_legacy_interface(**weights: tuple[str, WeightsEnum]) -> Callable[[Callable[..., M]], Callable[..., M]]:
+    """Give a builder torchvision's pre-0.13 interface back, with torchvision's deprecation warnings.
+
+    ``weights={weights_param: (legacy_param, default)}``: ``legacy_param=True`` (e.g. ``pretrained=True``)
+    becomes ``weights_param=default`` and ``legacy_param=False`` becomes ``weights_param=None``. Keyword-only
+    parameters passed by position (``resnet18(True)``) are accepted too.
+    """
+    def decorate(builder: Callable[..., M]) -> Callable[..., M]:
+        keyword_only = [name for name, p in inspect.signature(builder).parameters.items()
+                        if p.kind is p.KEYWORD_ONLY]
+
+        @functools.wraps(builder)
+        def wrapper(*args: Any, **kwargs: Any) -> M:
+            if len(args) > len(keyword_only):
+                raise TypeError(f"{builder.__name__}() takes at most {len(keyword_only)} positional arguments "
+                                f"but {len(args)} were given")
+            if args:
+                warnings.warn(f"Using {_sequence_to_str(keyword_only[:len(args)])} as positional parameter(s) is "
+                              f"deprecated since 0.13 and may be removed in the future. Please use keyword "
+                              f"parameter(s) instead.")
+                kwargs.update(zip(keyword_only, args))
+            for weights_param, (legacy_param, default) in weights.items():
+                missing = object()
+                value = kwargs.get(weights_param, missing)
+                if ((weights_param not in kwargs and legacy_param not in kwargs) or value is None
+                        or isinstance(value, WeightsEnum) or (isinstance(value, str) and value != "legacy")):
+                    continue
+                # a legacy value given by position has landed under the new name
+                positional = value is not missing
+                legacy = kwargs.pop(weights_param) if positional else kwargs[legacy_param]
+                kwargs.pop(legacy_param, None)
+                chosen = default if legacy else None
+                if not positional:
+                    warnings.warn(f"The parameter '{legacy_param}' is deprecated since 0.13 and may be removed in "
+                                  f"the future, please use '{weights_param}' instead.")
+                msg = (f"Arguments other than a weight enum or `None` for '{weights_param}' are deprecated since "
+                       f"0.13 and may be removed in the future. The current behavior is equivalent to passing "
+                       f"`{weights_param}={chosen}`.")
+                if legacy:
+                    msg += (f" You can also use `{weights_param}={type(chosen).__name__}.DEFAULT` to get the most "
+                            f"up-to-date weights.")
+                warnings.warn(msg)
+                kwargs[weights_param] = chosen
+            return builder(**kwargs)
+        return wrapper
+    return decorate
+
+
+def _ovewrite_named_param(kwargs: dict[str, Any], param: str, new_value: Any) -> None:
+    """Set ``kwargs[param]``, or check that the caller's value agrees with ``new_value``."""
+    if param in kwargs:
+        if kwargs[param] != new_value:
+            raise ValueError(f"The parameter '{param}' expected value {new_value} but got {kwargs[param]} instead.")
+    else:
+        kwargs[param] = new_value
+
+
+def _build(factory: Callable[..., M], weights: WeightsEnum | None, progress: bool, kwargs: dict[str, Any]) -> M:
+    """``factory(**kwargs)`` with ``weights`` loaded into it. The weights file is read and verified before the
+    model is built; ``num_classes`` becomes the number of the weights' categories (an error if the caller asked
+    for another number), as in torchvision."""
+    if weights is None:
+        return factory(**kwargs)
+    state_dict = weights.get_state_dict(progress=progress, check_hash=True)
+    _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
+    model = factory(**kwargs)
+    model.load_state_dict(state_dict)
+    return model

@@ -1,0 +1,281 @@
+"""ResNet (He et al., "Deep Residual Learning for Image Recognition", 2015) with torchvision's structure.
+
+``ResNet``, ``BasicBlock``, ``Bottleneck`` and the builders have torchvision's arguments, attribute
+names and state_dict keys (the v1.5 Bottleneck, strided on its 3x3 conv), so torchvision checkpoints
+load. ``CifarResNet`` / ``cifar_resnet20`` is the small ResNet of the paper's CIFAR-10 section, built
+from the same ``BasicBlock``: it trains from scratch on a CPU in minutes.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import minitorch
+from minitorch import Tensor, nn
+
+from ._api import WeightsEnum, _synthetic_weights, register_model
+from ._utils import _build, handle_legacy_interface
+
+__all__ = ["ResNet", "BasicBlock", "Bottleneck", "CifarResNet", "ResNet18_Weights", "ResNet34_Weights",
+           "ResNet50_Weights", "Cifar_ResNet20_Weights", "resnet18", "resnet34", "resnet50", "cifar_resnet20"]
+
+
+def conv3x3(in_planes: int, out_planes: int, stride: int = 1, groups: int = 1, dilation: int = 1) -> nn.Conv2d:
+    """3x3 convolution with padding (that keeps the size at stride 1), without bias."""
+    return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=dilation, groups=groups,
+                     bias=False, dilation=dilation)
+
+
+def conv1x1(in_planes: int, out_planes: int, stride: int = 1) -> nn.Conv2d:
+    """1x1 convolution without bias."""
+    return nn.Conv2d(in_planes, out_planes, kernel_size=1, stride=stride, bias=False)
+
+
+class BasicBlock(nn.Module):
+    """Two 3x3 convolutions and a shortcut (ResNet-18/34)."""
+
+    expansion: int = 1
+
+    def __init__(self, inplanes: int, planes: int, stride: int = 1, downsample: nn.Module | None = None,
+                 groups: int = 1, base_width: int = 64, dilation: int = 1,
+                 norm_layer: Callable[..., nn.Module] | None = None) -> None:
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        if groups != 1 or base_width != 64:
+            raise ValueError("BasicBlock only supports groups=1 and base_width=64")
+        if dilation > 1:
+            raise NotImplementedError("Dilation > 1 not supported in BasicBlock")
+        # conv1 and downsample both reduce the size when stride != 1
+        self.conv1 = conv3x3(inplanes, planes, stride)
+        self.bn1 = norm_layer(planes)
+        self.relu = nn.ReLU(inplace=True)
+        self.conv2 = conv3x3(planes, planes)
+        self.bn2 = norm_layer(planes)
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x: Tensor) -> Tensor:
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        if self.downsample is not None:
+            identity = self.downsample(x)
+        out += identity
+        return self.relu(out)
+
+
+class Bottleneck(nn.Module):
+    """1x1 reduce, 3x3 (strided: ResNet v1.5), 1x1 expand by ``expansion`` = 4, and a shortcut (ResNet-50+)."""
+
+    expansion: int = 4
+
+    def __init__(self, inplanes: int, planes: int, stride: int = 1, downsample: nn.Module | None = None,
+                 groups: int = 1, base_width: int = 64, dilation: int = 1,
+                 norm_layer: Callable[..., nn.Module] | None = None) -> None:
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        width = int(planes * (base_width / 64.0)) * groups
+        # conv2 and downsample both reduce the size when stride != 1
+        self.conv1 = conv1x1(inplanes, width)
+        self.bn1 = norm_layer(width)
+        self.conv2 = conv3x3(width, width, stride, groups, dilation)
+        self.bn2 = norm_layer(width)
+        self.conv3 = conv1x1(width, planes * self.expansion)
+        self.bn3 = norm_layer(planes * self.expansion)
+        self.relu = nn.ReLU(inplace=True)
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x: Tensor) -> Tensor:
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        if self.downsample is not None:
+            identity = self.downsample(x)
+        out += identity
+        return self.relu(out)
+
+
+def _init_weights(model: nn.Module, zero_init_residual: bool) -> None:
+    """torchvision's ResNet initialisation: He-normal (fan_out) convs, unit norm layers and, with
+    ``zero_init_residual``, a zero scale on each block's last norm so that blocks start as identities
+    (Goyal et al., 2017: +0.2-0.3% accuracy)."""
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+        elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
+            nn.init.constant_(m.weight, 1)
+            nn.init.constant_(m.bias, 0)
+    if zero_init_residual:
+        for m in model.modules():
+            if isinstance(m, Bottleneck) and m.bn3.weight is not None:
+                nn.init.constant_(m.bn3.weight, 0)
+            elif isinstance(m, BasicBlock) and m.bn2.weight is not None:
+                nn.init.constant_(m.bn2.weight, 0)
+
+
+class ResNet(nn.Module):
+    """ImageNet ResNet: 7x7/2 conv stem and 3x3/2 max pool, four stages of ``layers[i]`` blocks
+    (64, 128, 256, 512 planes, strides 1, 2, 2, 2), global average pool and ``fc``."""
+
+    def __init__(self, block: type[BasicBlock | Bottleneck], layers: list[int], num_classes: int = 1000,
+                 zero_init_residual: bool = False, groups: int = 1, width_per_group: int = 64,
+                 replace_stride_with_dilation: list[bool] | None = None,
+                 norm_layer: Callable[..., nn.Module] | None = None) -> None:
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        self._norm_layer = norm_layer
+        self.inplanes = 64
+        self.dilation = 1
+        if replace_stride_with_dilation is None:
+            # whether each of layer2..layer4 trades its stride 2 for a dilated convolution
+            replace_stride_with_dilation = [False, False, False]
+        if len(replace_stride_with_dilation) != 3:
+            raise ValueError("replace_stride_with_dilation should be None "
+                             f"or a 3-element tuple, got {replace_stride_with_dilation}")
+        self.groups = groups
+        self.base_width = width_per_group
+        self.conv1 = nn.Conv2d(3, self.inplanes, kernel_size=7, stride=2, padding=3, bias=False)
+        self.bn1 = norm_layer(self.inplanes)
+        self.relu = nn.ReLU(inplace=True)
+        self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
+        self.layer1 = self._make_layer(block, 64, layers[0])
+        self.layer2 = self._make_layer(block, 128, layers[1], stride=2, dilate=replace_stride_with_dilation[0])
+        self.layer3 = self._make_layer(block, 256, layers[2], stride=2, dilate=replace_stride_with_dilation[1])
+        self.layer4 = self._make_layer(block, 512, layers[3], stride=2, dilate=replace_stride_with_dilation[2])
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(512 * block.expansion, num_classes)
+        _init_weights(self, zero_init_residual)
+
+    def _make_layer(self, block: type[BasicBlock | Bottleneck], planes: int, blocks: int, stride: int = 1,
+                    dilate: bool = False) -> nn.Sequential:
+        """A stage of ``blocks`` blocks; the first one changes the stride/width, with a 1x1 conv shortcut."""
+        norm_layer = self._norm_layer
+        downsample = None
+        previous_dilation = self.dilation
+        if dilate:
+            self.dilation *= stride
+            stride = 1
+        if stride != 1 or self.inplanes != planes * block.expansion:
+            downsample = nn.Sequential(conv1x1(self.inplanes, planes * block.expansion, stride),
+                                       norm_layer(planes * block.expansion))
+        layers = [block(self.inplanes, planes, stride, downsample, self.groups, self.base_width, previous_dilation,
+                        norm_layer)]
+        self.inplanes = planes * block.expansion
+        for _ in range(1, blocks):
+            layers.append(block(self.inplanes, planes, groups=self.groups, base_width=self.base_width,
+                                dilation=self.dilation, norm_layer=norm_layer))
+        return nn.Sequential(*layers)
+
+    def _forward_impl(self, x: Tensor) -> Tensor:
+        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+        x = self.avgpool(x)
+        x = minitorch.flatten(x, 1)
+        return self.fc(x)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self._forward_impl(x)
+
+
+class CifarResNet(nn.Module):
+    """The CIFAR-10 ResNet of He et al. (section 4.2) for 32x32 inputs: a 3x3 conv stem with 16 channels
+    (no max pool), three stages of ``layers[i]`` blocks with 16, 32, 64 planes and strides 1, 2, 2, global
+    average pool and ``fc``. Stages change size through their first block's strided 3x3 conv and a 1x1 conv
+    shortcut (the paper's option B). State_dict keys follow ``ResNet``'s (``conv1``, ``layer2.0.downsample.0``).
+    """
+
+    # the stage builder reads inplanes, dilation, groups, base_width and _norm_layer
+    _make_layer = ResNet._make_layer
+
+    def __init__(self, block: type[BasicBlock | Bottleneck], layers: list[int], num_classes: int = 10,
+                 zero_init_residual: bool = False, norm_layer: Callable[..., nn.Module] | None = None) -> None:
+        super().__init__()
+        if len(layers) != 3:
+            raise ValueError(f"CifarResNet has 3 stages, got layers={layers}")
+        self._norm_layer = nn.BatchNorm2d if norm_layer is None else norm_layer
+        self.inplanes, self.dilation, self.groups, self.base_width = 16, 1, 1, 64
+        self.conv1 = conv3x3(3, self.inplanes)
+        self.bn1 = self._norm_layer(self.inplanes)
+        self.relu = nn.ReLU(inplace=True)
+        self.layer1 = self._make_layer(block, 16, layers[0])
+        self.layer2 = self._make_layer(block, 32, layers[1], stride=2)
+        self.layer3 = self._make_layer(block, 64, layers[2], stride=2)
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(64 * block.expansion, num_classes)
+        _init_weights(self, zero_init_residual)
+
+    def _forward_impl(self, x: Tensor) -> Tensor:
+        x = self.relu(self.bn1(self.conv1(x)))
+        x = self.layer3(self.layer2(self.layer1(x)))
+        x = self.avgpool(x)
+        x = minitorch.flatten(x, 1)
+        return self.fc(x)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self._forward_impl(x)
+
+
+class ResNet18_Weights(WeightsEnum):
+    SYNTHETIC_V1 = _synthetic_weights("resnet18")
+    DEFAULT = SYNTHETIC_V1
+
+
+class ResNet34_Weights(WeightsEnum):
+    SYNTHETIC_V1 = _synthetic_weights("resnet34")
+    DEFAULT = SYNTHETIC_V1
+
+
+class ResNet50_Weights(WeightsEnum):
+    SYNTHETIC_V1 = _synthetic_weights("resnet50")
+    DEFAULT = SYNTHETIC_V1
+
+
+class Cifar_ResNet20_Weights(WeightsEnum):
+    SYNTHETIC_V1 = _synthetic_weights("cifar_resnet20")
+    DEFAULT = SYNTHETIC_V1
+
+
+def _resnet(block: type[BasicBlock | Bottleneck], layers: list[int], weights: WeightsEnum | None, progress: bool,
+            **kwargs: Any) -> ResNet:
+    return _build(functools.partial(ResNet, block, layers), weights, progress, kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNet18_Weights.DEFAULT))
+def resnet18(*, weights: ResNet18_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
+    """ResNet-18 (11.7M parameters at 1000 classes). ``weights``: a ``ResNet18_Weights`` (or its name) or
+    None; ``progress`` is accepted for torchvision compatibility; ``kwargs`` go to ``ResNet``."""
+    weights = ResNet18_Weights.verify(weights)
+    return _resnet(BasicBlock, [2, 2, 2, 2], weights, progress, **kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNet34_Weights.DEFAULT))
+def resnet34(*, weights: ResNet34_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
+    """ResNet-34 (21.8M parameters at 1000 classes); arguments as ``resnet18``."""
+    weights = ResNet34_Weights.verify(weights)
+    return _resnet(BasicBlock, [3, 4, 6, 3], weights, progress, **kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNet50_Weights.DEFAULT))
+def resnet50(*, weights: ResNet50_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
+    """ResNet-50 (25.6M parameters at 1000 classes, Bottleneck blocks); arguments as ``resnet18``."""
+    weights = ResNet50_Weights.verify(weights)
+    return _resnet(Bottleneck, [3, 4, 6, 3], weights, progress, **kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", Cifar_ResNet20_Weights.DEFAULT))
+def cifar_resnet20(*, weights: Cifar_ResNet20_Weights | None = None, progress: bool = True,
+                   **kwargs: Any) -> CifarResNet:
+    """ResNet-20 for 32x32 images (He et al., CIFAR-10): 3 stages of 3 ``BasicBlock``s, 16/32/64 channels,
+    0.27M parameters at the default 10 classes. Arguments as ``resnet18``; ``kwargs`` go to ``CifarResNet``
+    (``num_classes``, ``zero_init_residual``, ``norm_layer``)."""
+    weights = Cifar_ResNet20_Weights.verify(weights)
+    return _build(functools.partial(CifarResNet, BasicBlock, [3, 3, 3]), weights, progress, kwargs)
