@@ -100,3 +100,14 @@ def test_frozen_parameters_stay_bit_identical():
 def test_train_mlp_example():
     result = load_example("train_mlp").main(["--epochs", "15", "--samples", "200"])
     assert result["test_accuracy"] > 0.9
+
+
+def test_gradient_flow_example():
+    results = load_example("gradient_flow").main(["--steps", "3"])
+    assert results["control"]["changed"] == ["l1.weight", "l1.bias", "l2.weight", "l2.bias"]
+    for mode in ("detach", "no_grad", "inference_mode", "optimizer", "manual"):
+        assert results[mode]["changed"] == ["l2.weight", "l2.bias"], mode
+    assert [results[m]["l1_has_grad"] for m in ("detach", "no_grad", "inference_mode", "optimizer")] == \
+        [False, False, False, True]
+    ac = results["actor_critic"]
+    assert not ac["critic_loss_reached_actor"] and not ac["actor_step_changed_critic"] and ac["actor_changed"]
