@@ -36,6 +36,7 @@ from ._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, 
                         permute, ravel, repeat, reshape, split, squeeze, stack, swapaxes, swapdims, t,
                         tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)
 from ._tensor_str import set_printoptions
+from ._threads import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
 from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
@@ -79,13 +80,5 @@ def can_cast(from_: dtype, to: dtype) -> "bool":
 def detach(input: Tensor) -> Tensor:
     return input.detach()
 
-
-def set_num_threads(n: "builtins.int") -> None:  # noqa: F821
-    """Accepted for compatibility; numpy's BLAS decides its own threads."""
-
-
-def get_num_threads() -> "builtins.int":  # noqa: F821
-    import os
-    return os.cpu_count() or 1
 
 from .utils import data as _utils_data  # noqa: E402,F401  (minitorch.utils.data needs the rest of the package)

@@ -137,3 +137,15 @@ def test_hash_is_identity(lib):
 def test_comparison_with_none(lib):
     assert (lib.ones(1) == None) is False  # noqa: E711
     assert (lib.ones(1) != None) is True  # noqa: E711
+
+
+def test_set_num_threads():
+    before = minitorch.get_num_threads()
+    try:
+        minitorch.set_num_threads(1)
+        assert minitorch.get_num_threads() == 1
+    finally:
+        minitorch.set_num_threads(before)
+    assert minitorch.get_num_threads() == before
+    with pytest.raises(RuntimeError):
+        minitorch.set_num_threads(0)
