@@ -425,11 +425,11 @@ def test_cifar_mobilenet_v2():
 
 
 def test_presets_learn():
-    """A few SGD steps fit a tiny batch: the presets train end to end."""
+    """A few Adam steps fit a tiny batch: the presets train end to end."""
     minitorch.manual_seed(0)
     x, y = minitorch.rand(8, 3, 32, 32), minitorch.arange(8) % 2
     for model in (models.cifar_resnet20(num_classes=2), models.cifar_mobilenet_v2(num_classes=2, dropout=0.0)):
-        opt = optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+        opt = optim.Adam(model.parameters(), lr=1e-3)
         losses = []
         for _ in range(8):
             opt.zero_grad()
@@ -437,7 +437,7 @@ def test_presets_learn():
             loss.backward()
             opt.step()
             losses.append(loss.item())
-        assert losses[-1] < 0.5 * losses[0]
+        assert losses[-1] < 0.1 * losses[0]
 
 
 # --- PyTorch checkpoints, read without PyTorch -----------------------------------------------------------------
