@@ -34,16 +34,19 @@ class Geometry:
                 (w + pl + pr - self.dilation[1] * (kw - 1) - 1) // self.stride[1] + 1)
 
 
-def _pad(x: np.ndarray, pads, slack: int = 0) -> np.ndarray:
-    """Zero-pad (or, for negative amounts, crop) the last two axes. With ``slack``, the result is
-    C-contiguous and followed in its buffer by that many spare zeros, for windows that overrun."""
+def _pad(x: np.ndarray, pads, slack: int = 0, value=0) -> np.ndarray:
+    """Pad the last two axes with ``value`` (or, for negative amounts, crop them). With ``slack``,
+    the result is C-contiguous and followed in its buffer by that many spare elements, for
+    windows that overrun."""
     if not slack and not any(p for pair in pads for p in pair):
         return x
     (pt, pb), (pl, pr) = pads
     h, w = x.shape[-2:]
     x = x[..., max(-pt, 0):h - max(-pb, 0), max(-pl, 0):w - max(-pr, 0)]
     shape = x.shape[:-2] + (x.shape[-2] + max(pt, 0) + max(pb, 0), x.shape[-1] + max(pl, 0) + max(pr, 0))
-    out = np.zeros(int(np.prod(shape)) + slack, x.dtype)[:int(np.prod(shape))].reshape(shape)
+    size = int(np.prod(shape))
+    buffer = np.zeros(size + slack, x.dtype) if value == 0 else np.full(size + slack, value, x.dtype)
+    out = buffer[:size].reshape(shape)
     out[..., max(pt, 0):max(pt, 0) + x.shape[-2], max(pl, 0):max(pl, 0) + x.shape[-1]] = x
     return out
 

@@ -30,6 +30,19 @@ def _check_mm(a, b):
     _same_dtype(a, b)
 
 
+def _product_like(x, left, right):
+    """``left @ right``, the gradient of ``x``, laid out like ``x`` (as torch does): computed as
+    ``(right.mT @ left.mT).mT`` when ``x`` is a transposed matrix, such as ``linear``'s
+    ``weight.t()``, so that the weight's gradient comes back contiguous."""
+    if type(x) is np.ndarray and x.ndim >= 2 and x.strides[-2] < x.strides[-1]:
+        return (right.mT @ left.mT).mT
+    return left @ right
+
+
+def _mm_grads(g, a, b, need_a, need_b):
+    return (_product_like(a, g, b.mT) if need_a else None), (_product_like(b, a.mT, g) if need_b else None)
+
+
 class Mm(Op):
     @staticmethod
     def forward(ctx, a, b):
@@ -40,8 +53,7 @@ class Mm(Op):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        return (g @ b.mT if need_a else None), (a.mT @ g if need_b else None)
+        return _mm_grads(g, a, b, *ctx.needs_input_grad)
 
 
 class Bmm(Op):
@@ -59,8 +71,7 @@ class Bmm(Op):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        return (g @ b.mT if need_a else None), (a.mT @ g if need_b else None)
+        return _mm_grads(g, a, b, *ctx.needs_input_grad)
 
 
 class Mv(Op):
@@ -122,7 +133,7 @@ class Addmm(Op):
         need_bias, need_m1, need_m2 = ctx.needs_input_grad
         gs = g if ctx.alpha == 1 else g * ctx.alpha
         g_bias = sum_to_size(g if ctx.beta == 1 else g * ctx.beta, ctx.bias_shape) if need_bias else None
-        return g_bias, (gs @ m2.mT if need_m1 else None), (m1.mT @ gs if need_m2 else None)
+        return (g_bias,) + _mm_grads(gs, m1, m2, need_m1, need_m2)
 
 
 def mm(input, mat2):

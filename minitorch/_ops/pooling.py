@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Op
-from .conv import Geometry, _window_slice, _windows
+from .conv import Geometry, _pad, _window_slice, _windows
 from .indexing import Index, IndexScatter
 
 
@@ -33,39 +33,142 @@ def _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode):
     return oh, ow, Geometry(tuple(stride), pads, tuple(dilation), 1)
 
 
-def _flat(x: np.ndarray) -> np.ndarray:
-    """(..., H, W) as (batch*channels, H*W)."""
-    return x.reshape(-1, x.shape[-2] * x.shape[-1])
+def _positions(kernel) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(kernel[0]) for j in range(kernel[1])]
+
+
+def _phase_windows(xp: np.ndarray, kernel, oh: int, ow: int, geo: Geometry, planes: dict | None = None):
+    """The window views of a padded (N, 1, Hp, Wp) array, one per kernel position, each a slice of
+    one stride-phase plane ``xp[..., a::sh, b::sw]``: the planes are contiguous copies (made once,
+    or taken from ``planes``), so the passes over the windows read memory in order."""
+    (sh, sw), (dh, dw) = geo.stride, geo.dilation
+    planes = {} if planes is None else planes
+    views = []
+    for i, j in _positions(kernel):
+        (y0, a), (x0, b) = divmod(dh * i, sh), divmod(dw * j, sw)
+        if (a, b) not in planes:
+            planes[a, b] = np.ascontiguousarray(xp[..., a::sh, b::sw])
+        views.append(planes[a, b][..., y0:y0 + oh, x0:x0 + ow])
+    return views, planes
+
+
+def _positions(kernel) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(kernel[0]) for j in range(kernel[1])]
+
+
+class MaxPlan:
+    """One max_pool2d: the window position (0 .. kh*kw-1) holding each maximum, the gradient's
+    scatter back to those positions and its adjoint, the gather from them: each one pass per
+    kernel position over contiguous views. ``track``: whether to find the positions (needed for
+    a gradient or the indices; not in inference)."""
+
+    def __init__(self, shape, kernel, stride, padding, dilation, ceil_mode, track=True):
+        h, w = shape[-2:]
+        self.in_shape, self.kernel, self.padding, self.dilation = tuple(shape), tuple(kernel), padding, dilation
+        self.oh, self.ow, self.geo = _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode)
+        self.track, self.arg = track, None
+
+    def _windows(self, xp: np.ndarray, planes: dict | None = None):
+        return _phase_windows(xp, self.kernel, self.oh, self.ow, self.geo, planes)
+
+    def _out(self, a: np.ndarray) -> np.ndarray:
+        return a.reshape(self.in_shape[:-2] + (self.oh, self.ow))
+
+    def pool(self, x: np.ndarray) -> np.ndarray:
+        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        windows, _ = self._windows(_pad(_planes(x), self.geo.pads, value=fill))
+        values = windows[0].copy()
+        for v in windows[1:]:
+            np.maximum(values, v, out=values)  # propagates NaN, as torch does
+        if self.track:
+            arg = np.zeros(values.shape, np.uint8 if len(windows) < 256 else np.int64)
+            for k in reversed(range(len(windows))):  # the first maximum wins: arg = k where equal
+                arg += (windows[k] == values) * (k - arg)
+            if values.dtype.kind == "f" and np.isnan(values).any():  # in torch the last NaN of a window wins
+                for k, v in enumerate(windows):
+                    np.copyto(arg, k, where=np.isnan(v))
+            self.arg = arg
+        return self._out(values)
+
+    def indices(self) -> np.ndarray:
+        """Flat (H*W) index into the unpadded input of each maximum, as torch returns them."""
+        ki, kj = np.divmod(self.arg.astype(np.int64), self.kernel[1])
+        rows = np.arange(self.oh)[:, None] * self.geo.stride[0] + ki * self.dilation[0] - self.padding[0]
+        cols = np.arange(self.ow)[None, :] * self.geo.stride[1] + kj * self.dilation[1] - self.padding[1]
+        return self._out(rows * self.in_shape[-1] + cols)
+
+    def scatter(self, g: np.ndarray) -> np.ndarray:
+        """Each output gradient added at its window's maximum."""
+        g4 = _planes(g)
+        h, w = self.in_shape[-2:]
+        (pt, pb), (pl, pr) = self.geo.pads
+        (sh, sw) = self.geo.stride
+        gp = np.zeros((g4.shape[0], 1, h + pt + pb, w + pl + pr), g.dtype)
+        planes = {(a, b): np.zeros_like(gp[..., a::sh, b::sw]) for a in range(sh) for b in range(sw)}
+        targets, planes = self._windows(gp, planes)
+        for k, target in enumerate(targets):
+            target += _masked(g4, self.arg == k)
+        for (a, b), plane in planes.items():
+            gp[..., a::sh, b::sw] = plane
+        return gp[:, :, pt:pt + h, pl:pl + w].reshape(self.in_shape)
+
+    def gather(self, gg: np.ndarray) -> np.ndarray:
+        """The adjoint of ``scatter``: each output reads the input at its window's maximum."""
+        out = np.zeros(self.arg.shape, gg.dtype)
+        sources, _ = self._windows(_pad(_planes(gg), self.geo.pads))
+        for k, source in enumerate(sources):
+            out += _masked(source, self.arg == k)
+        return self._out(out)
+
+
+def _masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``values`` where ``mask`` holds, +0.0 elsewhere (infinities and NaN included), computed
+    branch-free on the bits: ``np.where`` on an irregular mask is tens of times slower."""
+    bits = values.view(np.dtype(f"u{values.itemsize}"))
+    return (bits & -mask.astype(bits.dtype)).view(values.dtype)
+
+
+def _planes(a: np.ndarray) -> np.ndarray:
+    """(..., H, W) as (planes, 1, H, W), the layout of the window helpers."""
+    return a.reshape((-1, 1) + a.shape[-2:])
 
 
 class MaxPool2d(Op, name="MaxPool2DWithIndicesBackward0"):
-    """Max over each window; also returns the flat (H*W) index of each maximum."""
+    """Max over each window; with ``return_indices``, also the flat (H*W) index of each maximum."""
 
     @staticmethod
-    def forward(ctx, x, kernel=(1, 1), stride=(1, 1), padding=(0, 0), dilation=(1, 1), ceil_mode=False):
-        lead, (h, w) = x.shape[:-2], x.shape[-2:]
-        x4 = x.reshape((-1, 1, h, w))
-        oh, ow, geo = _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode)
-        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        xp = np.pad(x4, ((0, 0), (0, 0)) + geo.pads, constant_values=fill)
-        windows = _windows(xp, kernel[0], kernel[1], oh, ow, geo).reshape(x4.shape[0], kernel[0] * kernel[1], oh, ow)
-        arg = windows.argmax(axis=1)
-        values = np.take_along_axis(windows, arg[:, None], 1)[:, 0]
-        # flat index into the unpadded input of the window element that won
-        ki, kj = np.divmod(arg, kernel[1])
-        rows = np.arange(oh)[:, None] * stride[0] + ki * dilation[0] - padding[0]
-        cols = np.arange(ow)[None, :] * stride[1] + kj * dilation[1] - padding[1]
-        indices = (rows * w + cols).astype(np.int64)
-        ctx.in_shape, ctx.indices = x.shape, indices
-        return values.reshape(lead + (oh, ow)), indices.reshape(lead + (oh, ow))
+    def forward(ctx, x, plan=None, return_indices=False):
+        ctx.plan = plan
+        values = plan.pool(x)
+        return (values, plan.indices()) if return_indices else values
 
     @staticmethod
     def backward(ctx, g, g_indices=None):
-        n = ctx.indices.shape[0]
-        index = (np.arange(n)[:, None], ctx.indices.reshape(n, -1))
-        h, w = ctx.in_shape[-2:]
-        gx = IndexScatter.apply(g.reshape((n, -1)), shape=(n, h * w), index=index, accumulate=True)
-        return gx.reshape(ctx.in_shape)
+        return MaxPool2dScatter.apply(g, plan=ctx.plan)
+
+
+class MaxPool2dScatter(Op, name="MaxPool2DWithIndicesBackwardBackward0"):
+    """max_pool2d's gradient: each output gradient goes to its window's maximum."""
+
+    @staticmethod
+    def forward(ctx, g, plan=None):
+        ctx.plan = plan
+        return plan.scatter(g)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return MaxPool2dGather.apply(gg, plan=ctx.plan)
+
+
+class MaxPool2dGather(Op, name="MaxPool2DWithIndicesBackwardBackwardBackward0"):
+    @staticmethod
+    def forward(ctx, gg, plan=None):
+        ctx.plan = plan
+        return plan.gather(gg)
+
+    @staticmethod
+    def backward(ctx, g):
+        return MaxPool2dScatter.apply(g, plan=ctx.plan)
 
 
 class AvgPlan:

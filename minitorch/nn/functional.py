@@ -17,13 +17,13 @@ from .._ops import loss as _loss
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.embedding import Embedding
-from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, batch_stats
+from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, channel_stats
 from .._ops.reduction import log_softmax as _log_softmax, mean, softmax as _softmax, sum as _sum
 from .._ops.linalg import Addmm, matmul
 from .._ops.unary import relu as _relu, relu_ as _relu_, sigmoid, tanh  # noqa: F401  (re-exported)
 from .._ops.view import View, reshape
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import is_grad_enabled, no_grad
 from ..random import numpy_generator
 
 
@@ -137,9 +137,9 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
-    values, indices = _pool.MaxPool2d.apply(input, kernel=kernel, stride=stride, padding=padding,
-                                            dilation=dilation, ceil_mode=ceil_mode)
-    return (values, indices) if return_indices else values
+    track = return_indices or (input.requires_grad and is_grad_enabled())
+    plan = _pool.MaxPlan(input.shape, kernel, stride, padding, dilation, ceil_mode, track)
+    return _pool.MaxPool2d.apply(input, plan=plan, return_indices=return_indices)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -222,14 +222,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if training:
         if input.numel() // channels <= 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-        m, var = batch_stats(input._data, axes)
+        m, var = channel_stats(input._data)
         if running_mean is not None:
             n = input.numel() // channels
             with no_grad():
                 running_mean._data *= 1 - momentum
-                running_mean._data += momentum * m.reshape(-1)
+                running_mean._data += momentum * m
                 running_var._data *= 1 - momentum
-                running_var._data += (momentum * n / max(n - 1, 1)) * var.reshape(-1)
+                running_var._data += (momentum * n / max(n - 1, 1)) * var
                 running_mean._bump()
                 running_var._bump()
         stats, from_batch = (m, var), True

@@ -44,7 +44,7 @@ class SGD(Optimizer):
                 else:
                     b = buf._data
                     b *= momentum
-                    b += (1 - dampening) * g
+                    b += g if dampening == 0 else (1 - dampening) * g
                 g = g + momentum * buf._data if nesterov else buf._data
             x += -lr * g
             p._bump()

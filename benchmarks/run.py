@@ -1,0 +1,247 @@
+"""Benchmarks: the same workloads on minitorch and on PyTorch, side by side.
+
+    python benchmarks/run.py                       # torch from this Python, if importable
+    python benchmarks/run.py --torch-python /path/to/venv/bin/python
+    python benchmarks/run.py --only W1,W3 --repeats 5
+
+Each measurement runs in a fresh process, alternating minitorch and torch (A B A B ...),
+with the same number of threads for both; the table shows medians over the repeats,
+the minitorch/torch ratio, the peak RSS of each process, and the fraction of the
+machine's float32 GEMM peak (measured with numpy) that each workload reaches.
+The workloads' code is written once against a ``torch``-like module; the models are
+``minitorch.models`` (on torch: the same source with ``minitorch`` replaced by ``torch``).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import pathlib
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+WORKLOADS = {
+    "W1": "autograd overhead: 2000 elementwise ops on 16 elements, fwd+bwd (us/op)",
+    "W2": "MLP 784-512-256-10, batch 128, SGD momentum (ms/step)",
+    "W3": "CIFAR ResNet-20, batch 64 of 3x32x32, SGD momentum (ms/step)",
+    "W4f": "resnet18 frozen but fc, batch 4 of 3x224x224 (ms/step)",
+    "W4": "resnet18 all trained, batch 4 of 3x224x224 (ms/step)",
+    "W5f": "mobilenet_v2 frozen but classifier[1], batch 4 of 3x224x224 (ms/step)",
+    "W5": "mobilenet_v2 all trained, batch 4 of 3x224x224 (ms/step)",
+    "W6": "resnet18 eval under no_grad, batch 16 of 3x224x224 (ms/batch)",
+}
+
+
+# ---- running one workload (inside a worker process) ---------------------------------------------------------
+def load_models(torch, name: str):
+    """``minitorch.models``, or for torch the same source with ``minitorch`` replaced by ``torch``."""
+    if name == "minitorch":
+        import minitorch.models
+        return minitorch.models
+    with tempfile.TemporaryDirectory() as tmp:
+        package = pathlib.Path(tmp) / "torch_models"
+        package.mkdir()
+        for source in (ROOT / "models").glob("*.py"):
+            (package / source.name).write_text(re.sub(r"\bminitorch\b", "torch", source.read_text()))
+        spec = importlib.util.spec_from_file_location("torch_models", package / "__init__.py",
+                                                      submodule_search_locations=[str(package)])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["torch_models"] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def count_flops(torch, model, x) -> float:
+    """Multiply-adds x 2 of one forward pass through the model's convolutions and linear layers."""
+    total = [0]
+
+    def hook(module, args, out):
+        if isinstance(module, torch.nn.Conv2d):
+            k = module.weight.shape[1] * module.weight.shape[2] * module.weight.shape[3]
+            total[0] += 2 * out.numel() * k
+        elif isinstance(module, torch.nn.Linear):
+            total[0] += 2 * out.numel() * module.in_features
+    handles = [m.register_forward_hook(hook) for m in model.modules()
+               if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))]
+    with torch.no_grad():
+        model(x)
+    for h in handles:
+        h.remove()
+    return float(total[0])
+
+
+def build(workload: str, torch, models):
+    """``(step, units, flops_per_step)``: one step of the workload, how to report it, its FLOPs."""
+    nn, F = torch.nn, torch.nn.functional
+    torch.manual_seed(0)
+    if workload == "W1":
+        x0, w, b = (torch.randn(16, requires_grad=True) for _ in range(3))
+
+        def step():
+            y = x0
+            for _ in range(400):
+                y = (((y * w) + b).tanh() * 0.5).exp()
+            y.sum().backward()
+        return step, ("us/op", 1e6 / 2000), 0.0
+
+    def train_step(model, x, y, params, lr=0.01):
+        opt = torch.optim.SGD(params, lr=lr, momentum=0.9)
+
+        def step():
+            opt.zero_grad()
+            F.cross_entropy(model(x), y).backward()
+            opt.step()
+        return step
+
+    if workload == "W2":
+        model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 10))
+        x, y = torch.randn(128, 784), torch.randint(0, 10, (128,))
+        return train_step(model, x, y, model.parameters()), ("ms", 1e3), 3 * count_flops(torch, model, x)
+    if workload == "W3":
+        model = models.cifar_resnet20(num_classes=10)
+        x, y = torch.randn(64, 3, 32, 32), torch.randint(0, 10, (64,))
+        return train_step(model, x, y, model.parameters()), ("ms", 1e3), 3 * count_flops(torch, model, x)
+    if workload in ("W4", "W4f", "W5", "W5f"):
+        frozen = workload.endswith("f")
+        if workload.startswith("W4"):
+            model = models.resnet18()
+            head_in, classes = 512, 10
+        else:
+            model = models.mobilenet_v2()
+            head_in, classes = 1280, 2
+        if frozen:
+            model.requires_grad_(False)
+        head = nn.Linear(head_in, classes)
+        if workload.startswith("W4"):
+            model.fc = head
+        else:
+            model.classifier[1] = head
+        x, y = torch.rand(4, 3, 224, 224), torch.randint(0, classes, (4,))
+        flops = count_flops(torch, model, x) * (1 if frozen else 3)
+        return train_step(model, x, y, model.parameters()), ("ms", 1e3), flops
+    if workload == "W6":
+        model = models.resnet18().eval()
+        x = torch.rand(16, 3, 224, 224)
+
+        def step():
+            with torch.no_grad():
+                model(x)
+        return step, ("ms", 1e3), count_flops(torch, model, x)
+    raise ValueError(workload)
+
+
+def worker(lib: str, workload: str, threads: int, steps: int) -> dict:
+    import resource
+    if lib == "torch":
+        import torch
+    else:
+        import minitorch as torch
+    torch.set_num_threads(threads)
+    step, (unit, scale), flops = build(workload, torch, load_models(torch, lib))
+    step()  # warm-up
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - t0)
+    median = statistics.median(times)
+    return {"value": median * scale, "unit": unit, "gflops": flops / median / 1e9 if flops else 0.0,
+            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def gemm_peak(threads: int) -> float:
+    """float32 GFLOP/s of a 2048x2048 numpy matmul (the machine's practical peak)."""
+    import numpy as np
+    import minitorch
+    minitorch.set_num_threads(threads)
+    a = np.random.default_rng(0).standard_normal((2048, 2048), dtype=np.float32)
+    best = min(_timed(lambda: a @ a) for _ in range(5))
+    return 2 * 2048 ** 3 / best / 1e9
+
+
+def _timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+# ---- the driver ------------------------------------------------------------------------------------------
+STEPS = {"W1": 5, "W2": 20, "W3": 5, "W4f": 5, "W4": 3, "W5f": 5, "W5": 3, "W6": 3}
+
+
+def run_worker(python: str, lib: str, workload: str, threads: int) -> dict:
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
+               MKL_NUM_THREADS=str(threads))
+    out = subprocess.run([python, __file__, "--worker", lib, workload, "--threads", str(threads)],
+                         capture_output=True, text=True, env=env, check=False)
+    if out.returncode:
+        raise RuntimeError(f"{lib} {workload} failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def torch_python(given: str | None) -> str | None:
+    if given:
+        return given
+    if importlib.util.find_spec("torch") is not None:
+        return sys.executable
+    return None
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description="minitorch vs PyTorch, same workloads, same machine")
+    parser.add_argument("--torch-python", help="a Python with torch installed (default: this one, if it has it)")
+    parser.add_argument("--only", help="comma-separated workloads, e.g. W1,W3")
+    parser.add_argument("--repeats", type=int, default=3, help="fresh processes per library and workload")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--worker", nargs=2, metavar=("LIB", "WORKLOAD"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        lib, workload = args.worker
+        print(json.dumps(worker(lib, workload, args.threads, STEPS[workload])))
+        return {}
+
+    names = args.only.split(",") if args.only else list(WORKLOADS)
+    other = torch_python(args.torch_python)
+    peak = gemm_peak(args.threads)
+    results = {}
+    for name in names:
+        runs = {"minitorch": [], "torch": []}
+        for _ in range(args.repeats):  # A B A B: drift in the machine's speed hits both alike
+            runs["minitorch"].append(run_worker(sys.executable, "minitorch", name, args.threads))
+            if other:
+                runs["torch"].append(run_worker(other, "torch", name, args.threads))
+        results[name] = {lib: {key: statistics.median(r[key] for r in rs) for key in ("value", "gflops", "rss_mb")}
+                         | {"unit": rs[0]["unit"]} for lib, rs in runs.items() if rs}
+        print_row(name, results[name], peak, header=name == names[0])
+    print(f"\nnumpy float32 GEMM peak: {peak:.0f} GFLOP/s; {args.threads} threads each; "
+          f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}, "
+          f"{time.strftime('%Y-%m-%d')}")
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps({"peak_gflops": peak, "results": results}, indent=2))
+    return results
+
+
+def print_row(name: str, result: dict, peak: float, header: bool) -> None:
+    if header:
+        print(f"{'':5s} {'workload':58s} {'minitorch':>12s} {'torch':>12s} {'ratio':>6s} {'% peak':>7s} "
+              f"{'RSS MB (mt/torch)':>18s}")
+    mt, th = result["minitorch"], result.get("torch")
+    unit = mt["unit"]
+    ratio = f"{mt['value'] / th['value']:.2f}" if th else "-"
+    torch_value = f"{th['value']:.2f} {unit}" if th else "-"
+    share = f"{100 * mt['gflops'] / peak:.0f}%" if mt["gflops"] else "-"
+    rss = f"{mt['rss_mb']:.0f} / {th['rss_mb']:.0f}" if th else f"{mt['rss_mb']:.0f}"
+    print(f"{name:5s} {WORKLOADS[name]:58s} {mt['value']:8.2f} {unit:3s} {torch_value:>12s} {ratio:>6s} "
+          f"{share:>7s} {rss:>18s}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
