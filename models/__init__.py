@@ -8,7 +8,7 @@ builder takes ``weights`` (a member of its weights enum, its name, or None), ``p
 by its ``manifest.json``.
 """
 from ._api import (WEIGHTS_DIR_ENV, Weights, WeightsEnum, get_model, get_model_weights, get_weight, list_models,
-                   read_manifest, weights_dir)
+                   read_manifest, update_manifest, weights_dir)
 from ._ops import Conv2dNormActivation
 from .mobilenetv2 import (Cifar_MobileNet_V2_Weights, InvertedResidual, MobileNet_V2_Weights, MobileNetV2,
                           cifar_mobilenet_v2, mobilenet_v2)

@@ -21,7 +21,7 @@ import minitorch
 from minitorch import nn
 
 __all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
-           "list_models", "read_manifest", "weights_dir"]
+           "list_models", "read_manifest", "update_manifest", "weights_dir"]
 
 WEIGHTS_DIR_ENV = "MINITORCH_WEIGHTS_DIR"
 MANIFEST = "manifest.json"
@@ -52,6 +52,18 @@ def read_manifest(folder: str | os.PathLike | None = None) -> dict[str, dict[str
         raise RuntimeError(f"{path} is not a valid weights manifest ({type(e).__name__}: {e}); "
                            f"see weights/README.md for its format") from None
     return files
+
+
+def update_manifest(file: str, entry: dict[str, Any], folder: str | os.PathLike | None = None) -> None:
+    """Set the manifest's entry for ``file`` in ``folder`` (default: ``weights_dir()``), with the file's
+    sha256 computed here; other entries are kept, and the manifest is replaced atomically."""
+    folder = pathlib.Path(folder if folder is not None else weights_dir())
+    files = read_manifest(folder)
+    files[file] = {**entry, "sha256": _sha256(folder / file)}
+    text = json.dumps({"format": 1, "files": dict(sorted(files.items()))}, indent=2) + "\n"
+    tmp = folder / (MANIFEST + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, folder / MANIFEST)
 
 
 def _sha256(path: pathlib.Path) -> str:

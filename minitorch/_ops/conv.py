@@ -67,6 +67,87 @@ def _window_slice(i: int, j: int, oh: int, ow: int, g: Geometry):
             slice(j * dw, j * dw + tw * (ow - 1) + 1, tw))
 
 
+class Taps:
+    """The kernel windows of a convolution or pooling over P planes, as shifted flat views.
+
+    The padded input is split into its stride phases ``padded[:, a::sh, b::sw]`` (just one for
+    stride 1), each stored as P grids of one shape (Hg, Wg), back to back in a flat buffer with
+    some spare elements after. Kernel position k (a "tap") then reads, for all planes at once, the
+    buffer of its phase from one offset on: a (P, Hg * Wg) view whose rows are contiguous, so every
+    pass over a window is a long run through memory. Element (p, y * Wg + x) is the input under
+    tap k for output pixel (y, x) of plane p when y < oh and x < ow; the rest of each grid is junk
+    that results drop (``off_grid``) and gradients leave at zero (``on_grid``).
+    """
+
+    def __init__(self, in_hw, kernel, g: Geometry, out_hw):
+        (pt, pb), (pl, pr) = g.pads
+        self.in_hw, self.g, (self.oh, self.ow) = tuple(in_hw), g, out_hw
+        (sh, sw), (dh, dw) = g.stride, g.dilation
+        self.grid = (-(-(in_hw[0] + pt + pb) // sh), -(-(in_hw[1] + pl + pr) // sw))
+        self.taps = []  # per kernel position, row-major: (its phase, its offset in the phase's grid)
+        for i in range(kernel[0]):
+            for j in range(kernel[1]):
+                (y0, a), (x0, b) = divmod(dh * i, sh), divmod(dw * j, sw)
+                self.taps.append(((a, b), y0 * self.grid[1] + x0))
+        self.slack = max(offset for _, offset in self.taps)
+
+    def _grids(self, buffer: np.ndarray, planes: int) -> np.ndarray:
+        return buffer[:planes * self.grid[0] * self.grid[1]].reshape((planes,) + self.grid)
+
+    def _phase(self, a: int, b: int) -> tuple:
+        """Where phase (a, b) of the padded input sits: (grid slice, input slice), per axis."""
+        out = []
+        for start, pad, stride, size in zip((a, b), (self.g.pads[0][0], self.g.pads[1][0]), self.g.stride,
+                                            self.in_hw):
+            first = max(0, -(-(pad - start) // stride))  # the first grid index on a real input element
+            src = start + stride * first - pad
+            count = max(0, -(-(size - src) // stride))
+            out.append((slice(first, first + count), slice(src, src + stride * (count - 1) + 1, stride)))
+        return out
+
+    def split(self, x: np.ndarray, fill=0) -> dict:
+        """The phase buffers of (P, H, W) planes ``x``, padded with ``fill``."""
+        size = x.shape[0] * self.grid[0] * self.grid[1] + self.slack
+        buffers = {}
+        for phase, _ in self.taps:
+            if phase not in buffers:
+                buf = np.zeros(size, x.dtype) if fill == 0 else np.full(size, fill, x.dtype)
+                (gy, sy), (gx, sx) = self._phase(*phase)
+                self._grids(buf, x.shape[0])[:, gy, gx] = x[:, sy, sx]
+                buffers[phase] = buf
+        return buffers
+
+    def windows(self, buffers: dict, planes: int) -> list[np.ndarray]:
+        """One (P, Hg * Wg) view per tap (writable when the buffers are)."""
+        n = self.grid[0] * self.grid[1]
+        return [as_strided(buffers[phase][offset:], (planes, n), (n * buffers[phase].itemsize,
+                                                                  buffers[phase].itemsize))
+                for phase, offset in self.taps]
+
+    def on_grid(self, a: np.ndarray) -> np.ndarray:
+        """(P, oh, ow) values as (P, Hg * Wg), zero on the junk."""
+        out = np.zeros((a.shape[0],) + self.grid, a.dtype)
+        out[:, :self.oh, :self.ow] = a
+        return out.reshape(a.shape[0], -1)
+
+    def off_grid(self, a: np.ndarray) -> np.ndarray:
+        """(..., Hg * Wg) results as (..., oh, ow), the junk dropped (a view)."""
+        return a.reshape(a.shape[:-1] + self.grid)[..., :self.oh, :self.ow]
+
+    def scatter(self, values_at, planes: int, dtype) -> np.ndarray:
+        """The adjoint of reading the windows: (P, H, W) zeros into whose tap-k window the (P, Hg * Wg)
+        array ``values_at(k)`` (zero on the junk) is added, for every tap."""
+        size = planes * self.grid[0] * self.grid[1] + self.slack
+        buffers = {phase: np.zeros(size, dtype) for phase, _ in self.taps}
+        for k, target in enumerate(self.windows(buffers, planes)):
+            target += values_at(k)
+        out = np.zeros((planes,) + self.in_hw, dtype)
+        for phase, buf in buffers.items():
+            (gy, sy), (gx, sx) = self._phase(*phase)
+            out[:, sy, sx] = self._grids(buf, planes)[:, gy, gx]
+        return out
+
+
 def _is_depthwise(channels: int, channels_per_group: int, g: Geometry) -> bool:
     """One input channel per group: multiply-adds beat many tiny matmuls."""
     return g.groups == channels and channels_per_group == 1 and g.groups > 1
@@ -140,14 +221,7 @@ def _conv(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
     o, cg, kh, kw = w.shape
     dtype = np.result_type(x, w)
     if _is_depthwise(c, cg, g):
-        oh, ow = g.out_size(x.shape[2], x.shape[3], kh, kw)
-        xp = _pad(x, g.pads)
-        wd = w.reshape(c, o // c, kh, kw)
-        out = np.zeros((n, c, o // c, oh, ow), dtype)
-        for i in range(kh):
-            for j in range(kw):
-                out += xp[_window_slice(i, j, oh, ow, g)][:, :, None] * wd[None, :, :, i, j, None, None]
-        return out.reshape(n, o, oh, ow)
+        return _depthwise(x, w, g)
     cols = _Im2col(x, (kh, kw), g)
     wg = w.reshape(g.groups, o // g.groups, cg * kh * kw)
     out = np.empty((n, o, cols.oh, cols.ow), dtype)
@@ -156,33 +230,48 @@ def _conv(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
     return out
 
 
+def _depthwise(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
+    """A depthwise convolution (``m`` filters per channel): one multiply-add per tap, in place."""
+    n, c = x.shape[:2]
+    o, _, kh, kw = w.shape
+    out_hw = g.out_size(x.shape[2], x.shape[3], kh, kw)
+    taps = Taps(x.shape[2:], (kh, kw), g, out_hw)
+    windows = taps.windows(taps.split(x.reshape((n * c,) + x.shape[2:])), n * c)
+    wk = w.reshape(1, c, o // c, kh * kw, 1)
+    out = np.zeros((n, c, o // c, windows[0].shape[1]), np.result_type(x, w))
+    term = np.empty_like(out)
+    for k, win in enumerate(windows):
+        out += np.multiply(win.reshape(n, c, 1, -1), wk[:, :, :, k], out=term)
+    return taps.off_grid(out).reshape((n, o) + out_hw)
+
+
 def _conv_transpose(u: np.ndarray, w: np.ndarray, g: Geometry, out_hw: tuple[int, int]) -> np.ndarray:
     """The adjoint of ``_conv`` in x: scatter each output pixel back through the kernel."""
     n, o, oh, ow = u.shape
     _, cg, kh, kw = w.shape
     groups, c = g.groups, cg * g.groups
     (pt, pb), (pl, pr) = g.pads
-    if g.stride == (1, 1) and not _is_depthwise(c, cg, g):
+    if g.stride == (1, 1):
         # With stride 1 the scatter is a correlation with the flipped kernel, channels swapped.
         wt = w.reshape(groups, o // groups, cg, kh, kw).transpose(0, 2, 1, 3, 4)[..., ::-1, ::-1]
         reach = (g.dilation[0] * (kh - 1), g.dilation[1] * (kw - 1))
         pads = ((reach[0] - pt, out_hw[0] - oh + pt), (reach[1] - pl, out_hw[1] - ow + pl))
         return _conv(u, wt.reshape(c, o // groups, kh, kw), Geometry((1, 1), pads, g.dilation, groups))
-    zp = np.zeros((n, c, out_hw[0] + pt + pb, out_hw[1] + pl + pr), np.result_type(u, w))
     if _is_depthwise(c, cg, g):
-        ud = u.reshape(n, c, o // c, oh, ow)
-        wd = w.reshape(c, o // c, kh, kw)
+        taps = Taps(out_hw, (kh, kw), g, (oh, ow))
+        ug = taps.on_grid(u.reshape(n * o, oh, ow)).reshape(n, c, o // c, -1)
+        wk = w.reshape(c, o // c, kh * kw)
+        gx = taps.scatter(lambda k: np.einsum("ncmp,cm->ncp", ug, wk[:, :, k]).reshape(n * c, -1), n * c,
+                          np.result_type(u, w))
+        return gx.reshape((n, c) + tuple(out_hw))
+    zp = np.zeros((n, c, out_hw[0] + pt + pb, out_hw[1] + pl + pr), np.result_type(u, w))
+    wt = w.reshape(groups, o // groups, cg * kh * kw).transpose(0, 2, 1)
+    for t in _tiles(n, c * kh * kw * oh * ow * zp.itemsize):
+        cols = (wt @ _by_group(u[t], groups)).reshape(c, kh, kw, -1, oh, ow).transpose(3, 0, 1, 2, 4, 5)
+        zt = zp[t]
         for i in range(kh):
             for j in range(kw):
-                zp[_window_slice(i, j, oh, ow, g)] += np.einsum("ncmyx,cm->ncyx", ud, wd[:, :, i, j])
-    else:
-        wt = w.reshape(groups, o // groups, cg * kh * kw).transpose(0, 2, 1)
-        for t in _tiles(n, c * kh * kw * oh * ow * zp.itemsize):
-            cols = (wt @ _by_group(u[t], groups)).reshape(c, kh, kw, -1, oh, ow).transpose(3, 0, 1, 2, 4, 5)
-            zt = zp[t]
-            for i in range(kh):
-                for j in range(kw):
-                    zt[_window_slice(i, j, oh, ow, g)] += cols[:, :, i, j]
+                zt[_window_slice(i, j, oh, ow, g)] += cols[:, :, i, j]
     return zp[:, :, pt:pt + out_hw[0], pl:pl + out_hw[1]]
 
 
@@ -193,12 +282,10 @@ def _conv_weight_grad(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple[i
     kh, kw = kernel
     groups, cg = g.groups, c // g.groups
     if _is_depthwise(c, cg, g):
-        xp = _pad(x, g.pads)
-        ud = u.reshape(n, c, o // c, oh, ow)
-        gw = np.empty((c, o // c, kh, kw), np.result_type(x, u))
-        for i in range(kh):
-            for j in range(kw):
-                gw[:, :, i, j] = np.einsum("ncyx,ncmyx->cm", xp[_window_slice(i, j, oh, ow, g)], ud)
+        taps = Taps(x.shape[2:], kernel, g, (oh, ow))
+        windows = taps.windows(taps.split(x.reshape((n * c,) + x.shape[2:])), n * c)
+        ug = taps.on_grid(u.reshape(n * o, oh, ow)).reshape(n, c, o // c, -1)
+        gw = np.stack([np.vecdot(win.reshape(n, c, 1, -1), ug).sum(0) for win in windows], axis=-1)
         return gw.reshape(o, 1, kh, kw)
     cols = _Im2col(x, kernel, g, (oh, ow))
     gw = np.zeros((groups, o // groups, cg * kh * kw), np.result_type(x, u))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Op
-from .conv import Geometry, _pad, _window_slice, _windows
+from .conv import Geometry, Taps, _window_slice, _windows
 from .indexing import Index, IndexScatter
 
 
@@ -33,50 +33,26 @@ def _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode):
     return oh, ow, Geometry(tuple(stride), pads, tuple(dilation), 1)
 
 
-def _positions(kernel) -> list[tuple[int, int]]:
-    return [(i, j) for i in range(kernel[0]) for j in range(kernel[1])]
-
-
-def _phase_windows(xp: np.ndarray, kernel, oh: int, ow: int, geo: Geometry, planes: dict | None = None):
-    """The window views of a padded (N, 1, Hp, Wp) array, one per kernel position, each a slice of
-    one stride-phase plane ``xp[..., a::sh, b::sw]``: the planes are contiguous copies (made once,
-    or taken from ``planes``), so the passes over the windows read memory in order."""
-    (sh, sw), (dh, dw) = geo.stride, geo.dilation
-    planes = {} if planes is None else planes
-    views = []
-    for i, j in _positions(kernel):
-        (y0, a), (x0, b) = divmod(dh * i, sh), divmod(dw * j, sw)
-        if (a, b) not in planes:
-            planes[a, b] = np.ascontiguousarray(xp[..., a::sh, b::sw])
-        views.append(planes[a, b][..., y0:y0 + oh, x0:x0 + ow])
-    return views, planes
-
-
-def _positions(kernel) -> list[tuple[int, int]]:
-    return [(i, j) for i in range(kernel[0]) for j in range(kernel[1])]
-
-
 class MaxPlan:
-    """One max_pool2d: the window position (0 .. kh*kw-1) holding each maximum, the gradient's
-    scatter back to those positions and its adjoint, the gather from them: each one pass per
-    kernel position over contiguous views. ``track``: whether to find the positions (needed for
-    a gradient or the indices; not in inference)."""
+    """One max_pool2d: the tap (kernel position, 0 .. kh*kw-1) holding each maximum, the gradient's
+    scatter back to those taps and its adjoint, the gather from them: one pass per tap over the
+    contiguous window views of ``conv.Taps``. ``track``: whether to find the taps (needed for a
+    gradient or the indices; not in inference)."""
 
     def __init__(self, shape, kernel, stride, padding, dilation, ceil_mode, track=True):
         h, w = shape[-2:]
         self.in_shape, self.kernel, self.padding, self.dilation = tuple(shape), tuple(kernel), padding, dilation
-        self.oh, self.ow, self.geo = _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode)
+        self.oh, self.ow, geo = _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode)
+        self.taps = Taps((h, w), kernel, geo, (self.oh, self.ow))
         self.track, self.arg = track, None
 
-    def _windows(self, xp: np.ndarray, planes: dict | None = None):
-        return _phase_windows(xp, self.kernel, self.oh, self.ow, self.geo, planes)
-
     def _out(self, a: np.ndarray) -> np.ndarray:
-        return a.reshape(self.in_shape[:-2] + (self.oh, self.ow))
+        return self.taps.off_grid(a).reshape(self.in_shape[:-2] + (self.oh, self.ow))
 
     def pool(self, x: np.ndarray) -> np.ndarray:
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-        windows, _ = self._windows(_pad(_planes(x), self.geo.pads, value=fill))
+        planes = _planes(x)
+        windows = self.taps.windows(self.taps.split(planes, fill), planes.shape[0])
         values = windows[0].copy()
         for v in windows[1:]:
             np.maximum(values, v, out=values)  # propagates NaN, as torch does
@@ -92,31 +68,24 @@ class MaxPlan:
 
     def indices(self) -> np.ndarray:
         """Flat (H*W) index into the unpadded input of each maximum, as torch returns them."""
-        ki, kj = np.divmod(self.arg.astype(np.int64), self.kernel[1])
-        rows = np.arange(self.oh)[:, None] * self.geo.stride[0] + ki * self.dilation[0] - self.padding[0]
-        cols = np.arange(self.ow)[None, :] * self.geo.stride[1] + kj * self.dilation[1] - self.padding[1]
-        return self._out(rows * self.in_shape[-1] + cols)
+        ki, kj = np.divmod(self._out(self.arg).astype(np.int64), self.kernel[1])
+        stride = self.taps.g.stride
+        rows = np.arange(self.oh)[:, None] * stride[0] + ki * self.dilation[0] - self.padding[0]
+        cols = np.arange(self.ow)[None, :] * stride[1] + kj * self.dilation[1] - self.padding[1]
+        return rows * self.in_shape[-1] + cols
 
     def scatter(self, g: np.ndarray) -> np.ndarray:
         """Each output gradient added at its window's maximum."""
         g4 = _planes(g)
-        h, w = self.in_shape[-2:]
-        (pt, pb), (pl, pr) = self.geo.pads
-        (sh, sw) = self.geo.stride
-        gp = np.zeros((g4.shape[0], 1, h + pt + pb, w + pl + pr), g.dtype)
-        planes = {(a, b): np.zeros_like(gp[..., a::sh, b::sw]) for a in range(sh) for b in range(sw)}
-        targets, planes = self._windows(gp, planes)
-        for k, target in enumerate(targets):
-            target += _masked(g4, self.arg == k)
-        for (a, b), plane in planes.items():
-            gp[..., a::sh, b::sw] = plane
-        return gp[:, :, pt:pt + h, pl:pl + w].reshape(self.in_shape)
+        grid = self.taps.on_grid(g4.reshape(-1, self.oh, self.ow))
+        return self.taps.scatter(lambda k: _masked(grid, self.arg == k), grid.shape[0], g.dtype).reshape(
+            self.in_shape)
 
     def gather(self, gg: np.ndarray) -> np.ndarray:
         """The adjoint of ``scatter``: each output reads the input at its window's maximum."""
+        planes = _planes(gg)
         out = np.zeros(self.arg.shape, gg.dtype)
-        sources, _ = self._windows(_pad(_planes(gg), self.geo.pads))
-        for k, source in enumerate(sources):
+        for k, source in enumerate(self.taps.windows(self.taps.split(planes), planes.shape[0])):
             out += _masked(source, self.arg == k)
         return self._out(out)
 
@@ -129,8 +98,8 @@ def _masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def _planes(a: np.ndarray) -> np.ndarray:
-    """(..., H, W) as (planes, 1, H, W), the layout of the window helpers."""
-    return a.reshape((-1, 1) + a.shape[-2:])
+    """(..., H, W) as (planes, H, W)."""
+    return a.reshape((-1,) + a.shape[-2:])
 
 
 class MaxPool2d(Op, name="MaxPool2DWithIndicesBackward0"):

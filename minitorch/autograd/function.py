@@ -46,6 +46,7 @@ class Op(Node):
     broadcasting = False  # inputs broadcast together: gradients are reduced to each input's shape
     _in_meta = None       # ((shape, dtype) or None per input) when some input differs from the result
     _as_tensors = False   # set by the engine: backward receives tensors (create_graph)
+    _to_save = None       # what forward passed to save_for_backward, until it is packed
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -137,9 +138,12 @@ class Op(Node):
 
     def _save(self, arrays, inputs, raw_outputs, results) -> None:
         """Keep what forward saved, and for broadcasting ops the inputs' shapes that differ from the result's."""
-        to_save = self.__dict__.pop("_to_save", None)
-        if to_save:
-            self._pack(to_save, arrays, inputs, raw_outputs, results)
+        # (never through self.__dict__: touching it makes Python build a dict for every node)
+        to_save = self._to_save
+        if to_save is not None:
+            del self._to_save
+            if to_save:
+                self._pack(to_save, arrays, inputs, raw_outputs, results)
         self._out_shape = results[0]._data.shape
         if self.broadcasting:
             out = results[0]._data
@@ -256,7 +260,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     out = type(ctx).forward(ctx, *arrays, **params)
     snapshot = None
     if out is not target:
-        saved = ctx.__dict__.get("_to_save")
+        saved = ctx._to_save
         if saved and record:
             if any(s is target for s in saved):
                 # forward saved the value about to be overwritten: keep it, in the graph (higher orders)
