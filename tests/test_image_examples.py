@@ -28,6 +28,20 @@ def load_example(name):
     return module
 
 
+def interrupt_after_first_epoch(monkeypatch):
+    """Make the next training run stop (KeyboardInterrupt) once its first epoch is checkpointed;
+    returns the function that lifts it."""
+    evaluate, calls = image_training.evaluate, []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return evaluate(*args, **kwargs)
+    monkeypatch.setattr(image_training, "evaluate", interrupted)
+    return lambda: monkeypatch.setattr(image_training, "evaluate", evaluate)
+
+
 @pytest.fixture(scope="module")
 def pretrained(tmp_path_factory):
     """A weights folder with tiny cifar_resnet20 weights made by the pretraining script."""
@@ -82,17 +96,10 @@ def test_finetune_resumes_and_checks_its_flags(pretrained, monkeypatch, tmp_path
     finetune = load_example("finetune")
     argv = ["--model", "cifar_resnet20", "--freeze", "--epochs", "2", "--train-size", "16", "--val-size", "8",
             "--test-size", "8", "--batch-size", "8", "--out", str(tmp_path)]
-    evaluate, calls = image_training.evaluate, []
-
-    def interrupted_after_one_epoch(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return evaluate(*args, **kwargs)
-    monkeypatch.setattr(image_training, "evaluate", interrupted_after_one_epoch)
+    resume = interrupt_after_first_epoch(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         finetune.main(argv)
-    monkeypatch.setattr(image_training, "evaluate", evaluate)
+    resume()
     resumed = finetune.main(argv + ["--resume"])
     assert "frozen: resuming after epoch 1" in capsys.readouterr().out
     assert [row["epoch"] for row in resumed[0]["history"]] == [1, 2]
@@ -135,17 +142,10 @@ def test_train_cnn_resumes_exactly(tmp_path, monkeypatch):
     train_cnn = load_example("train_cnn")
     argv = ["--epochs", "2", "--train-size", "48", "--test-size", "16", "--batch-size", "16"] + TINY
     straight = train_cnn.main(argv + ["--checkpoint", str(tmp_path / "a.pt")])
-    evaluate, calls = image_training.evaluate, []
-
-    def interrupted_after_one_epoch(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return evaluate(*args, **kwargs)
-    monkeypatch.setattr(image_training, "evaluate", interrupted_after_one_epoch)
+    resume = interrupt_after_first_epoch(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         train_cnn.main(argv + ["--checkpoint", str(tmp_path / "b.pt")])
-    monkeypatch.setattr(image_training, "evaluate", evaluate)
+    resume()
     resumed = train_cnn.main(argv + ["--checkpoint", str(tmp_path / "b.pt"), "--resume"])
     a, b = straight["model"].state_dict(), resumed["model"].state_dict()
     assert all(np.array_equal(a[k].numpy(), b[k].numpy()) for k in a)

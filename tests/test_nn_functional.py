@@ -192,6 +192,22 @@ def test_batch_norm_updates_running_statistics():
                                rtol=1e-5)
 
 
+def test_batch_norm_float32_is_stable_far_from_zero():
+    """Activations with a large mean and a small spread: float32 forward and backward stay close to
+    float64 (the kernel centres before it multiplies, instead of subtracting large sums)."""
+    rng = np.random.default_rng(0)
+    x64, g64 = 1000 + rng.standard_normal((32, 3, 8, 8)), rng.standard_normal((32, 3, 8, 8))
+    results = {}
+    for dtype in (minitorch.float32, minitorch.float64):
+        x = minitorch.tensor(x64, dtype=dtype, requires_grad=True)
+        w = minitorch.tensor([1.0, 2.0, 0.5], dtype=dtype, requires_grad=True)
+        y = F.batch_norm(x, None, None, w, training=True)
+        y.backward(minitorch.tensor(g64, dtype=dtype))
+        results[dtype] = [t.detach().numpy().astype(np.float64) for t in (y, x.grad, w.grad)]
+    for low, high in zip(results[minitorch.float32], results[minitorch.float64]):
+        assert np.abs(low - high).max() <= 1e-4 * np.abs(high).max()
+
+
 def test_dropout_scales_and_is_identity_in_eval():
     minitorch.manual_seed(0)
     x = minitorch.ones(10000)

@@ -116,28 +116,34 @@ class MaxPool2d(Op, name="MaxPool2DWithIndicesBackward0"):
         return MaxPool2dScatter.apply(g, plan=ctx.plan)
 
 
-class MaxPool2dScatter(Op, name="MaxPool2DWithIndicesBackwardBackward0"):
-    """max_pool2d's gradient: each output gradient goes to its window's maximum."""
+class _Adjoint(Op):
+    """One of a pair of linear ops that are each other's gradient, both computed by a plan (``MaxPlan``,
+    ``AvgPlan``): forward is ``plan.<method>``, backward the other op of the pair (``adjoint``)."""
+
+    method = ""
+    adjoint: type[Op]
 
     @staticmethod
-    def forward(ctx, g, plan=None):
+    def forward(ctx, x, plan=None):
         ctx.plan = plan
-        return plan.scatter(g)
-
-    @staticmethod
-    def backward(ctx, gg):
-        return MaxPool2dGather.apply(gg, plan=ctx.plan)
-
-
-class MaxPool2dGather(Op, name="MaxPool2DWithIndicesBackwardBackwardBackward0"):
-    @staticmethod
-    def forward(ctx, gg, plan=None):
-        ctx.plan = plan
-        return plan.gather(gg)
+        return getattr(plan, type(ctx).method)(x)
 
     @staticmethod
     def backward(ctx, g):
-        return MaxPool2dScatter.apply(g, plan=ctx.plan)
+        return type(ctx).adjoint.apply(g, plan=ctx.plan)
+
+
+class MaxPool2dScatter(_Adjoint, name="MaxPool2DWithIndicesBackwardBackward0"):
+    """max_pool2d's gradient: each output gradient goes to its window's maximum."""
+
+    method = "scatter"
+
+
+class MaxPool2dGather(_Adjoint, name="MaxPool2DWithIndicesBackwardBackwardBackward0"):
+    method = "gather"
+
+
+MaxPool2dScatter.adjoint, MaxPool2dGather.adjoint = MaxPool2dGather, MaxPool2dScatter
 
 
 class AvgPlan:
@@ -181,28 +187,17 @@ def _avg_divisor(h, w, kernel, padding, geo, oh, ow, count_include_pad, divisor_
     return _windows(counted, kernel[0], kernel[1], oh, ow, geo).sum(axis=(2, 3))[0, 0]
 
 
-class AvgPool2d(Op, name="AvgPool2DBackward0"):
-    @staticmethod
-    def forward(ctx, x, plan=None):
-        ctx.plan = plan
-        return plan.apply(x)
-
-    @staticmethod
-    def backward(ctx, g):
-        return AvgPool2dSpread.apply(g, plan=ctx.plan)
+class AvgPool2d(_Adjoint, name="AvgPool2DBackward0"):
+    method = "apply"
 
 
-class AvgPool2dSpread(Op, name="AvgPool2DBackwardBackward0"):
+class AvgPool2dSpread(_Adjoint, name="AvgPool2DBackwardBackward0"):
     """avg_pool2d's gradient: each output gradient spread evenly over its window."""
 
-    @staticmethod
-    def forward(ctx, g, plan=None):
-        ctx.plan = plan
-        return plan.spread(g)
+    method = "spread"
 
-    @staticmethod
-    def backward(ctx, gg):
-        return AvgPool2d.apply(gg, plan=ctx.plan)
+
+AvgPool2d.adjoint, AvgPool2dSpread.adjoint = AvgPool2dSpread, AvgPool2d
 
 
 def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:

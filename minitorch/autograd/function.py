@@ -20,6 +20,7 @@ from .graph import NO_EDGE, Node, _sequence
 from .grad_mode import state
 
 _new = object.__new__
+_NEEDS: dict = {}  # the distinct needs_input_grad tuples
 Tensor = None  # set by minitorch._tensor's import of the ops (avoids an import cycle)
 
 
@@ -52,6 +53,7 @@ class Op(Node):
         super().__init_subclass__(**kwargs)
         if name is not None or "Backward" not in cls.__name__:
             cls.__name__ = name or cls.__name__ + "Backward0"
+        cls.apply = staticmethod(_applier(cls, "apply", f"{cls.__qualname__}.apply"))
 
     # ---- ctx API used by forward/backward --------------------------------------
     def save_for_backward(self, *arrays) -> None:
@@ -64,32 +66,7 @@ class Op(Node):
     needs_input_grad: tuple = ()  # per input: does it get a gradient (set with next_functions)
 
     # ---- running ----------------------------------------------------------------
-    @classmethod
-    def apply(cls, *inputs, **params):
-        """Run the op. With only arrays as inputs, return the forward arrays (no graph)."""
-        ctx = _new(cls)
-        arrays = []
-        has_tensor = requires_grad = False
-        for x in inputs:
-            if isinstance(x, Tensor):
-                has_tensor = True
-                if x._requires_grad:
-                    requires_grad = True
-                arrays.append(x._data)
-            else:
-                arrays.append(x)
-        if not has_tensor:
-            return cls.forward(ctx, *arrays, **params)
-        if cls.inplace:
-            return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
-        out = cls.forward(ctx, *arrays, **params)
-        if requires_grad and state.grad_enabled:
-            return ctx._connect(inputs, arrays, out)
-        if type(out) is np.ndarray and not cls.view and not state.inference:  # the common case, inlined
-            t = _new(Tensor)
-            t._data, t._requires_grad, t.grad_fn, t._output_nr, t._vc = out, False, None, 0, None
-            return t
-        return _wrap_outputs(cls, inputs, out)
+    # ``apply`` is made per subclass by ``_applier`` (see ``__init_subclass__``).
 
     def _connect(self, inputs, arrays, out):
         """Record this node: edges to the inputs' producers, results that point back here, saved tensors."""
@@ -123,13 +100,19 @@ class Op(Node):
         for x in inputs:
             if isinstance(x, Tensor) and x._requires_grad:
                 fn = x.grad_fn
-                edges.append((fn, x._output_nr) if fn is not None else (x._accumulator(), 0))
+                if fn is not None:
+                    edges.append((fn, x._output_nr))
+                else:  # a leaf: its AccumulateGrad, alive while some graph uses it (see Tensor._accumulator)
+                    ref = x._accum
+                    fn = ref() if ref is not None else None
+                    edges.append((fn if fn is not None else x._accumulator(), 0))
                 needs.append(True)
             else:
                 edges.append(NO_EDGE)
                 needs.append(False)
         self.next_functions = edges = tuple(edges)
-        self.needs_input_grad = tuple(needs)
+        needs = tuple(needs)
+        self.needs_input_grad = _NEEDS.setdefault(needs, needs)  # shared: one object less per node
         self._seq = next(_sequence)
         if state.anomaly:
             from .anomaly_mode import record_trace
@@ -167,22 +150,51 @@ class Op(Node):
     @classmethod
     def function(cls):
         """A plain function (usable as a Tensor method) applying this op."""
-        def function(*args, **kwargs):
-            return cls.apply(*args, **kwargs)
         name = cls.__qualname__.lower()
-        function.__name__ = function.__qualname__ = name
+        function = _applier(cls, name, name)
         function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
         return function
 
     @classmethod
     def inplace_function(cls):
         """A plain function (usable as a Tensor method) applying the in-place form."""
-        op = cls.inplace_variant()
+        name = cls.__qualname__.lower() + "_"
+        return _applier(cls.inplace_variant(), name, name)
 
-        def method(*args, **kwargs):
-            return op.apply(*args, **kwargs)
-        method.__name__ = method.__qualname__ = cls.__qualname__.lower() + "_"
-        return method
+
+def _applier(cls, name: str, qualname: str):
+    """``cls.apply``: run the op; with only arrays as inputs, return the forward arrays (no graph).
+
+    Made once per op class (and per Tensor method) as a closure over ``cls``, so that a Tensor
+    method or operator is this very function: one Python call fewer on every operation.
+    """
+    def apply(*inputs, **params):
+        ctx = _new(cls)
+        arrays = []
+        has_tensor = requires_grad = False
+        for x in inputs:
+            if isinstance(x, Tensor):
+                has_tensor = True
+                if x._requires_grad:
+                    requires_grad = True
+                arrays.append(x._data)
+            else:
+                arrays.append(x)
+        if not has_tensor:
+            return cls.forward(ctx, *arrays, **params)
+        if cls.inplace:
+            return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
+        out = cls.forward(ctx, *arrays, **params)
+        if requires_grad and state.grad_enabled:
+            return ctx._connect(inputs, arrays, out)
+        if type(out) is np.ndarray and not cls.view and not state.inference:  # the common case, inlined
+            t = _new(Tensor)
+            t._data, t._requires_grad, t.grad_fn, t._output_nr, t._vc = out, False, None, 0, None
+            return t
+        return _wrap_outputs(cls, inputs, out)
+
+    apply.__name__, apply.__qualname__ = name, qualname
+    return apply
 
 
 def _wrap_outputs(cls, inputs, out):
