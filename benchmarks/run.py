@@ -221,26 +221,29 @@ def main(argv=None) -> dict:
         results[name] = {lib: {key: statistics.median(r[key] for r in rs) for key in ("value", "gflops", "rss_mb")}
                          | {"unit": rs[0]["unit"]} for lib, rs in runs.items() if rs}
         print_row(name, results[name], peak, header=name == names[0])
-    print(f"\nnumpy float32 GEMM peak: {peak:.0f} GFLOP/s; {args.threads} threads each; "
-          f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d')}")
+    print(f"\n{time.strftime('%Y-%m-%d')}, {platform.machine()} with {os.cpu_count()} cores, {args.threads} threads each, "
+          f"Python {platform.python_version()}; numpy float32 GEMM peak {peak:.0f} GFLOP/s; medians of "
+          f"{args.repeats} fresh processes per library, alternating")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"peak_gflops": peak, "results": results}, indent=2))
     return results
 
 
 def print_row(name: str, result: dict, peak: float, header: bool) -> None:
+    """One row of a Markdown table (the README shows the table as printed)."""
     if header:
-        print(f"{'':5s} {'workload':58s} {'minitorch':>12s} {'torch':>12s} {'ratio':>6s} {'% peak':>7s} "
-              f"{'RSS MB (mt/torch)':>18s}")
+        print("| | workload | minitorch | torch | ratio | GFLOP | % of GEMM peak (mt / torch) | peak RSS MB (mt / torch) |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
     mt, th = result["minitorch"], result.get("torch")
     unit = mt["unit"]
-    ratio = f"{mt['value'] / th['value']:.2f}" if th else "-"
     torch_value = f"{th['value']:.2f} {unit}" if th else "-"
-    share = f"{100 * mt['gflops'] / peak:.0f}%" if mt["gflops"] else "-"
+    ratio = f"{mt['value'] / th['value']:.2f}" if th else "-"
+    flops = mt["gflops"] * mt["value"] / (1e6 if unit == "us/op" else 1e3)  # GFLOP/s x seconds per step
+    share = (f"{100 * mt['gflops'] / peak:.0f}% / {100 * th['gflops'] / peak:.0f}%" if th else
+             f"{100 * mt['gflops'] / peak:.0f}%") if mt["gflops"] else "-"
     rss = f"{mt['rss_mb']:.0f} / {th['rss_mb']:.0f}" if th else f"{mt['rss_mb']:.0f}"
-    print(f"{name:5s} {WORKLOADS[name]:58s} {mt['value']:8.2f} {unit:3s} {torch_value:>12s} {ratio:>6s} "
-          f"{share:>7s} {rss:>18s}", flush=True)
+    print(f"| {name} | {WORKLOADS[name]} | {mt['value']:.2f} {unit} | {torch_value} | {ratio} | "
+          f"{f'{flops:.1f}' if flops else '-'} | {share} | {rss} |", flush=True)
 
 
 if __name__ == "__main__":

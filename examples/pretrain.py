@@ -1,10 +1,11 @@
 """Pretrain a minitorch.models architecture on SyntheticShapes and write its weights to weights/.
 
-The recipe (fixed seeds): SGD with Nesterov momentum 0.9 and weight decay 5e-4, a one-cycle learning
-rate schedule stepped per batch, cross-entropy; a fresh training set is rendered for every epoch
-(seed = epoch number), so the model never sees an image twice; accuracy is measured on the test split
-with the weights as stored (float16). The weights file and its manifest entry (accuracy, sha256, this
-exact command, ...) go to weights/ unless --out-dir says otherwise.
+The recipe (fixed seeds, per architecture in RECIPES): AdamW (weight decay 0.05) or SGD with Nesterov
+momentum 0.9 (weight decay 5e-4), a one-cycle learning rate schedule stepped per batch, cross-entropy;
+a fresh training set is rendered for every epoch (seed = epoch number), so the model never sees an
+image twice; accuracy is measured on the test split with the weights as stored (float16). The weights
+file and its manifest entry (accuracy, sha256, this exact command, ...) go to weights/ unless
+--out-dir says otherwise.
 
     python examples/pretrain.py --model resnet18
     python examples/pretrain.py --model cifar_resnet20 --epochs 2 --out-dir /tmp/w   # a quick try
@@ -24,14 +25,19 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # the examples
 from image_training import MEAN, STD, Timer, as_tensors, evaluate, loader, train_epoch  # noqa: E402
 
 WEIGHTS = pathlib.Path(__file__).resolve().parent.parent / "weights"
-# per architecture: image size, epochs, batch size, peak learning rate
+# per architecture: image size, epochs, batch size, optimizer and its peak learning rate
 RECIPES = {
-    "resnet18": dict(image_size=64, epochs=6, batch_size=64, lr=0.1),
-    "resnet34": dict(image_size=64, epochs=6, batch_size=64, lr=0.1),
-    "resnet50": dict(image_size=64, epochs=6, batch_size=64, lr=0.1),
-    "mobilenet_v2": dict(image_size=64, epochs=6, batch_size=64, lr=0.1),
-    "cifar_resnet20": dict(image_size=32, epochs=8, batch_size=128, lr=0.2),
-    "cifar_mobilenet_v2": dict(image_size=32, epochs=8, batch_size=128, lr=0.2),
+    "resnet18": dict(image_size=48, epochs=15, batch_size=64, optimizer="adamw", lr=2e-3),
+    "resnet34": dict(image_size=48, epochs=15, batch_size=64, optimizer="adamw", lr=2e-3),
+    "resnet50": dict(image_size=48, epochs=15, batch_size=64, optimizer="adamw", lr=2e-3),
+    "mobilenet_v2": dict(image_size=48, epochs=15, batch_size=64, optimizer="adamw", lr=2e-3),
+    "cifar_resnet20": dict(image_size=32, epochs=8, batch_size=128, optimizer="sgd", lr=0.2),
+    "cifar_mobilenet_v2": dict(image_size=32, epochs=15, batch_size=64, optimizer="adamw", lr=2e-3),
+}
+OPTIMIZERS = {
+    "adamw": ("AdamW(weight_decay=0.05)", lambda params, lr: torch.optim.AdamW(params, lr=lr, weight_decay=0.05)),
+    "sgd": ("SGD(momentum=0.9, nesterov=True, weight_decay=5e-4)",
+            lambda params, lr: torch.optim.SGD(params, lr=lr, momentum=0.9, nesterov=True, weight_decay=5e-4)),
 }
 
 
@@ -42,6 +48,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--epochs", type=int, help="default: the model's recipe")
     parser.add_argument("--image-size", type=int, help="default: the model's recipe")
     parser.add_argument("--batch-size", type=int, help="default: the model's recipe")
+    parser.add_argument("--optimizer", choices=sorted(OPTIMIZERS), help="default: the model's recipe")
     parser.add_argument("--lr", type=float, help="peak learning rate (default: the model's recipe)")
     parser.add_argument("--train-size", type=int, default=10_000, help="images rendered per epoch")
     parser.add_argument("--test-size", type=int, default=2_000)
@@ -50,10 +57,11 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     recipe = {k: getattr(args, k) if getattr(args, k) is not None else v for k, v in RECIPES[args.model].items()}
     size, epochs, batch_size, lr = recipe["image_size"], recipe["epochs"], recipe["batch_size"], recipe["lr"]
+    optimizer_text, make_optimizer = OPTIMIZERS[recipe["optimizer"]]
 
     torch.manual_seed(args.seed)
     model = models.get_model(args.model, num_classes=len(SyntheticShapes.figures))
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, nesterov=True, weight_decay=5e-4)
+    optimizer = make_optimizer(model.parameters(), lr)
     steps = -(-args.train_size // batch_size)
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, epochs=epochs, steps_per_epoch=steps,
                                                     pct_start=0.2)
@@ -91,8 +99,8 @@ def main(argv: list[str] | None = None) -> dict:
         "accuracy": round(accuracy, 4),
         "num_params": sum(p.numel() for p in model.parameters()),
         "command": shlex.join(["python", "examples/pretrain.py", *argv]),
-        "recipe": f"SGD(momentum=0.9, nesterov=True, weight_decay=5e-4), OneCycleLR(max_lr={lr}, pct_start=0.2) "
-                  f"per batch, batch size {batch_size}, cross-entropy, seed {args.seed}",
+        "recipe": f"{optimizer_text}, OneCycleLR(max_lr={lr}, pct_start=0.2) per batch, batch size {batch_size}, "
+                  f"cross-entropy, seed {args.seed}",
         "normalization": {"mean": list(MEAN), "std": list(STD)},
         "dtype": "float16",
         "train_seconds": round(clock()),
