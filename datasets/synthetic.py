@@ -240,11 +240,7 @@ class _SyntheticTask(VisionDataset):
         target = self.targets[index]
         rng = np.random.default_rng([self.seed, self.task_id, self.splits.index(self.split), index])
         img = _render(self.figures[self.classes[target]], rng, self.image_size)
-        if self.transform is not None:
-            img = self.transform(img)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return img, target
+        return self._transformed(img, target)
 
     def __len__(self) -> int:
         return self.size

@@ -16,11 +16,7 @@ class StandardTransform:
         self.target_transform = target_transform
 
     def __call__(self, input: Any, target: Any) -> tuple[Any, Any]:
-        if self.transform is not None:
-            input = self.transform(input)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return input, target
+        return _transformed(self, input, target)
 
     @staticmethod
     def _format_transform_repr(transform: Callable, head: str) -> list[str]:
@@ -61,6 +57,10 @@ class VisionDataset(Dataset):
     def __getitem__(self, index: int) -> Any:
         raise NotImplementedError
 
+    def _transformed(self, input: Any, target: Any) -> tuple[Any, Any]:
+        """``(transform(input), target_transform(target))``, each applied only when set."""
+        return _transformed(self, input, target)
+
     def __len__(self) -> int:
         raise NotImplementedError
 
@@ -75,3 +75,11 @@ class VisionDataset(Dataset):
         if self.transforms is not None:
             body += repr(self.transforms).splitlines()
         return "\n".join([f"Dataset {self.__class__.__name__}"] + [" " * self._repr_indent + line for line in body])
+
+
+def _transformed(owner, input: Any, target: Any) -> tuple[Any, Any]:
+    if owner.transform is not None:
+        input = owner.transform(input)
+    if owner.target_transform is not None:
+        target = owner.target_transform(target)
+    return input, target

@@ -195,33 +195,31 @@ def _power(a, b):
     return np.where(np.asarray(b) < 0, reciprocal, r).astype(r.dtype)
 
 
-class Maximum(Broadcasting):
+class _Extremum(Broadcasting):
+    """Elementwise maximum or minimum (``pick``): the gradient goes to the input picked."""
+
+    pick = np.maximum
+
     @staticmethod
     def forward(ctx, a, b):
-        r = binary(np.maximum, a, b)
         ctx.save_for_backward(a, b)
-        return r
+        return binary(ctx.pick, a, b)
 
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         # as torch: ties share the gradient equally; where either is NaN both get all of it
         g = g * (1.0 - (a == b) * 0.5)
-        return where(a < b, 0.0, g), where(a > b, 0.0, g)
+        a_lost, b_lost = (a < b, a > b) if ctx.pick is np.maximum else (a > b, a < b)
+        return where(a_lost, 0.0, g), where(b_lost, 0.0, g)
 
 
-class Minimum(Broadcasting):
-    @staticmethod
-    def forward(ctx, a, b):
-        r = binary(np.minimum, a, b)
-        ctx.save_for_backward(a, b)
-        return r
+class Maximum(_Extremum):
+    pick = np.maximum
 
-    @staticmethod
-    def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        g = g * (1.0 - (a == b) * 0.5)
-        return where(a > b, 0.0, g), where(a < b, 0.0, g)
+
+class Minimum(_Extremum):
+    pick = np.minimum
 
 
 class Fmax(Broadcasting):

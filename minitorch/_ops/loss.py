@@ -27,6 +27,11 @@ def spread(g, shape: tuple, reduction: str):
     return g
 
 
+def _weighted(elementwise, weight):
+    """The elementwise loss (or its gradient) times the per-element ``weight``, when there is one."""
+    return elementwise if weight is None else elementwise * weight
+
+
 def check_reduction(reduction: str) -> None:
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -126,17 +131,13 @@ class BinaryCrossEntropy(Op):
         with np.errstate(divide="ignore"):
             log_x, log_1mx = np.maximum(np.log(x), -100), np.maximum(np.log1p(-x), -100)
         elementwise = -(y * log_x + (1 - y) * log_1mx)
-        if weight is not None:
-            elementwise = elementwise * weight
-        return reduce(elementwise.astype(x.dtype, copy=False), reduction)
+        return reduce(_weighted(elementwise, weight).astype(x.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, g):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        g = spread(g, x.shape, ctx.reduction)
-        if ctx.weight is not None:
-            g = g * ctx.weight
+        g = _weighted(spread(g, x.shape, ctx.reduction), ctx.weight)
         gx = g * (x - y) / where(x * (1.0 - x) > 1e-12, x * (1.0 - x), 1e-12) if need_x else None
         gy = g * (log(1.0 - x) - log(x)) if need_y else None
         return gx, gy
@@ -152,17 +153,13 @@ class BinaryCrossEntropyWithLogits(Op):
         softplus_neg = np.logaddexp(0, -x)
         scale = 1 + (pos_weight - 1) * y if pos_weight is not None else 1
         elementwise = (1 - y) * x + scale * softplus_neg
-        if weight is not None:
-            elementwise = elementwise * weight
-        return reduce(elementwise.astype(x.dtype, copy=False), reduction)
+        return reduce(_weighted(elementwise, weight).astype(x.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, g):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        g = spread(g, x.shape, ctx.reduction)
-        if ctx.weight is not None:
-            g = g * ctx.weight
+        g = _weighted(spread(g, x.shape, ctx.reduction), ctx.weight)
         pw = ctx.pos_weight
         scale = (y * (pw - 1.0) + 1.0) if pw is not None else 1.0
         gx = g * ((1.0 - y) - sigmoid(-x) * scale) if need_x else None

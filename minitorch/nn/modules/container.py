@@ -148,50 +148,61 @@ class ModuleList(Module):
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
-class ModuleDict(Module):
+class _RegistryDict(Module):
+    """dict access to one of Module's registries (``_registry`` names it: ``_modules`` or ``_parameters``)."""
+
+    _registry: str
+
+    def _dict(self) -> dict:
+        return self.__dict__[self._registry]
+
+    def __getitem__(self, key: str):
+        return self._dict()[key]
+
+    def __delitem__(self, key: str) -> None:
+        del self._dict()[key]
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._dict()
+
+    def keys(self):
+        return self._dict().keys()
+
+    def values(self):
+        return self._dict().values()
+
+    def items(self):
+        return self._dict().items()
+
+    def pop(self, key: str):
+        return self._dict().pop(key)
+
+    def clear(self) -> None:
+        self._dict().clear()
+
+    def update(self, items) -> None:
+        for key, value in (items.items() if isinstance(items, Mapping) else items):
+            self[key] = value
+
+
+class ModuleDict(_RegistryDict):
     """A dict of modules, registered in insertion order."""
+
+    _registry = "_modules"
 
     def __init__(self, modules: Mapping[str, Module] | None = None):
         super().__init__()
         if modules is not None:
             self.update(modules)
 
-    def __getitem__(self, key: str) -> Module:
-        return self._modules[key]
-
     def __setitem__(self, key: str, module: Module) -> None:
         self.add_module(key, module)
-
-    def __delitem__(self, key: str) -> None:
-        del self._modules[key]
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._modules
-
-    def keys(self):
-        return self._modules.keys()
-
-    def values(self):
-        return self._modules.values()
-
-    def items(self):
-        return self._modules.items()
-
-    def pop(self, key: str) -> Module:
-        return self._modules.pop(key)
-
-    def clear(self) -> None:
-        self._modules.clear()
-
-    def update(self, modules) -> None:
-        for key, module in (modules.items() if isinstance(modules, Mapping) else modules):
-            self[key] = module
 
 
 class ParameterList(Module):
@@ -228,40 +239,18 @@ class ParameterList(Module):
                          for i, p in enumerate(self))
 
 
-class ParameterDict(Module):
+class ParameterDict(_RegistryDict):
     """A dict of parameters, registered in insertion order."""
+
+    _registry = "_parameters"
 
     def __init__(self, parameters: Mapping[str, Parameter] | None = None):
         super().__init__()
-        for key, value in (parameters or {}).items():
-            self[key] = value
-
-    def __getitem__(self, key: str) -> Parameter:
-        return self._parameters[key]
+        if parameters is not None:
+            self.update(parameters)
 
     def __setitem__(self, key: str, value: Parameter) -> None:
         self.register_parameter(key, _as_parameter(value))
-
-    def __delitem__(self, key: str) -> None:
-        del self._parameters[key]
-
-    def __len__(self) -> int:
-        return len(self._parameters)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._parameters)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._parameters
-
-    def keys(self):
-        return self._parameters.keys()
-
-    def values(self):
-        return self._parameters.values()
-
-    def items(self):
-        return self._parameters.items()
 
 
 def _as_parameter(value) -> Parameter:
