@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 from collections import deque
 
 from ._tensor import Tensor
 from .autograd.graph import AccumulateGrad
+from .serialization import _write_atomically
 
 NODE_ATTR = dict(style="filled", shape="box", align="left", fontsize="10", ranksep="0.1", height="0.2",
                  fontname="monospace")
@@ -87,10 +87,7 @@ class Digraph:
         data = self.pipe(fmt)
         self.save(filename)
         out = f"{filename}.{fmt}"
-        directory = os.path.dirname(os.path.abspath(out))
-        with tempfile.NamedTemporaryFile(dir=directory, delete=False) as tmp:
-            tmp.write(data)
-        os.replace(tmp.name, out)
+        _write_atomically(out, lambda fh: fh.write(data))
         if cleanup:
             os.remove(filename)
         return out

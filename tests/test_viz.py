@@ -1,5 +1,6 @@
 """Graph drawing (make_dot, torchviz's conventions) and the text summary of a graph."""
 import io
+import os
 import re
 import shutil
 
@@ -88,6 +89,9 @@ def test_render_png(tmp_path):
     image = Image.open(io.BytesIO(data))
     assert image.size[0] > 100 and image.size[1] > 100
     assert (tmp_path / "q").read_text().startswith("digraph {")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert os.stat(path).st_mode & 0o777 == 0o666 & ~umask  # an ordinary file's permissions, not a temp file's
     assert make_dot(q_graph()[0])._repr_svg_().lstrip().startswith("<?xml")
 
 
