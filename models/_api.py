@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 
 import minitorch
 from minitorch import nn
-from minitorch.serialization import _write_atomically
+from minitorch import serialization
 
 __all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
            "list_models", "read_manifest", "update_manifest", "weights_dir"]
@@ -62,7 +62,7 @@ def update_manifest(file: str, entry: dict[str, Any], folder: str | os.PathLike 
     files = read_manifest(folder)
     files[file] = {**entry, "sha256": _sha256(folder / file)}
     text = json.dumps({"format": 1, "files": dict(sorted(files.items()))}, indent=2) + "\n"
-    _write_atomically(str(folder / MANIFEST), lambda fh: fh.write(text.encode("utf-8")))
+    serialization._write_atomically(str(folder / MANIFEST), lambda fh: fh.write(text.encode("utf-8")))
 
 
 def _sha256(path: pathlib.Path) -> str:
