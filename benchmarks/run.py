@@ -19,14 +19,15 @@ import json
 import os
 import pathlib
 import platform
-import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from models_in_torch import torch_models  # noqa: E402
+
 WORKLOADS = {
     "W1": "autograd overhead: 2000 elementwise ops on 16 elements, fwd+bwd (us/op)",
     "W2": "MLP 784-512-256-10, batch 128, SGD momentum (ms/step)",
@@ -40,22 +41,12 @@ WORKLOADS = {
 
 
 # ---- running one workload (inside a worker process) ---------------------------------------------------------
-def load_models(torch, name: str):
+def load_models(name: str):
     """``minitorch.models``, or for torch the same source with ``minitorch`` replaced by ``torch``."""
     if name == "minitorch":
         import minitorch.models
         return minitorch.models
-    with tempfile.TemporaryDirectory() as tmp:
-        package = pathlib.Path(tmp) / "torch_models"
-        package.mkdir()
-        for source in (ROOT / "models").glob("*.py"):
-            (package / source.name).write_text(re.sub(r"\bminitorch\b", "torch", source.read_text()))
-        spec = importlib.util.spec_from_file_location("torch_models", package / "__init__.py",
-                                                      submodule_search_locations=[str(package)])
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["torch_models"] = module
-        spec.loader.exec_module(module)
-    return module
+    return torch_models()
 
 
 def count_flops(torch, model, x) -> float:
@@ -144,7 +135,7 @@ def worker(lib: str, workload: str, threads: int, steps: int) -> dict:
     else:
         import minitorch as torch
     torch.set_num_threads(threads)
-    step, (unit, scale), flops = build(workload, torch, load_models(torch, lib))
+    step, (unit, scale), flops = build(workload, torch, load_models(lib))
     step()  # warm-up
     times = []
     for _ in range(steps):

@@ -38,7 +38,7 @@ def test_worker_prints_one_json_line(capsys):
 
 def test_models_rewritten_for_torch_have_the_same_state_dict():
     torch = pytest.importorskip("torch")
-    torch_models = bench.load_models(torch, "torch")
+    torch_models = bench.load_models("torch")
     theirs, ours = torch_models.cifar_resnet20(num_classes=10), minitorch.models.cifar_resnet20(num_classes=10)
     assert isinstance(theirs, torch.nn.Module)
     assert {k: tuple(v.shape) for k, v in theirs.state_dict().items()} == \

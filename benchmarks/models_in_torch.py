@@ -1,0 +1,29 @@
+"""``minitorch.models`` as PyTorch code: the same source with ``minitorch`` replaced by ``torch``.
+
+The benchmarks run the same architectures on both libraries with it, and the model fixtures and tests
+build their PyTorch twins with it. Needs torch installed; minitorch itself never imports this.
+"""
+import importlib.util
+import pathlib
+import re
+import sys
+import tempfile
+
+MODELS = pathlib.Path(__file__).resolve().parent.parent / "models"
+
+
+def torch_models():
+    """The rewritten package, imported once as ``torch_models``."""
+    if "torch_models" in sys.modules:
+        return sys.modules["torch_models"]
+    with tempfile.TemporaryDirectory() as tmp:  # the package imports all its modules at once
+        package = pathlib.Path(tmp) / "torch_models"
+        package.mkdir()
+        for source in MODELS.glob("*.py"):
+            (package / source.name).write_text(re.sub(r"\bminitorch\b", "torch", source.read_text()))
+        spec = importlib.util.spec_from_file_location("torch_models", package / "__init__.py",
+                                                      submodule_search_locations=[str(package)])
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["torch_models"] = module
+        spec.loader.exec_module(module)
+    return module
