@@ -81,13 +81,9 @@ class Op(Node):
             self._n_outputs = len(raw)
         else:
             raw = (out,)
-            t = _new(Tensor)
-            t._data = out if type(out) is np.ndarray else np.asarray(out)
-            t._vc, t._output_nr = None, 0
+            t = Tensor._wrap(out if type(out) is np.ndarray else np.asarray(out))
             if out.dtype.kind == "f":
                 t.grad_fn, t._requires_grad = self, True
-            else:
-                t.grad_fn, t._requires_grad = None, False
             results = (t,)
         if self.view:
             _make_views(inputs[0], results, len(results) > 1)
@@ -187,10 +183,8 @@ def _applier(cls, name: str, qualname: str):
         out = cls.forward(ctx, *arrays, **params)
         if requires_grad and state.grad_enabled:
             return ctx._connect(inputs, arrays, out)
-        if type(out) is np.ndarray and not cls.view and not state.inference:  # the common case, inlined
-            t = _new(Tensor)
-            t._data, t._requires_grad, t.grad_fn, t._output_nr, t._vc = out, False, None, 0, None
-            return t
+        if type(out) is np.ndarray and not cls.view and not state.inference:  # the common case
+            return Tensor._wrap(out)
         return _wrap_outputs(cls, inputs, out)
 
     apply.__name__, apply.__qualname__ = name, qualname
