@@ -8,7 +8,9 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._tensor import Tensor, _check_device
+from ._registry import register
+from ._tensor import Size, Tensor, _check_device
+from .autograd.function import check_inplace
 from .autograd.grad_mode import state
 from .random import numpy_generator
 
@@ -359,31 +361,35 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
 
 # ---- in-place random fills (Tensor methods) -----------------------------------------------------------
 def _fill_random(t, values):
-    from .autograd.function import check_inplace
     check_inplace(t)
     t._data[...] = values
     t._bump()
     return t
 
 
+@register(top_level=False)
 def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
     return _fill_random(self, numpy_generator(generator).uniform(a, b, self._data.shape))
 
 
+@register(top_level=False)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     return _fill_random(self, numpy_generator(generator).normal(mean, std, self._data.shape))
 
 
+@register(top_level=False)
 def bernoulli_(self, p: float = 0.5, *, generator=None):
     return _fill_random(self, numpy_generator(generator).random(self._data.shape) < p)
 
 
+@register(top_level=False)
 def random_(self, from_: int = 0, to: int | None = None, *, generator=None):
     if to is None:
         from_, to = 0, (from_ if from_ else 2 ** 24 if self._data.dtype.kind == "f" else np.iinfo(np.int64).max)
     return _fill_random(self, numpy_generator(generator).integers(from_, to, self._data.shape))
 
 
+@register(top_level=False)
 def exponential_(self, lambd: float = 1.0, *, generator=None):
     return _fill_random(self, numpy_generator(generator).exponential(1.0 / lambd, self._data.shape))
 
@@ -391,7 +397,6 @@ def exponential_(self, lambd: float = 1.0, *, generator=None):
 # ---- legacy constructors ------------------------------------------------------------------------------
 def legacy_new(args, kwargs, dtype=None) -> Tensor:
     """``Tensor(data)`` copies data; ``Tensor(*sizes)`` is uninitialised."""
-    from ._tensor import Size
     dtype = dtype or _dtype.get_default_dtype()
     if not args:
         return _leaf(np.empty((0,), dtype.np))

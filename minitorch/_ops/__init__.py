@@ -1,35 +1,14 @@
-"""The tensor operations, bound here as Tensor methods and operators."""
-from .. import _factories
+"""The tensor operations, bound here as Tensor methods and operators.
+
+Each op module registers its public functions where it defines them (see ``minitorch._registry``);
+importing them all fills the registry, from which the Tensor methods are bound.
+"""
+from .. import _factories, _registry
 from .._tensor import Tensor
-from ..autograd import function as _function
 from . import arithmetic, comparison, copying, indexing, linalg, reduction, unary, view
 
-_function.Tensor = Tensor  # the op machinery needs the class; it is defined before the ops load
-
-_METHODS = {
-    arithmetic: """add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow square
-        maximum minimum fmax fmin clamp clip clamp_min clamp_max add_ sub_ mul_ div_ pow_ clamp_ clamp_min_
-        clamp_max_""",
-    unary: """neg negative exp log log1p expm1 log2 log10 sqrt rsqrt reciprocal abs absolute sign sin cos tan
-        tanh sigmoid relu floor ceil trunc fix round frac neg_ exp_ log_ sqrt_ abs_ sin_ cos_ tanh_ sigmoid_
-        relu_ floor_ ceil_ round_ reciprocal_""",
-    copying: "clone fill_ zero_ copy_",
-    comparison: """eq ne lt le gt ge greater greater_equal less less_equal not_equal logical_and logical_or
-        logical_xor logical_not bitwise_and bitwise_or bitwise_xor bitwise_not isnan isinf isfinite isposinf
-        isneginf isclose allclose equal signbit""",
-    view: """view view_as reshape reshape_as flatten unflatten ravel permute transpose swapaxes swapdims t
-        movedim moveaxis squeeze unsqueeze expand expand_as broadcast_to sum_to_size unbind split
-        split_with_sizes chunk tensor_split repeat tile flip contiguous""",
-    indexing: """select narrow gather take_along_dim scatter scatter_add scatter_ scatter_add_ index_select
-        masked_fill masked_fill_ masked_select nonzero argwhere index_put index_put_""",
-    reduction: """sum mean prod max min amax amin argmax argmin var std logsumexp softmax log_softmax cumsum
-        all any count_nonzero""",
-    linalg: "mm bmm mv dot inner matmul outer ger addmm",
-    _factories: "uniform_ normal_ bernoulli_ random_ exponential_",
-}
-for _module, _names in _METHODS.items():
-    for _name in _names.split():
-        setattr(Tensor, _name, getattr(_module, _name))
+for _name, _function in _registry.methods().items():
+    setattr(Tensor, _name, _function)
 
 
 def _where(self, condition, other):
@@ -63,16 +42,16 @@ _or = _logical_or_bitwise(comparison.logical_or, comparison.bitwise_or)
 _xor = _logical_or_bitwise(comparison.logical_xor, comparison.bitwise_xor)
 
 _OPERATORS = {
-    "__add__": arithmetic.Add.function(),
-    "__radd__": arithmetic.Add.function(),
+    "__add__": arithmetic.Add.apply,
+    "__radd__": arithmetic.Add.apply,
     "__iadd__": arithmetic.add_,
-    "__sub__": arithmetic.Sub.function(),
+    "__sub__": arithmetic.Sub.apply,
     "__rsub__": arithmetic.rsub,
     "__isub__": arithmetic.sub_,
-    "__mul__": arithmetic.Mul.function(),
-    "__rmul__": arithmetic.Mul.function(),
+    "__mul__": arithmetic.Mul.apply,
+    "__rmul__": arithmetic.Mul.apply,
     "__imul__": arithmetic.mul_,
-    "__truediv__": arithmetic.Div.function(),
+    "__truediv__": arithmetic.Div.apply,
     "__rtruediv__": lambda self, other: unary.reciprocal(self) * other,
     "__itruediv__": arithmetic.div_,
     "__floordiv__": arithmetic.floor_divide,

@@ -2,7 +2,7 @@
 
 Each op is a row of the derivatives table: ``forward`` on numpy arrays,
 ``backward`` in operators and ops, so it also runs on tensors for
-higher-order gradients. ``Broadcasting`` reduces the gradients to the inputs' shapes.
+higher-order gradients. The engine reduces broadcast gradients to the inputs' shapes.
 """
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op
-from .broadcast import Broadcasting, _scalar, binary, broadcast_shape, result_dtype
+from .broadcast import _scalar, binary, broadcast_shape, result_dtype
 from .unary import log
+from .._registry import register
 
 _ndarray = np.ndarray
 
 
-class Add(Broadcasting):
+class Add(Op):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
@@ -31,7 +32,7 @@ class Add(Broadcasting):
         return g, (g if ctx.alpha == 1 else g * ctx.alpha)
 
 
-class Sub(Broadcasting):
+class Sub(Op):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         r = _sub(ctx, a, b, alpha)
@@ -75,7 +76,7 @@ class Rsub(Op, name="RsubBackward1"):
         return _minus_alpha(ctx, g)
 
 
-class RsubTensor(Broadcasting, name="RsubBackward0"):
+class RsubTensor(Op, name="RsubBackward0"):
     """``rsub(input, other)`` with a tensor ``other``: ``other - alpha * input``."""
 
     @staticmethod
@@ -88,7 +89,7 @@ class RsubTensor(Broadcasting, name="RsubBackward0"):
         return _minus_alpha(ctx, g), g
 
 
-class Mul(Broadcasting):
+class Mul(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -102,7 +103,7 @@ class Mul(Broadcasting):
         return (g * b if need_a else None), (g * a if need_b else None)
 
 
-class Div(Broadcasting):
+class Div(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -119,7 +120,7 @@ class Div(Broadcasting):
         return ga, gb
 
 
-class Pow(Broadcasting, name="PowBackward1"):
+class Pow(Op, name="PowBackward1"):
     """``tensor ** tensor``."""
 
     @staticmethod
@@ -195,7 +196,7 @@ def _power(a, b):
     return np.where(np.asarray(b) < 0, reciprocal, r).astype(r.dtype)
 
 
-class _Extremum(Broadcasting):
+class _Extremum(Op):
     """Elementwise maximum or minimum (``pick``): the gradient goes to the input picked."""
 
     pick = np.maximum
@@ -222,7 +223,7 @@ class Minimum(_Extremum):
     pick = np.minimum
 
 
-class Fmax(Broadcasting):
+class Fmax(Op):
     """``maximum`` that ignores NaN; ties send the whole gradient to the first input, as in torch."""
 
     fn, first_wins = staticmethod(np.fmax), staticmethod(operator.ge)
@@ -244,7 +245,7 @@ class Fmin(Fmax):
     fn, first_wins = staticmethod(np.fmin), staticmethod(operator.le)
 
 
-class Where(Broadcasting):
+class Where(Op):
     """``where(condition, a, b)``; the condition is a parameter, not an input."""
 
     @staticmethod
@@ -267,7 +268,7 @@ class Where(Broadcasting):
         return (where(c, g, 0.0) if need_a else None), (where(c, 0.0, g) if need_b else None)
 
 
-class Remainder(Broadcasting, name="RemainderBackward1"):
+class Remainder(Op, name="RemainderBackward1"):
     """``a - floor(a / b) * b`` (the sign of ``b``, as Python's ``%``)."""
 
     fn, rounding = staticmethod(np.remainder), "floor"
@@ -313,7 +314,7 @@ def _no_int_zero_division(a, b):
         raise RuntimeError("ZeroDivisionError")
 
 
-class DivRounded(Broadcasting, name="DivBackward2"):
+class DivRounded(Op, name="DivBackward2"):
     """Division rounded down (``'floor'``) or toward zero (``'trunc'``): the gradient is zero."""
 
     @staticmethod
@@ -341,7 +342,7 @@ class FloorDivide(DivRounded, name="NotImplemented"):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
-class ClampTensor(Broadcasting, name="ClampBackward0"):
+class ClampTensor(Op, name="ClampBackward0"):
     """``clamp(a, min_tensor, max_tensor)``."""
 
     @staticmethod
@@ -429,19 +430,22 @@ def _is_number(x) -> bool:
     return isinstance(x, (int, float, np.generic)) and not isinstance(x, (_ndarray, Tensor))
 
 
+@register
 def add(input, other, *, alpha=1, out=None):
     """``input + alpha * other`` with broadcasting."""
     return _out(Add.apply(input, other, alpha=alpha), out)
 
 
+@register
 def sub(input, other, *, alpha=1, out=None):
     """``input - alpha * other`` with broadcasting."""
     return _out(Sub.apply(input, other, alpha=alpha), out)
 
 
-subtract = sub
+subtract = register(sub, name="subtract")
 
 
+@register(method=False)
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input``."""
     if _is_number(other):
@@ -449,19 +453,21 @@ def rsub(input, other, *, alpha=1):
     return RsubTensor.apply(input, other, alpha=alpha)
 
 
+@register
 def mul(input, other, *, out=None):
     return _out(Mul.apply(input, other), out)
 
 
-multiply = mul
+multiply = register(mul, name="multiply")
 
 
+@register
 def div(input, other, *, rounding_mode=None, out=None):
     """True division, or ``rounding_mode='floor'`` / ``'trunc'`` (integers stay integers)."""
     return _out(_div_op(rounding_mode, Div, DivRounded).apply(input, other, **_mode(rounding_mode)), out)
 
 
-divide = true_divide = div
+divide = true_divide = register(div, aliases=("divide", "true_divide"))
 
 
 def _div_op(rounding_mode, true_op, rounded_op):
@@ -477,11 +483,13 @@ def _mode(rounding_mode):
     return {} if rounding_mode is None else {"mode": rounding_mode}
 
 
+@register
 def floor_divide(input, other):
     """``input // other``, rounded down."""
     return FloorDivide.apply(input, other)
 
 
+@register
 def remainder(input, other):
     """``input - floor(input / other) * other``."""
     if _is_number(other):
@@ -489,6 +497,7 @@ def remainder(input, other):
     return Remainder.apply(input, other)
 
 
+@register
 def fmod(input, other):
     """``input - trunc(input / other) * other``."""
     if _is_number(other):
@@ -496,6 +505,7 @@ def fmod(input, other):
     return Fmod.apply(input, other)
 
 
+@register
 def pow(input, exponent):  # noqa: A001
     """``input ** exponent``; either may be a number."""
     if _is_number(exponent):
@@ -505,28 +515,34 @@ def pow(input, exponent):  # noqa: A001
     return Pow.apply(input, exponent)
 
 
+@register
 def square(input):
     return PowScalar.apply(input, exponent=2)
 
 
+@register
 def maximum(input, other):
     return Maximum.apply(input, other)
 
 
+@register
 def minimum(input, other):
     return Minimum.apply(input, other)
 
 
+@register
 def fmax(input, other):
     """Elementwise maximum ignoring NaN (NaN only where both are NaN)."""
     return Fmax.apply(input, other)
 
 
+@register
 def fmin(input, other):
     """Elementwise minimum ignoring NaN (NaN only where both are NaN)."""
     return Fmin.apply(input, other)
 
 
+@register(method=False)
 def where(condition, input=None, other=None):
     """Elements of ``input`` where ``condition`` holds, else of ``other``."""
     if input is None and other is None:
@@ -540,6 +556,7 @@ def where(condition, input=None, other=None):
     return Tensor._wrap(np.asarray(r)) if isinstance(condition, Tensor) and not isinstance(r, Tensor) else r
 
 
+@register
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     """Limit values to ``[min, max]``; bounds may be numbers or tensors."""
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -550,14 +567,16 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
                             max=_scalar(max) if max is not None else None), out)
 
 
-clip = clamp
+clip = register(clamp, name="clip")
 
 
+@register
 def clamp_min(input, min):  # noqa: A002
     """``max(input, min)`` with torch's one-sided clamp nodes."""
     return ClampMinTensor.apply(input, min) if isinstance(min, Tensor) else ClampMin.apply(input, min=_scalar(min))
 
 
+@register
 def clamp_max(input, max):  # noqa: A002
     """``min(input, max)`` with torch's one-sided clamp nodes."""
     return ClampMaxTensor.apply(input, max) if isinstance(max, Tensor) else ClampMax.apply(input, max=_scalar(max))
@@ -589,24 +608,29 @@ _ClampMaxTensor_ = ClampMaxTensor.inplace_variant()
 _DivRounded_ = DivRounded.inplace_variant()
 
 
+@register(top_level=False)
 def clamp_(input, min=None, max=None):  # noqa: A002
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _ClampTensor_.apply(input, min, max)
     return _Clamp_.apply(input, min=min, max=max)
 
 
+@register(top_level=False)
 def clamp_min_(input, min):  # noqa: A002
     return _ClampMinTensor_.apply(input, min) if isinstance(min, Tensor) else _ClampMin_.apply(input, min=min)
 
 
+@register(top_level=False)
 def clamp_max_(input, max):  # noqa: A002
     return _ClampMaxTensor_.apply(input, max) if isinstance(max, Tensor) else _ClampMax_.apply(input, max=max)
 
 
+@register(top_level=False)
 def div_(input, other, *, rounding_mode=None):
     return _div_op(rounding_mode, _Div_, _DivRounded_).apply(input, other, **_mode(rounding_mode))
 
 
+@register(top_level=False)
 def pow_(input, exponent):
     if _is_number(exponent):
         return _PowScalar_.apply(input, exponent=_scalar(exponent))

@@ -1,8 +1,7 @@
 """Type promotion and broadcasting for elementwise ops.
 
-``binary`` computes a numpy ufunc in torch's result dtype; ``Broadcasting`` is the
-base of ops whose inputs broadcast together: it sums each input's gradient back
-to that input's shape and casts it to its dtype, in one place for all of them.
+``binary`` computes a numpy ufunc in torch's result dtype. Gradients of the broadcast
+shape need no care in the ops: the engine sums each back to its input's shape.
 """
 from __future__ import annotations
 
@@ -13,8 +12,6 @@ import numpy as np
 from .. import _dtype
 from .._dtype import wrap_int
 from .._tensor import Tensor
-from ..autograd.function import Op
-from .view import sum_to_size
 
 _ndarray = np.ndarray
 _pair_cache: dict = {}
@@ -133,32 +130,6 @@ def floating(a):
     if type(a) is _ndarray and a.dtype.kind in "biu":
         return a.astype(_dtype.get_default_dtype().np)
     return a
-
-
-class Broadcasting(Op):
-    """An op whose inputs broadcast together: each input's gradient is summed
-    back to that input's shape and cast to its dtype (``Op._save`` notes the
-    inputs whose shape or dtype differ from the result's)."""
-
-    broadcasting = True
-
-    def _apply(self, grads, create_graph):
-        res = Op._apply(self, grads, create_graph)
-        meta = self._in_meta
-        if meta is None:
-            return res
-        return tuple(g if g is None or m is None else _reduce_grad(g, *m) for g, m in zip(res, meta))
-
-
-def _reduce_grad(g, shape, dt):
-    if g.shape != shape:
-        extra = len(shape) - np.ndim(g)  # the input had leading 1-dims that were dropped (copy_, setitem)
-        core = shape[extra:] if extra > 0 else shape
-        if g.shape != core:
-            g = sum_to_size(g, core)
-        if extra > 0:
-            g = g.reshape(shape)
-    return cast(g, dt)
 
 
 def cast(g, dt: np.dtype):

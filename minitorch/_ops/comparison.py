@@ -8,6 +8,7 @@ import numpy as np
 from .._tensor import Tensor
 from .._dtype import wrap_int
 from .broadcast import _scalar, binary, broadcast_shape, shape_mismatch
+from .._registry import register
 
 _ndarray = np.ndarray
 
@@ -36,16 +37,16 @@ def _fits(value: int, dt: np.dtype) -> bool:
     return info.min <= value <= info.max
 
 
-eq = _compare(np.equal)
-ne = _compare(np.not_equal)
-lt = _compare(np.less)
-le = _compare(np.less_equal)
-gt = _compare(np.greater)
-ge = _compare(np.greater_equal)
+eq = register(_compare(np.equal), name="eq")
+ne = register(_compare(np.not_equal), name="ne", aliases=("not_equal",))
+lt = register(_compare(np.less), name="lt", aliases=("less",))
+le = register(_compare(np.less_equal), name="le", aliases=("less_equal",))
+gt = register(_compare(np.greater), name="gt", aliases=("greater",))
+ge = register(_compare(np.greater_equal), name="ge", aliases=("greater_equal",))
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
-logical_and = _compare(np.logical_and)
-logical_or = _compare(np.logical_or)
-logical_xor = _compare(np.logical_xor)
+logical_and = register(_compare(np.logical_and), name="logical_and")
+logical_or = register(_compare(np.logical_or), name="logical_or")
+logical_xor = register(_compare(np.logical_xor), name="logical_xor")
 
 
 def _bitwise(ufunc, name):
@@ -57,47 +58,56 @@ def _bitwise(ufunc, name):
     return op
 
 
-bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
-bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
-bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
+bitwise_and = register(_bitwise(np.bitwise_and, "bitwise_and"), name="bitwise_and")
+bitwise_or = register(_bitwise(np.bitwise_or, "bitwise_or"), name="bitwise_or")
+bitwise_xor = register(_bitwise(np.bitwise_xor, "bitwise_xor"), name="bitwise_xor")
 
 
+@register
 def logical_not(input):
     return Tensor._wrap(np.logical_not(input._data))
 
 
+@register
 def bitwise_not(input):
     if input._data.dtype.kind == "f":
         raise NotImplementedError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return Tensor._wrap(np.invert(input._data))
 
 
+@register
 def isnan(input):
     return Tensor._wrap(np.isnan(input._data))
 
 
+@register
 def isinf(input):
     return Tensor._wrap(np.isinf(input._data))
 
 
+@register
 def isfinite(input):
     return Tensor._wrap(np.isfinite(input._data))
 
 
+@register
 def isposinf(input):
     return Tensor._wrap(np.isposinf(input._data))
 
 
+@register
 def isneginf(input):
     return Tensor._wrap(np.isneginf(input._data))
 
 
+@register
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|input - other| <= atol + rtol * |other|`` (tensors of one dtype)."""
     a, b = _same_dtype(input, other)
     return Tensor._wrap(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
+@register
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """True when ``|input - other| <= atol + rtol * |other|`` everywhere."""
     a, b = _same_dtype(input, other)
@@ -114,10 +124,12 @@ def _same_dtype(input, other):
     return a, b
 
 
+@register
 def equal(input, other) -> bool:
     """True when both tensors have the same shape and elements."""
     return input._data.shape == other._data.shape and builtins.bool(np.array_equal(input._data, other._data))
 
 
+@register
 def signbit(input):
     return Tensor._wrap(np.signbit(input._data))

@@ -7,7 +7,8 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .._dtype import wrap_int
-from .broadcast import Broadcasting, broadcast_shape, to_copy
+from .broadcast import broadcast_shape, to_copy
+from .._registry import register
 
 _ndarray = np.ndarray
 
@@ -53,7 +54,7 @@ class Zero(Fill, name="ZeroBackward0"):
     pass
 
 
-class Copy(Broadcasting, name="CopyBackwards"):
+class Copy(Op, name="CopyBackwards"):
     """``dst.copy_(src)``: the destination's old values get no gradient."""
 
     @staticmethod
@@ -76,6 +77,7 @@ class FillTensor(Copy, name="FillBackward3"):
     """``fill_(value)`` with a 0-dim tensor ``value``, which gets the summed gradient."""
 
 
+@register
 def clone(input, *, memory_format=None):
     """A copy that stays in the graph (gradient flows back to ``input``)."""
     return Clone.apply(input)
@@ -87,6 +89,7 @@ _Copy_ = Copy.inplace_variant()
 _FillTensor_ = FillTensor.inplace_variant()
 
 
+@register(top_level=False)
 def fill_(input, value):
     """Fill with a number, or with a one-element tensor (differentiable w.r.t. it)."""
     if isinstance(value, Tensor):
@@ -97,10 +100,12 @@ def fill_(input, value):
     return _Fill_.apply(input, value=value)
 
 
+@register(top_level=False)
 def zero_(input):
     return _Zero_.apply(input, value=0)
 
 
+@register(top_level=False)
 def copy_(input, src, non_blocking=False):
     """Copy ``src`` (broadcast) into ``input`` in place."""
     return _Copy_.apply(input, src)

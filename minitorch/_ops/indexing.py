@@ -18,8 +18,9 @@ from .._dtype import wrap_int
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
-from .broadcast import Broadcasting, broadcast_shape
+from .broadcast import broadcast_shape
 from .view import expanded_shape, reshape, unsqueeze
+from .._registry import register
 
 _ndarray = np.ndarray
 
@@ -88,6 +89,7 @@ class MaskedSelect(Index):
     accumulate = False
 
 
+@register
 def select(input, dim: int, index: int):
     """The slice at ``index`` along ``dim`` (a view without that dim)."""
     shape = np.shape(input)
@@ -98,6 +100,7 @@ def select(input, dim: int, index: int):
     return Select.apply(input, index=(slice(None),) * d + (index % size, Ellipsis))
 
 
+@register
 def narrow(input, dim: int, start: int, length: int):
     """Elements ``start .. start+length`` along ``dim`` (a view)."""
     shape = np.shape(input)
@@ -274,7 +277,7 @@ def _type_name(value) -> str:
     return t.__name__ if t.__module__ == "builtins" else f"{t.__module__.split('.')[0]}.{t.__name__}"
 
 
-class IndexPut(Broadcasting):
+class IndexPut(Op):
     """``a[index] = v`` (out of place: a copy of ``a``)."""
 
     @staticmethod
@@ -325,11 +328,13 @@ class IndexPut_(IndexPut, name="IndexPutBackward0"):
         return _index_put_into(ctx, a, v, index, accumulate)
 
 
+@register
 def index_put(input, indices, values, accumulate: bool = False):
     """Out-of-place ``input[indices] = values`` (or ``+=`` with accumulate)."""
     return IndexPut.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
 
 
+@register(top_level=False)
 def index_put_(input, indices, values, accumulate: bool = False):
     return IndexPut_.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
 
@@ -372,17 +377,19 @@ def _check_index(input, dim, index, name, src=None) -> int:
     return d
 
 
+@register
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (and likewise for other dims)."""
     d = _check_index(input, dim, index, "gather")
     return Gather.apply(input, index=_along(index._data, d))
 
 
+@register
 def take_along_dim(input, indices, dim: int):
     return gather(input, dim, indices)
 
 
-class Scatter(Broadcasting, name="ScatterBackward0"):
+class Scatter(Op, name="ScatterBackward0"):
     """``scatter(a, dim, index, src)``: a copy of ``a`` with ``src`` written at the positions."""
 
     @staticmethod
@@ -438,11 +445,13 @@ def _reduce_is_add(reduce) -> bool:
     return reduce == "add"
 
 
+@register
 def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
     return _scatter((Scatter, ScatterValue), input, dim, index, value if src is None else src, _reduce_is_add(reduce))
 
 
+@register
 def scatter_add(input, dim: int, index, src):
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeats add up)."""
     return _scatter((ScatterAdd, ScatterAdd), input, dim, index, src, True)
@@ -453,15 +462,18 @@ _ScatterValue_ = ScatterValue.inplace_variant()
 _ScatterAdd_ = ScatterAdd.inplace_variant()
 
 
+@register(top_level=False)
 def scatter_(input, dim: int, index, src=None, *, value=None, reduce=None):
     return _scatter((_Scatter_, _ScatterValue_), input, dim, index, value if src is None else src,
                     _reduce_is_add(reduce))
 
 
+@register(top_level=False)
 def scatter_add_(input, dim: int, index, src):
     return _scatter((_ScatterAdd_, _ScatterAdd_), input, dim, index, src, True)
 
 
+@register
 def index_select(input, dim: int, index):
     """The entries ``index`` (a vector) along ``dim``."""
     if index._data.ndim > 1:
@@ -475,7 +487,7 @@ def index_select(input, dim: int, index):
     return IndexSelect.apply(input, index=(slice(None),) * d + (idx,))
 
 
-class MaskedFill(Broadcasting):
+class MaskedFill(Op):
     """``where(mask, value, a)`` with a number ``value``; the mask may broadcast ``a`` to a larger shape."""
 
     @staticmethod
@@ -488,7 +500,7 @@ class MaskedFill(Broadcasting):
         return where(ctx.saved_tensors[0], 0.0, g)
 
 
-class MaskedFillTensor(Broadcasting, name="MaskedFillBackward1"):
+class MaskedFillTensor(Op, name="MaskedFillBackward1"):
     """``where(mask, value, a)`` with a 0-dim tensor ``value``, which gets the summed gradient."""
 
     @staticmethod
@@ -522,6 +534,7 @@ def _mask_array(mask, select=False):
     return m
 
 
+@register
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` where ``mask`` is True."""
     m = _mask_array(mask)
@@ -537,6 +550,7 @@ _MaskedFill_ = MaskedFill.inplace_variant()
 _MaskedFillTensor_ = MaskedFillTensor.inplace_variant()
 
 
+@register(top_level=False)
 def masked_fill_(input, mask, value):
     m = _mask_array(mask)
     if isinstance(value, Tensor):
@@ -544,6 +558,7 @@ def masked_fill_(input, mask, value):
     return _MaskedFill_.apply(input, value=value, mask=m)
 
 
+@register
 def masked_select(input, mask):
     """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
     m = _mask_array(mask, select=True)
@@ -554,6 +569,7 @@ def masked_select(input, mask):
     return MaskedSelect.apply(input, index=m)
 
 
+@register
 def nonzero(input, *, as_tuple: bool = False):
     """Indices of the nonzero elements: an (n, ndim) tensor, or a tuple of index vectors."""
     a = input._data
@@ -563,6 +579,7 @@ def nonzero(input, *, as_tuple: bool = False):
     return Tensor._wrap(np.stack(idx, axis=1).astype(np.int64) if a.ndim else np.zeros((idx[0].size, 0), np.int64))
 
 
+@register
 def argwhere(input):
     return nonzero(input)
 

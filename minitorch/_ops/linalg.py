@@ -8,6 +8,7 @@ from .. import _dtype
 from .._tensor import _C_TYPE_NAMES
 from ..autograd.function import Op
 from .broadcast import broadcast_shape
+from .._registry import register
 from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, sum_to_size, t,
                    transpose, unsqueeze, view)
 
@@ -136,25 +137,30 @@ class Addmm(Op):
         return (g_bias,) + _mm_grads(gs, m1, m2, need_m1, need_m2)
 
 
+@register
 def mm(input, mat2):
     """Matrix product of two 2-D tensors."""
     return Mm.apply(input, mat2)
 
 
+@register
 def bmm(input, mat2):
     """Batched matrix product of two 3-D tensors with the same batch size."""
     return Bmm.apply(input, mat2)
 
 
+@register
 def mv(input, vec):
     return Mv.apply(input, vec)
 
 
+@register
 def dot(input, other):
     """Inner product of two 1-D tensors."""
     return Dot.apply(input, other)
 
 
+@register
 def inner(input, other):
     """Sum of products over the last dims: shape ``input.shape[:-1] + other.shape[:-1]``."""
     sa, sb = np.shape(input), np.shape(other)
@@ -166,10 +172,12 @@ def inner(input, other):
     return view(Mm.apply(reshape(input, -1, sa[-1]), t(reshape(other, -1, sb[-1]))), sa[:-1] + sb[:-1])
 
 
+@register
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
+@register
 def outer(input, vec2):
     """``input[i] * vec2[j]`` for 1-D tensors."""
     for name, x in (("self", input), ("vec2", vec2)):
@@ -178,7 +186,7 @@ def outer(input, vec2):
     return unsqueeze(input, 1) * unsqueeze(vec2, 0)
 
 
-ger = outer
+ger = register(outer, name="ger")
 
 
 class SqueezeOut(Squeeze, name="SqueezeBackward4"):
@@ -187,6 +195,7 @@ class SqueezeOut(Squeeze, name="SqueezeBackward4"):
     view = False
 
 
+@register
 def matmul(input, other):
     """Matrix product with torch's rules for 1-D operands and broadcast batch dims.
 

@@ -7,7 +7,6 @@ import numpy as np
 
 from ..autograd.function import Op
 from .arithmetic import where
-from .broadcast import Broadcasting
 from .indexing import IndexScatter
 from .unary import log, sigmoid, sign
 
@@ -37,7 +36,7 @@ def check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-class _ElementwiseLoss(Broadcasting):
+class _ElementwiseLoss(Op):
     """A loss of (input, target) that is a sum or mean of an elementwise function.
 
     Subclasses give ``elementwise(d, ctx)`` on ``d = input - target`` and its derivative ``slope``."""

@@ -19,6 +19,7 @@ from .broadcast import floating
 from .indexing import IndexScatter, _along
 from .unary import exp
 from .view import expand
+from .._registry import register
 
 _ndarray = np.ndarray
 
@@ -85,6 +86,7 @@ class SumDim(Sum, name="SumBackward1"):
     pass
 
 
+@register
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
     """Sum over all elements or over ``dim``."""
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
@@ -111,6 +113,7 @@ class MeanDim(Mean, name="MeanBackward1"):
     pass
 
 
+@register
 def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """Mean over all elements or over ``dim`` (floating-point tensors only)."""
     if dtype is not None:
@@ -155,6 +158,7 @@ def _prod_of_others(a, dim):
     return out.reshape(a.shape) if dim is None else np.moveaxis(out, -1, dim)
 
 
+@register
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements or along one ``dim``."""
     if dtype is not None:
@@ -282,33 +286,39 @@ def _extremum(full_op, dim_op, binary_op, result_type, input, dim, keepdim, othe
     return result_type(values, indices)
 
 
+@register
 def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The largest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise maximum."""
     from .arithmetic import maximum
     return _extremum(Max, MaxDim, maximum, return_types.max, input, dim, keepdim, other)
 
 
+@register
 def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The smallest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise minimum."""
     from .arithmetic import minimum
     return _extremum(Min, MinDim, minimum, return_types.min, input, dim, keepdim, other)
 
 
+@register
 def amax(input, dim=(), keepdim=False):
     """Largest values over ``dim`` (all dims by default); ties share the gradient."""
     return Amax.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
 
 
+@register
 def amin(input, dim=(), keepdim=False):
     """Smallest values over ``dim`` (all dims by default); ties share the gradient."""
     return Amin.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
 
 
+@register
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(np.argmax, input, dim, keepdim)
 
 
+@register
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(np.argmin, input, dim, keepdim)
@@ -412,21 +422,25 @@ def _var_args(input, dim, unbiased, keepdim, correction):
     return dict(dims=normalize_dims(dim, input._data.ndim), correction=correction, keepdim=keepdim)
 
 
+@register
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance, with Bessel's correction by default (``correction=1``)."""
     return Var.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
+@register
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation, with Bessel's correction by default (``correction=1``)."""
     return Std.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
+@register(method=False)
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(var, mean)`` over the same dims."""
     return VarMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
+@register(method=False)
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(std, mean)`` over the same dims."""
     return StdMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
@@ -456,6 +470,7 @@ class Logsumexp(Op):
         return g * exp(a - r)
 
 
+@register
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input), dim))``, computed stably."""
     return Logsumexp.apply(input, dims=normalize_dims(dim, input._data.ndim) or tuple(range(input.ndim)),
@@ -502,12 +517,14 @@ def _softmax_input(input, dim, dtype, name):
     return input, _wrap_dim(dim, input._data.ndim)
 
 
+@register
 def softmax(input, dim: int, dtype=None):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "softmax")
     return Softmax.apply(input, dim=d)
 
 
+@register
 def log_softmax(input, dim: int, dtype=None):
     """``x - logsumexp(x, dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "log_softmax")
@@ -526,6 +543,7 @@ class Cumsum(Op):
         return flip(cumsum(flip(g, ctx.dim), ctx.dim), ctx.dim)
 
 
+@register
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     if dtype is not None:
@@ -533,16 +551,19 @@ def cumsum(input, dim: int, *, dtype=None):
     return Cumsum.apply(input, dim=_wrap_dim(dim, np.ndim(input)))
 
 
+@register
 def all(input, dim=None, keepdim=False):  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
     return Tensor._wrap(np.asarray(np.all(input._data, axis=dims, keepdims=keepdim)))
 
 
+@register
 def any(input, dim=None, keepdim=False):  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
     return Tensor._wrap(np.asarray(np.any(input._data, axis=dims, keepdims=keepdim)))
 
 
+@register
 def count_nonzero(input, dim=None):
     dims = normalize_dims(dim, input._data.ndim)
     return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=dims)).astype(np.int64))

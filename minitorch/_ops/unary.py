@@ -8,6 +8,7 @@ import numpy as np
 
 from ..autograd.function import Op
 from .broadcast import floating
+from .._registry import register
 
 
 class Neg(Op):
@@ -331,11 +332,12 @@ relu = Relu.function()
 floor = Floor.function()
 ceil = Ceil.function()
 trunc = Trunc.function()
-negative = neg
-absolute = abs  # noqa: A001
-fix = trunc
+negative = register(neg, name="negative")
+absolute = register(abs, name="absolute")  # noqa: A001
+fix = register(trunc, name="fix")
 
 
+@register
 def round(input, *, decimals: int = 0):  # noqa: A001
     """Round half to even, to ``decimals`` decimal places."""
     return RoundDecimals.apply(input, decimals=decimals) if decimals else Round.apply(input)
@@ -344,6 +346,7 @@ def round(input, *, decimals: int = 0):  # noqa: A001
 _Round_, _RoundDecimals_ = Round.inplace_variant(), RoundDecimals.inplace_variant()
 
 
+@register(top_level=False)
 def round_(input, *, decimals: int = 0):
     return _RoundDecimals_.apply(input, decimals=decimals) if decimals else _Round_.apply(input)
 

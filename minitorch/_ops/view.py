@@ -10,6 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
+from .._registry import register
 
 _ndarray = np.ndarray
 
@@ -79,6 +80,7 @@ class ReshapeAlias(View):
     """``reshape`` of a non-contiguous tensor whose strides still allow a view."""
 
 
+@register(top_level=False)
 def view(input, *shape):
     """The same data with another shape (must be compatible with the strides), or another dtype."""
     from .._dtype import dtype
@@ -95,6 +97,7 @@ def _view_dtype(input, dt):
     return t
 
 
+@register
 def reshape(input, *shape):
     """A view when the strides allow it, else a copy."""
     shape = infer_size(parse_shape(shape), input._data.size)
@@ -106,14 +109,17 @@ def reshape(input, *shape):
     return UnsafeView.apply(clone(input), shape=shape)
 
 
+@register(top_level=False)
 def view_as(input, other):
     return view(input, other._data.shape)
 
 
+@register(top_level=False)
 def reshape_as(input, other):
     return reshape(input, other._data.shape)
 
 
+@register
 def flatten(input, start_dim: int = 0, end_dim: int = -1):
     """Merge dims ``start_dim..end_dim`` into one."""
     shape = input._data.shape
@@ -127,6 +133,7 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
     return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
 
 
+@register
 def unflatten(input, dim: int, sizes):
     shape = input._data.shape
     d = _wrap_dim(dim, len(shape))
@@ -138,6 +145,7 @@ def unflatten(input, dim: int, sizes):
     return view(input, shape[:d] + sizes + shape[d + 1:])
 
 
+@register
 def ravel(input):
     """The elements as a 1-D tensor (a view of a contiguous tensor, else of a contiguous copy)."""
     return view(contiguous(input), -1)
@@ -156,6 +164,7 @@ class Permute(Op):
         return permute(g, tuple(np.argsort(ctx.dims)))
 
 
+@register
 def permute(input, *dims):
     """Reorder the dimensions."""
     dims = parse_shape(dims)
@@ -187,15 +196,17 @@ class T(Transpose):
     pass
 
 
+@register
 def transpose(input, dim0: int, dim1: int):
     """Swap two dimensions."""
     nd = np.ndim(input)
     return Transpose.apply(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
 
 
-swapaxes = swapdims = transpose
+swapaxes = swapdims = register(transpose, aliases=("swapaxes", "swapdims"))
 
 
+@register
 def t(input):
     """Transpose of a matrix (tensors with up to 2 dims)."""
     nd = input._data.ndim
@@ -224,6 +235,7 @@ def mT_property(self):
     return Transpose.apply(self, dim0=nd - 2, dim1=nd - 1)
 
 
+@register
 def movedim(input, source, destination):
     nd = input._data.ndim
     src = [_wrap_dim(d, nd) for d in ((source,) if isinstance(source, int) else source)]
@@ -234,7 +246,7 @@ def movedim(input, source, destination):
     return Permute.apply(input, dims=tuple(order))
 
 
-moveaxis = movedim
+moveaxis = register(movedim, name="moveaxis")
 
 
 class Squeeze(Op):
@@ -260,6 +272,7 @@ class SqueezeDims(Squeeze, name="SqueezeBackward2"):
     pass
 
 
+@register
 def squeeze(input, dim=None):
     """Remove dims of size 1 (all, or the given ones; others are left alone)."""
     nd = input._data.ndim
@@ -283,6 +296,7 @@ class Unsqueeze(Op):
         return g.reshape(ctx.in_shape)
 
 
+@register
 def unsqueeze(input, dim: int):
     """Insert a dim of size 1 at ``dim``."""
     return Unsqueeze.apply(input, dim=_wrap_dim(dim, np.ndim(input) + 1))
@@ -301,6 +315,7 @@ class Expand(Op):
         return sum_to_size(g, ctx.in_shape)
 
 
+@register(top_level=False)
 def expand(input, *sizes):
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
     return Expand.apply(input, shape=expanded_shape(input, parse_shape(sizes)))
@@ -331,10 +346,12 @@ def expanded_shape(input, sizes) -> tuple:
     return tuple(target)
 
 
+@register(top_level=False)
 def expand_as(input, other):
     return expand(input, other.shape)
 
 
+@register
 def broadcast_to(input, shape):
     return expand(input, shape)
 
@@ -355,6 +372,7 @@ class SumToSize(Op, name="SumBackward1"):
         return expand(g, ctx.in_shape)
 
 
+@register(top_level=False)
 def sum_to_size(input, *shape):
     """Sum ``input`` down to ``shape`` (which it must broadcast to)."""
     shape = parse_shape(shape)
@@ -391,6 +409,7 @@ class Unbind(Op):
         return stack(_fill_missing(grads, [shape] * len(grads), ctx.dtype), ctx.dim)
 
 
+@register
 def unbind(input, dim: int = 0) -> tuple:
     """The slices along ``dim``, as views."""
     return Unbind.apply(input, dim=_wrap_dim(dim, input._data.ndim))
@@ -417,6 +436,7 @@ class Split(SplitWithSizes):
     pass
 
 
+@register
 def split(input, split_size_or_sections, dim: int = 0) -> tuple:
     """Pieces of ``split_size`` (the last may be smaller) or of the given sizes, as views."""
     d = _wrap_dim(dim, input._data.ndim)
@@ -434,10 +454,12 @@ def split(input, split_size_or_sections, dim: int = 0) -> tuple:
     return SplitWithSizes.apply(input, sizes=sizes, dim=d)
 
 
+@register(top_level=False)
 def split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
     return split(input, list(split_sizes), dim)
 
 
+@register
 def chunk(input, chunks: int, dim: int = 0) -> tuple:
     """At most ``chunks`` pieces of equal size (the last may be smaller)."""
     if chunks <= 0:
@@ -446,6 +468,7 @@ def chunk(input, chunks: int, dim: int = 0) -> tuple:
     return split(input, max(1, -(-n // chunks)), dim)
 
 
+@register
 def tensor_split(input, indices_or_sections, dim: int = 0) -> tuple:
     """``sections`` nearly equal pieces (the first ``n % sections`` one larger), or the pieces between
     indices (Python slice bounds); each piece is its own slice, unlike ``split``."""
@@ -493,6 +516,7 @@ def _common_dtype(arrays):
     return dt
 
 
+@register(method=False)
 def cat(tensors, dim: int = 0):
     """Join tensors along an existing dim."""
     tensors = list(tensors)
@@ -512,7 +536,7 @@ def cat(tensors, dim: int = 0):
     return Cat.apply(*tensors, dim=d)
 
 
-concat = concatenate = cat
+concat = concatenate = register(cat, method=False, aliases=("concat", "concatenate"))
 
 
 class Stack(Op):
@@ -527,6 +551,7 @@ class Stack(Op):
         return tuple(select(g, ctx.dim, i) for i in range(np.shape(g)[ctx.dim]))
 
 
+@register(method=False)
 def stack(tensors, dim: int = 0):
     """Join tensors of equal shape along a new dim."""
     tensors = list(tensors)
@@ -540,11 +565,13 @@ def stack(tensors, dim: int = 0):
     return Stack.apply(*tensors, dim=_wrap_dim(dim, len(ref) + 1))
 
 
+@register(method=False)
 def hstack(tensors):
     tensors = list(tensors)
     return cat(tensors, 0 if np.ndim(tensors[0]) == 1 else 1)
 
 
+@register(method=False)
 def vstack(tensors):
     return cat([t if np.ndim(t) > 1 else reshape(t, 1, -1) for t in tensors], 0)
 
@@ -565,6 +592,7 @@ class Repeat(Op):
         return g.reshape(ctx.in_shape)
 
 
+@register
 def repeat(input, *repeats):
     """Tile the tensor ``repeats[i]`` times along each dim."""
     repeats = parse_shape(repeats)
@@ -573,6 +601,7 @@ def repeat(input, *repeats):
     return Repeat.apply(input, repeats=repeats)
 
 
+@register
 def tile(input, dims):
     dims = tuple(dims)
     return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
@@ -589,12 +618,14 @@ class Flip(Op):
         return flip(g, ctx.dims)
 
 
+@register
 def flip(input, dims):
     nd = np.ndim(input)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     return Flip.apply(input, dims=tuple(_wrap_dim(d, nd) for d in dims))
 
 
+@register(top_level=False)
 def contiguous(input, memory_format=None):
     """``input`` itself when C-contiguous, else a contiguous copy in the graph."""
     if input._data.flags.c_contiguous:

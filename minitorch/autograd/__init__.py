@@ -1,9 +1,11 @@
 """Automatic differentiation: ``backward``, ``grad``, custom ``Function``, grad modes and checks."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
-from . import graph
+from . import engine, function, graph
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, FunctionCtx, once_differentiable
@@ -16,16 +18,25 @@ def Variable(data, requires_grad: bool = False, volatile: bool = False):
     return data.requires_grad_() if requires_grad else data
 
 
+Tensor = None  # minitorch.Tensor, handed over by _bind_tensor (the class is defined after this package)
+
+
+def _bind_tensor(cls) -> None:
+    """Hand the Tensor class to the autograd modules: they load before it exists, since
+    ``minitorch._tensor`` builds on them. The one place where that cycle is closed."""
+    from . import inplace
+    for module in (sys.modules[__name__], graph, engine, function, inplace, _gradcheck, functional):
+        module.Tensor = cls
+
+
 def _as_tuple(x) -> tuple:
     if x is None:
         return ()
-    from .._tensor import Tensor
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def _make_grads(outputs, grads, create_graph: bool) -> list:
     """The gradients the backward pass starts from: given, or ones for one-element outputs."""
-    from .._tensor import Tensor
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     result = []
@@ -86,13 +97,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None, c
     result = run_backward(outputs, _make_grads(outputs, grads, create_graph), retain_graph, create_graph,
                           inputs=inputs_t, accumulate=False, allow_unused=allow_unused)
     if materialize_grads:
-        from .._factories import zeros_like
-        result = tuple(zeros_like(i) if g is None else g for g, i in zip(result, inputs_t))
+        result = tuple(Tensor._wrap(np.zeros_like(i._data)) if g is None else g for g, i in zip(result, inputs_t))
     return result
 
 
+from . import functional, gradcheck as _gradcheck  # noqa: E402  (both build on grad, above)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
-from . import functional  # noqa: E402
 
 __all__ = ["backward", "grad", "Variable", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
            "functional", "graph", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",

@@ -9,9 +9,13 @@
 3. ``AccumulateGrad`` nodes add the result into the leaves' ``.grad``; for
    ``autograd.grad`` the gradients of the requested inputs are captured instead.
 
-Without ``create_graph`` gradients flow as numpy arrays and each node's saved
-tensors are freed once it has run (unless ``retain_graph``). With it, they
-flow as tensors and grad mode stays on, so the backward pass is recorded.
+Every gradient a node returns is checked against the input it belongs to, as
+PyTorch's ``validate_outputs`` does: one of the broadcast shape is summed back to
+the input's shape, one of another dtype is cast to the input's dtype, any other
+shape is an error naming the node. Without ``create_graph`` gradients flow as
+numpy arrays and each node's saved tensors are freed once it has run (unless
+``retain_graph``). With it, they flow as tensors and grad mode stays on, so the
+backward pass is recorded.
 """
 from __future__ import annotations
 
@@ -20,8 +24,12 @@ import warnings
 
 import numpy as np
 
-from .graph import AccumulateGrad, Node
+from .._dtype import from_numpy_dtype
+from .function import Op
+from .graph import AccumulateGrad, Node, _call_tensor_hooks, gradient_edge
 from .grad_mode import state
+
+Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
 
 
 class GraphRoot(Node):
@@ -47,22 +55,17 @@ def run_backward(roots, root_grads, retain_graph: bool, create_graph: bool, inpu
     """
     edges = []
     for i, t in enumerate(roots):
-        if t.grad_fn is not None:
-            edges.append((t.grad_fn, t._output_nr))
-        elif t._requires_grad:
-            edges.append((t._accumulator(), 0))
-        else:
+        if not t._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        edges.append(gradient_edge(t))
     root = GraphRoot(edges, root_grads)
 
     captures = None
     if inputs is not None:
         captures = {}   # (node, output_nr) -> position in inputs
         for pos, t in enumerate(inputs):
-            if t.grad_fn is not None:
-                captures[(t.grad_fn, t._output_nr)] = pos
-            elif t._requires_grad:
-                captures[(t._accumulator(), 0)] = pos
+            if t._requires_grad:
+                captures[gradient_edge(t)] = pos
             elif not accumulate:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
 
@@ -125,6 +128,7 @@ def _count_dependencies(root, captures):
 
 def _execute(root, dependencies, needed, captures, captured, retain_graph, create_graph, accumulate):
     buffers = {}
+    owned = set()  # AccumulateGrad nodes whose buffered gradient is an array only the engine refers to
     ready = []  # heap of (-sequence number, tie, node): the most recent node runs first, as in torch
     tie = 0     # breaks ties between equal sequence numbers without comparing nodes
     node = root
@@ -145,16 +149,17 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
         if run and has_grad:
             if create_graph:
                 grads = [None if g is None else _to_tensor(g) for g in grads]
-            out = node._apply(grads, create_graph)
+            if type(node) is AccumulateGrad:
+                out = node._apply(grads, create_graph, node in owned)
+            else:
+                out = node._apply(grads, create_graph)
+                if len(out) != len(edges):
+                    _check_count(node, out, edges)
+                out = _validate(node, out, edges, create_graph)
             if node._post_hooks:
                 out = node._run_post_hooks(out, grads, create_graph)
             if state.anomaly:
                 _check_anomaly(node, out)
-            if not retain_graph and node._saved:
-                node._saved = None
-                node._released = True
-            if len(out) != len(edges):
-                out = tuple(out) + (None,) * (len(edges) - len(out))
         else:
             out = (None,) * len(edges)
         # a single node made ready while none waits runs next without going through the heap
@@ -166,7 +171,14 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
                 buf = buffers.get(fn)
                 if buf is None:
                     buf = buffers[fn] = [None] * fn._n_outputs
-                buf[nr] = g if buf[nr] is None else buf[nr] + g
+                if buf[nr] is None:
+                    buf[nr] = g
+                    if type(fn) is AccumulateGrad and not create_graph and _fresh(g, node, out, grads):
+                        owned.add(fn)
+                else:
+                    buf[nr] = buf[nr] + g
+                    if type(fn) is AccumulateGrad:
+                        owned.add(fn)  # the sum is a new array
             left = dependencies[fn] - 1
             dependencies[fn] = left
             if left == 0:
@@ -179,7 +191,68 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
                         follow = None
                     heapq.heappush(ready, (-fn._seq, tie, fn))
                     tie += 1
+        if not retain_graph and node._saved and run and has_grad:
+            node._saved = None
+            node._released = True
         node = follow if follow is not None else heapq.heappop(ready)[2] if ready else None
+
+
+def _check_count(node, out, edges):
+    raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients (expected "
+                       f"{len(edges)}, got {len(out)})")
+
+
+def _validate(node, out, edges, create_graph) -> tuple:
+    """Each gradient ``node`` returned, of its input's shape and dtype: broadcast ones summed back, other
+    dtypes cast (torch's ``validate_outputs``): one tuple comparison per edge when all is well."""
+    fixed = None
+    for i, ((fn, nr), g) in enumerate(zip(edges, out)):
+        if g is None or fn is None:
+            continue
+        shape, dt = fn._out_meta[nr]
+        arr = g._data if create_graph else g
+        if arr.shape != shape or arr.dtype != dt:
+            if fixed is None:
+                fixed = list(out)
+            fixed[i] = _conform(node, i, g, arr, shape, dt, create_graph)
+    if fixed is not None:
+        out = tuple(fixed)
+    return out
+
+
+def _conform(node, i, g, arr, shape, dt, create_graph):
+    if arr.shape != shape:
+        if not _expandable(shape, arr.shape):
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                               f"{list(arr.shape)} but expected shape compatible with {list(shape)}")
+        g = g.sum_to_size(shape) if create_graph else _sum_to(arr, shape)
+    if create_graph:
+        return g if g._data.dtype == dt else g.to(from_numpy_dtype(dt))
+    return g if g.dtype == dt else np.asarray(g, dt)
+
+
+def _fresh(g, node, out, grads) -> bool:
+    """Whether gradient array ``g`` that ``node`` returned is new and referenced by nothing else: an op's
+    result that is no view, no incoming gradient, no saved array, and not returned twice."""
+    if type(g) is not np.ndarray or g.base is not None or not g.flags.writeable or not isinstance(node, Op):
+        return False
+    if node._post_hooks or any(g is x for x in grads) or sum(g is x for x in out) > 1:
+        return False
+    return not node._saved or not any(g is s.array for s in node._saved)
+
+
+def _expandable(shape, target) -> bool:
+    """Whether ``shape`` broadcasts to ``target`` (torch's ``is_expandable_to``)."""
+    if len(shape) > len(target):
+        return False
+    return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))
+
+
+def _sum_to(arr, shape):
+    """``arr`` summed over the dims that broadcasting to it added or stretched, down to ``shape``."""
+    lead = arr.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + d for d, s in enumerate(shape) if s == 1 and arr.shape[lead + d] != 1)
+    return np.asarray(arr.sum(axis=axes, keepdims=True).reshape(shape) if axes else arr)
 
 
 def _leads_on(node, needed) -> bool:
@@ -194,18 +267,15 @@ def _capture(node, grads, captures, captured, create_graph):
         pos = captures.get((node, nr))
         if pos is not None and g is not None:
             if type(node) is AccumulateGrad and node.variable._hooks:
-                from .graph import _call_tensor_hooks
                 g = _call_tensor_hooks(node.variable._hooks.values(), g, create_graph)
             captured[pos] = g if captured[pos] is None else captured[pos] + g
 
 
 def _to_tensor(g):
-    from .._tensor import Tensor
     return g if isinstance(g, Tensor) else Tensor._wrap(g)
 
 
 def _check_anomaly(node, out):
-    from .._tensor import Tensor
     if not state.anomaly_check_nan:
         return
     for i, g in enumerate(out):

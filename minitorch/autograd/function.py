@@ -12,40 +12,50 @@ The op object is both the ``ctx`` of its forward and the graph node
 """
 from __future__ import annotations
 
+import functools
 import weakref
 
 import numpy as np
 
-from .graph import NO_EDGE, Node, _sequence
-from .grad_mode import state
+from .._dtype import C_NAMES, from_numpy_dtype
+from . import anomaly_mode
+from .grad_mode import no_grad, set_grad_enabled, state
+from .._registry import register
+from .graph import NO_EDGE, Node, _sequence, forward_name, gradient_edge
 
 _new = object.__new__
 _NEEDS: dict = {}  # the distinct needs_input_grad tuples
-Tensor = None  # set by minitorch._tensor's import of the ops (avoids an import cycle)
-
-
-def _edge(t):
-    """The graph edge to the producer of tensor ``t`` (or its AccumulateGrad)."""
-    fn = t.grad_fn
-    if fn is not None:
-        return (fn, t._output_nr)
-    return (t._accumulator(), 0)
+Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
 
 
 class Op(Node):
-    """Base of built-in ops. Subclasses define ``forward(ctx, *arrays, **params)`` and ``backward(ctx, *grads)``.
+    """Base of built-in ops: one row of the derivatives table.
 
-    Every positional argument of ``apply`` is an input with an edge in
-    ``next_functions`` (``(None, 0)`` for Python numbers and tensors that need
-    no grad); keyword arguments are non-differentiable parameters.
+    The contract, for every op:
+
+    1. ``forward(ctx, *inputs, **params)`` computes on numpy arrays. Each positional argument is
+       an input with an edge in ``next_functions`` (``(None, 0)`` for Python numbers and tensors
+       that need no grad); keyword arguments are non-differentiable parameters.
+    2. ``backward(ctx, *grads)`` returns one gradient (or None) per positional input, each of its
+       input's shape and dtype. A gradient of the broadcast shape is fine: the engine sums it back
+       to the input's shape and casts it to the input's dtype; any other shape is an error.
+    3. ``backward`` is written with operators and ops (never numpy-only helpers on values that
+       depend on the inputs), so it also runs on tensors under ``create_graph`` and higher-order
+       gradients come for free. Where a formula needs numpy, branch on ``ctx._as_tensors``.
+    4. ``ctx.save_for_backward`` takes the very arrays forward received or returned (they are
+       found by identity, to check their versions); anything else saved is a constant.
+    5. State the op computes in forward (plans, statistics) lives on ``ctx``, set in forward.
+    6. Public names come from ``Op.function()`` / ``Op.inplace_function()`` or ``@register``
+       (``minitorch._registry``): that one line makes the Tensor method and the
+       ``minitorch.*`` function; ``tests/test_registry.py`` sweeps every registered op with
+       gradcheck and gradgradcheck.
+
     Class flags: ``inplace`` (the first input is modified and returned),
     ``view`` (the result shares memory and version counter with the first input).
     """
 
     inplace = False
     view = False
-    broadcasting = False  # inputs broadcast together: gradients are reduced to each input's shape
-    _in_meta = None       # ((shape, dtype) or None per input) when some input differs from the result
     _as_tensors = False   # set by the engine: backward receives tensors (create_graph)
     _to_save = None       # what forward passed to save_for_backward, until it is packed
 
@@ -95,13 +105,7 @@ class Op(Node):
         edges, needs = [], []
         for x in inputs:
             if isinstance(x, Tensor) and x._requires_grad:
-                fn = x.grad_fn
-                if fn is not None:
-                    edges.append((fn, x._output_nr))
-                else:  # a leaf: its AccumulateGrad, alive while some graph uses it (see Tensor._accumulator)
-                    ref = x._accum
-                    fn = ref() if ref is not None else None
-                    edges.append((fn if fn is not None else x._accumulator(), 0))
+                edges.append(gradient_edge(x))
                 needs.append(True)
             else:
                 edges.append(NO_EDGE)
@@ -111,26 +115,22 @@ class Op(Node):
         self.needs_input_grad = _NEEDS.setdefault(needs, needs)  # shared: one object less per node
         self._seq = next(_sequence)
         if state.anomaly:
-            from .anomaly_mode import record_trace
-            record_trace(self)
+            anomaly_mode.record_trace(self)
         return edges
 
     def _save(self, arrays, inputs, raw_outputs, results) -> None:
-        """Keep what forward saved, and for broadcasting ops the inputs' shapes that differ from the result's."""
+        """Keep what forward saved, and the results' shapes and dtypes (what their gradients must have)."""
         # (never through self.__dict__: touching it makes Python build a dict for every node)
         to_save = self._to_save
         if to_save is not None:
             del self._to_save
             if to_save:
                 self._pack(to_save, arrays, inputs, raw_outputs, results)
-        self._out_shape = results[0]._data.shape
-        if self.broadcasting:
+        if len(results) == 1:
             out = results[0]._data
-            shape, dt = out.shape, out.dtype
-            for x in arrays:
-                if type(x) is np.ndarray and (x.shape != shape or x.dtype != dt):
-                    self._in_meta = tuple((a.shape, a.dtype) if type(a) is np.ndarray else None for a in arrays)
-                    break
+            self._out_meta = ((out.shape, out.dtype),)
+        else:
+            self._out_meta = tuple((r._data.shape, r._data.dtype) for r in results)
 
     def _apply(self, grads, create_graph):
         self._as_tensors = create_graph
@@ -138,24 +138,34 @@ class Op(Node):
         return res if type(res) is tuple else (res,)
 
     @classmethod
-    def inplace_variant(cls):
-        """The in-place form of this op (``add_`` for ``add``): same formulas, result written into the first input."""
-        return type(cls.__qualname__ + "_", (cls,), {"inplace": True, "__qualname__": cls.__qualname__ + "_"},
-                    name=cls.__name__)
+    def inplace_variant(cls) -> type:
+        """The in-place form of this op (``add_`` for ``add``): same formulas, result written into the
+        first input. Made once per op class, so every call's ``grad_fn`` has the same type."""
+        variant = cls.__dict__.get("_inplace_variant")
+        if variant is None:
+            qualname = cls.__qualname__ + "_"
+            variant = type(qualname, (cls,), {"inplace": True, "__qualname__": qualname, "__module__": cls.__module__},
+                           name=cls.__name__)
+            cls._inplace_variant = variant
+        return variant
 
     @classmethod
-    def function(cls):
-        """A plain function (usable as a Tensor method) applying this op."""
-        name = cls.__qualname__.lower()
+    def function(cls, name: str | None = None, **where):
+        """The public function applying this op (``exp`` for ``Exp``), registered as a Tensor method and,
+        unless ``where`` says otherwise, a ``minitorch.*`` function (see ``minitorch._registry.register``)."""
+        name = name or cls.__qualname__.lower()
         function = _applier(cls, name, name)
         function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
-        return function
+        function.__module__ = cls.__module__
+        return register(function, **where)
 
     @classmethod
-    def inplace_function(cls):
-        """A plain function (usable as a Tensor method) applying the in-place form."""
-        name = cls.__qualname__.lower() + "_"
-        return _applier(cls.inplace_variant(), name, name)
+    def inplace_function(cls, name: str | None = None):
+        """The public in-place function (``exp_``), registered as a Tensor method."""
+        name = name or cls.__qualname__.lower() + "_"
+        function = _applier(cls.inplace_variant(), name, name)
+        function.__module__ = cls.__module__
+        return register(function, top_level=False)
 
 
 def _applier(cls, name: str, qualname: str):
@@ -251,13 +261,6 @@ def check_inplace(t) -> None:
                            "single memory location. Please clone() the tensor before performing the operation.")
 
 
-def forward_name(node) -> str:
-    """``MulBackward0`` -> ``Mul``: how torch names the forward op in messages."""
-    name = node.name() if node is not None else ""
-    i = name.rfind("Backward")
-    return name[:i] if i > 0 else name
-
-
 def _apply_inplace(ctx, inputs, arrays, params, record):
     t = inputs[0]
     check_inplace(t)
@@ -270,13 +273,12 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
         if saved and record:
             if any(s is target for s in saved):
                 # forward saved the value about to be overwritten: keep it, in the graph (higher orders)
-                from .._ops.copying import clone
-                snapshot = clone(t)
+                snapshot = t.clone()
             ctx._to_save = tuple(target if s is out else snapshot._data if s is target else s for s in saved)
         _write_back(target, out)
     t._bump(type(ctx).__qualname__.lower())
     if record:
-        from .inplace import rebase_history
+        from .inplace import rebase_history  # inplace.py builds on this module's Op
         rebase_history(ctx, inputs, arrays, snapshot)
     return t
 
@@ -286,7 +288,6 @@ def _write_back(target, result) -> None:
     if result.shape != target.shape:
         raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(result.shape)}")
     if _KIND_RANK[result.dtype.kind] > _KIND_RANK[target.dtype.kind]:
-        from .._dtype import C_NAMES, from_numpy_dtype
         raise RuntimeError(f"result type {C_NAMES[from_numpy_dtype(result.dtype)]} can't be cast to the desired "
                            f"output type {C_NAMES[from_numpy_dtype(target.dtype)]}")
     np.copyto(target, result, casting="unsafe")
@@ -334,11 +335,10 @@ class BackwardCFunction(FunctionCtx, Node):
         return f"<{type(self).__module__}.{type(self).__name__} object at {hex(id(self))}>"
 
     def _apply(self, grads, create_graph):
-        from .grad_mode import set_grad_enabled
         grads = list(grads)
         for i, g in enumerate(grads):
             if g is None and self._materialize_grads:
-                shape, dt = self._output_meta[i]
+                shape, dt = self._out_meta[i]
                 grads[i] = np.zeros(shape, dt)
         wrapped = [g if g is None or isinstance(g, Tensor) else Tensor._wrap(g) for g in grads]
         with set_grad_enabled(create_graph):
@@ -354,14 +354,19 @@ class BackwardCFunction(FunctionCtx, Node):
                                    f"(expected {n_args}, got {len(res)})")
         out = []
         for is_tensor, r in zip(self._tensor_args, res):
+            if r is not None and not isinstance(r, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {_type_name(r)})")
             if is_tensor:
-                if isinstance(r, Tensor) and not create_graph:
-                    r = r._data
-                out.append(r)
+                out.append(r if r is None or create_graph else r._data)
             elif r is not None:
                 raise RuntimeError(f"function {type(self).__name__} returned a gradient different than None at "
                                    "position {}, but the corresponding forward input was not a Variable")
         return tuple(out)
+
+
+def _type_name(obj) -> str:
+    cls = type(obj)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
 
 
 class FunctionMeta(type):
@@ -398,7 +403,6 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from .grad_mode import no_grad
         ctx = cls._backward_cls()
         tensor_args = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(t and a._requires_grad for t, a in zip(tensor_args, args))
@@ -416,16 +420,15 @@ class Function(metaclass=FunctionMeta):
             return out
         ctx._tensor_args = tensor_args
         ctx.next_functions = tuple(
-            (_edge(a) if a._requires_grad else NO_EDGE) for t, a in zip(tensor_args, args) if t)
+            (gradient_edge(a) if a._requires_grad else NO_EDGE) for t, a in zip(tensor_args, args) if t)
         ctx._seq = next(_sequence)
         if state.anomaly:
-            from .anomaly_mode import record_trace
-            record_trace(ctx)
+            anomaly_mode.record_trace(ctx)
         multi = isinstance(out, tuple)
         outs = out if multi else (out,)
         ctx._n_outputs = len(outs)
-        ctx._out_shape = outs[0]._data.shape if isinstance(outs[0], Tensor) else None
-        ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.float32) for o in outs]
+        ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.dtype(np.float32))
+                              for o in outs)
         non_diff = {id(t) for t in ctx._non_differentiable}
         input_ids = {id(a) for a in args if isinstance(a, Tensor)}
         results = []
@@ -452,10 +455,6 @@ class once_differentiable:
     """Decorator for a Function's backward that is not itself differentiable."""
 
     def __new__(cls, fn):
-        import functools
-
-        from .grad_mode import no_grad
-
         @functools.wraps(fn)
         def wrapper(ctx, *args):
             with no_grad():

@@ -10,14 +10,18 @@ is freed by reference counting as soon as nothing points at it.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
+import os
 from collections import OrderedDict
-import sys
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
 from ..utils.hooks import add_hook
 from .grad_mode import state
+
+Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
 
 NO_EDGE = (None, 0)
 _sequence = itertools.count()
@@ -29,9 +33,13 @@ RELEASED_MESSAGE = (
     "or if you need to access saved tensors after calling backward.")
 
 
-def _wrap(arr):
-    from .._tensor import Tensor
-    return Tensor._wrap(arr)
+def gradient_edge(t) -> tuple:
+    """The edge ``(node, output_nr)`` along which tensor ``t`` receives its gradient: its producer,
+    or for a leaf its AccumulateGrad (shared by every graph that uses the leaf while one is alive)."""
+    fn = t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    return (t._accumulator(), 0)
 
 
 class Node:
@@ -51,7 +59,7 @@ class Node:
     _tensor_hooks = None   # {output_nr: {id: hook(grad)}} from Tensor.register_hook
     _retained = None       # {output_nr: weakref to a tensor that called retain_grad()}
     _trace = None          # forward stack, recorded under detect_anomaly
-    _out_shape = None      # the shape of (the first of) the forward results, for graph summaries
+    _out_meta = ()         # ((shape, numpy dtype), ...) of the forward results: what their gradients must be
     _metadata = None
 
     def name(self) -> str:
@@ -91,87 +99,29 @@ class Node:
 
     def __call__(self, *grads):
         """Run this node's backward on ``grads`` (one per forward output), as torch nodes allow."""
-        from .._tensor import Tensor
         arrays = [g._data if isinstance(g, Tensor) else g for g in grads]
         out = self._apply(arrays, False)
-        res = tuple(None if g is None else _wrap(g) for g in out)
+        res = tuple(None if g is None else Tensor._wrap(g) for g in out)
         return res[0] if len(res) == 1 else res
 
     # ---- saved tensors -------------------------------------------------
     def _pack(self, items, input_arrays, inputs, output_arrays, outputs):
-        """Remember ``items`` (arrays from forward) with the versions they have now.
+        """Remember ``items`` (the arrays forward passed to ``save_for_backward``) as ``SavedTensor`` s.
 
-        An item that is one of the outputs is kept as its array and version
-        counter only (keeping the tensor would make a cycle through this node).
-        An item that is an input is kept with its tensor, so backward can check
-        the version and, under create_graph, differentiate through it. Anything
-        else is a constant. Entries: ``(array, owner, version, extra)`` with owner the
-        output number (extra: its version counter), the input tensor (extra: its
-        position among the inputs), or None.
+        An item that is one of the outputs is kept as its array and version counter only (keeping the
+        tensor would make a cycle through this node); one that is an input is kept with its tensor, so
+        backward can check its version and, under create_graph, differentiate through it; anything
+        else (None, a number, an array computed in forward) is a constant.
         """
-        packed = []
-        single = output_arrays[0] if len(output_arrays) == 1 else None
-        for item in items:
-            if item is single:
-                vc = outputs[0]._version_counter()
-                packed.append((outputs[0]._data, 0, vc.value, vc))
-                continue
-            entry = None
-            if single is None:
-                for nr, arr in enumerate(output_arrays):
-                    if item is arr:
-                        vc = outputs[nr]._version_counter()
-                        entry = (outputs[nr]._data, nr, vc.value, vc)
-                        break
-            if entry is None:
-                for i, arr in enumerate(input_arrays):
-                    if item is arr:
-                        t = inputs[i]
-                        if t is item:  # a Python number given as input: a constant
-                            break
-                        if t._is_inference and not state.inference:
-                            raise RuntimeError(
-                                "Inference tensors cannot be saved for backward. Please do not use Tensors "
-                                "created in inference mode in computation tracked by autograd. To work around "
-                                "this, you can make a clone to get a normal tensor and use it in autograd, or "
-                                "use `torch.no_grad()` instead of `torch.inference_mode()`.")
-                        vc = t._vc
-                        entry = (item, t, 0 if vc is None else vc.value, i)
-                        break
-            packed.append(entry if entry is not None else (item, None, 0, None))
-        self._saved = packed
+        self._saved = [_saved(item, input_arrays, inputs, output_arrays, outputs) for item in items]
 
-    def _unpack(self, as_tensors: bool) -> tuple:
+    def _unpack(self, as_tensors: bool) -> list:
         saved = self._saved
         if saved is None:
             if self._released:
                 raise RuntimeError(RELEASED_MESSAGE)
-            return ()
-        out = []
-        for arr, owner, version, extra in saved:
-            if owner is None:
-                out.append(_wrap(arr) if as_tensors and type(arr) is np.ndarray else arr)
-                continue
-            if type(owner) is int:   # one of this node's outputs
-                current, source, vc = extra.value, (self, owner), extra
-                if as_tensors:
-                    value = _wrap(arr)
-                    value._vc, value.grad_fn, value._output_nr, value._requires_grad = extra, self, owner, True
-                else:
-                    value = arr
-            else:                    # an input tensor (named by its history now, as torch does)
-                vc = owner._vc
-                current, source = (0 if vc is None else vc.value), (owner.grad_fn, owner._output_nr)
-                value = owner if as_tensors else arr
-            if current != version:
-                raise RuntimeError(_modified_message(arr, current, version, source, vc))
-            out.append(value)
-        return out
-
-    def _release(self):
-        if self._saved:
-            self._saved = None
-            self._released = True
+            return []
+        return [s.unpack(self, as_tensors) for s in saved]
 
     # ---- introspection: graph drawing and summaries ----------------------------
     def _saved_entries(self) -> list:
@@ -180,16 +130,16 @@ class Node:
             return []
         names = _forward_arg_names(type(self))
         entries = []
-        for k, (arr, owner, version, extra) in enumerate(self._saved):
-            if not isinstance(arr, np.ndarray):  # a Python number kept by forward
+        for k, s in enumerate(self._saved):
+            if not isinstance(s.array, np.ndarray):  # a Python number kept by forward
                 continue
-            if owner is None:
-                name, now = f"saved{k}", version
-            elif type(owner) is int:
-                name, now = ("result" if owner == 0 else f"result{owner}"), extra.value
+            if s.output_nr is not None:
+                name = "result" if s.output_nr == 0 else f"result{s.output_nr}"
+            elif s.input is not None:
+                name = names[s.input_pos] if s.input_pos < len(names) else f"input{s.input_pos}"
             else:
-                name, now = (names[extra] if extra < len(names) else f"input{extra}"), owner._version
-            entries.append((name, arr, version, now))
+                name = f"saved{k}"
+            entries.append((name, s.array, s.version, s.current_version()))
         return entries
 
     def _attributes(self) -> dict:
@@ -203,7 +153,7 @@ class Node:
         if name.startswith("_saved_"):
             for saved_name, arr, _, _ in self._saved_entries():
                 if "_saved_" + saved_name == name:
-                    return _wrap(arr) if type(arr) is np.ndarray else arr
+                    return Tensor._wrap(arr) if type(arr) is np.ndarray else arr
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __dir__(self):
@@ -219,7 +169,7 @@ class Node:
             for nr, ref in self._retained.items():
                 t = ref()
                 if t is not None and grads[nr] is not None:
-                    g = grads[nr] if as_tensors else _wrap(grads[nr])
+                    g = grads[nr] if as_tensors else Tensor._wrap(grads[nr])
                     t._grad = g.clone() if t._grad is None else t._grad + g  # accumulates, like .grad of leaves
         if self._pre_hooks:
             for hook in list(self._pre_hooks.values()):
@@ -244,7 +194,6 @@ def _forward_arg_names(cls) -> tuple:
     """The names of forward's inputs (after ctx), used to name saved tensors."""
     names = _arg_names.get(cls)
     if names is None:
-        import inspect
         forward = getattr(cls, "_forward_cls", cls).forward
         params = list(inspect.signature(forward).parameters.values())
         names = _arg_names[cls] = tuple(_TORCH_NAMES.get(p.name, p.name) for p in params[1:]
@@ -253,7 +202,7 @@ def _forward_arg_names(cls) -> tuple:
 
 
 def _as_tensor_tuple(grads, as_tensors):
-    return tuple(grads) if as_tensors else tuple(None if g is None else _wrap(g) for g in grads)
+    return tuple(grads) if as_tensors else tuple(None if g is None else Tensor._wrap(g) for g in grads)
 
 
 def _from_tensor_tuple(grads, as_tensors):
@@ -263,18 +212,99 @@ def _from_tensor_tuple(grads, as_tensors):
 
 
 def _call_tensor_hooks(hooks, grad, as_tensors):
-    """Tensor hooks see a tensor and may return a replacement."""
+    """Tensor hooks see a tensor and may return a replacement of the same size and type."""
     for hook in list(hooks):
-        t = grad if as_tensors else _wrap(grad)
+        t = grad if as_tensors else Tensor._wrap(grad)
         new = hook(t)
         if new is not None:
+            if not isinstance(new, Tensor):
+                raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+            if new._data.shape != t._data.shape:
+                raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+            if new._data.dtype != t._data.dtype:
+                raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was "
+                                   f"{t.dtype.legacy_name} got {new.dtype.legacy_name})")
             grad = new if as_tensors else new._data
     return grad
 
 
+def _hook_name(hook) -> str:
+    return getattr(hook, "__name__", type(hook).__name__)
+
+
+class SavedTensor:
+    """One value a node keeps for backward, with what is needed to check it is still the value forward saw.
+
+    Exactly one of three kinds: an *output* of the node (``output_nr`` set; kept as its array and
+    version ``counter``, never as the tensor, which would make a cycle through the node), an *input*
+    (``input`` is the tensor, ``input_pos`` its position among forward's inputs), or a *constant*
+    (neither: None, a number, or an array forward computed).
+    """
+
+    __slots__ = ("array", "version", "input", "input_pos", "output_nr", "counter")
+
+    def __init__(self, array, version: int = 0, input=None, input_pos: int = 0, output_nr=None, counter=None):
+        self.array, self.version = array, version
+        self.input, self.input_pos = input, input_pos
+        self.output_nr, self.counter = output_nr, counter
+
+    def current_version(self) -> int:
+        if self.output_nr is not None:
+            return self.counter.value
+        if self.input is not None:
+            return self.input._version
+        return self.version
+
+    def unpack(self, node: Node, as_tensors: bool):
+        """The saved value: an array, or under create_graph a tensor in the graph; refused if changed in place."""
+        arr, t = self.array, self.input
+        if self.output_nr is not None:
+            vc = self.counter
+            if vc.value != self.version:
+                raise RuntimeError(_modified_message(arr, vc.value, self.version, (node, self.output_nr), vc))
+            if not as_tensors:
+                return arr
+            value = Tensor._wrap(arr)
+            value._vc, value.grad_fn, value._output_nr, value._requires_grad = vc, node, self.output_nr, True
+            return value
+        if t is not None:
+            vc = t._vc
+            current = 0 if vc is None else vc.value
+            if current != self.version:  # named by the tensor's history now, as torch does
+                raise RuntimeError(_modified_message(arr, current, self.version, (t.grad_fn, t._output_nr), vc))
+            return t if as_tensors else arr
+        return Tensor._wrap(arr) if as_tensors and type(arr) is np.ndarray else arr
+
+
+def _saved(item, input_arrays, inputs, output_arrays, outputs) -> SavedTensor:
+    """``item`` as a SavedTensor: found by identity among the outputs, then the inputs."""
+    for nr, arr in enumerate(output_arrays):
+        if item is arr:
+            vc = outputs[nr]._version_counter()
+            return SavedTensor(outputs[nr]._data, vc.value, output_nr=nr, counter=vc)
+    for i, arr in enumerate(input_arrays):
+        if item is arr:
+            t = inputs[i]
+            if t is item:  # a Python number given as input: a constant
+                break
+            if t._is_inference and not state.inference:
+                raise RuntimeError(
+                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                    "created in inference mode in computation tracked by autograd. To work around "
+                    "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                    "use `torch.no_grad()` instead of `torch.inference_mode()`.")
+            return SavedTensor(item, t._version, input=t, input_pos=i)
+    return SavedTensor(item)
+
+
+def forward_name(node) -> str:
+    """``MulBackward0`` -> ``Mul``: how torch names the forward op in messages."""
+    name = node.name() if node is not None else ""
+    i = name.rfind("Backward")
+    return name[:i] if i > 0 else name
+
+
 def _modified_message(arr, current, expected, source, vc) -> str:
-    from .._dtype import from_numpy_dtype
-    from .function import forward_name
     shape = ", ".join(str(s) for s in arr.shape)
     kind = from_numpy_dtype(arr.dtype).legacy_name
     fn, nr = source
@@ -296,7 +326,6 @@ def _modified_message(arr, current, expected, source, vc) -> str:
 
 def _short_path(filename: str) -> str:
     """A path relative to the working directory when it is below it."""
-    import os
     try:
         relative = os.path.relpath(filename)
     except ValueError:  # another drive (Windows)
@@ -311,42 +340,36 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._seq = next(_sequence)
 
-    def _apply(self, grads, create_graph):
+    @property
+    def _out_meta(self) -> tuple:
+        data = self.variable._data
+        return ((data.shape, data.dtype),)
+
+    def _apply(self, grads, create_graph, owned: bool = False):
+        """Add ``grads[0]`` into the leaf's ``.grad``. ``owned``: the engine made that array and nothing else
+        refers to it, so a first gradient can become ``.grad`` without a copy."""
         grad = grads[0]
-        grads[0] = None  # so that _own can tell whether anyone else still holds the array
         var = self.variable
         if var._hooks:
             grad = _call_tensor_hooks(var._hooks.values(), grad, create_graph)
+            owned = False
         if create_graph:
-            from .._tensor import Tensor
             if not isinstance(grad, Tensor):
-                grad = _wrap(grad)
-            if grad.dtype is not var.dtype:
-                grad = grad.to(var.dtype)
+                grad = Tensor._wrap(grad)
             var._grad = grad if var._grad is None else var._grad + grad
         else:
-            if grad.dtype != var._data.dtype:
-                grad = grad.astype(var._data.dtype)
             current = var._grad
             if current is None:
-                var._grad = _wrap(_own(grad))
+                var._grad = Tensor._wrap(grad if owned else np.array(grad, copy=True))
             elif current.grad_fn is None and current._data.flags.writeable:
                 np.add(current._data, grad, out=current._data)
                 current._bump()
             else:
-                var._grad = _wrap(current._data + grad)
+                var._grad = Tensor._wrap(current._data + grad)
         if var._post_acc_hooks:
             for hook in list(var._post_acc_hooks.values()):
                 hook(var)
         return ()
-
-
-def _own(arr):
-    """``arr`` itself when nothing else references it (the caller's variable is the
-    only one left), else a copy: a gradient stored in ``.grad`` must not alias another."""
-    if arr.base is None and arr.flags.writeable and sys.getrefcount(arr) <= 3:
-        return arr
-    return np.array(arr, copy=True)
 
 
 def summary(output, params: dict | None = None, file=None) -> str:
@@ -358,7 +381,6 @@ def summary(output, params: dict | None = None, file=None) -> str:
     The last line totals the memory the saved tensors keep alive: what
     ``retain_graph``, ``no_grad()`` and ``detach()`` change.
     """
-    from .._tensor import Tensor
     names = {id(v): k for k, v in (params or {}).items()}
     outputs = output if isinstance(output, (tuple, list)) else (output,)
     lines, seen, saved_bytes = [], set(), {}
@@ -381,8 +403,8 @@ def summary(output, params: dict | None = None, file=None) -> str:
             lines.append(f"{prefix}AccumulateGrad: leaf{name} {_shape_text(v.shape)} {v.dtype.name} -> .grad")
             continue
         text = f"{prefix}{fn.name()}"
-        if fn._out_shape is not None:
-            text += f" -> {_shape_text(fn._out_shape)}"
+        if fn._out_meta:
+            text += f" -> {_shape_text(fn._out_meta[0][0])}"
         entries = fn._saved_entries()
         if entries:
             parts = []

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .function import Op, _edge
-from .graph import NO_EDGE, Node, _sequence
+from .function import Op
+from .graph import NO_EDGE, Node, _sequence, gradient_edge
 
 
 def rebase_history(op, inputs, arrays, snapshot=None) -> None:
@@ -71,8 +71,9 @@ class CopySlices(Node):
     """History of a base whose view was modified in place by ``fn``."""
 
     def __init__(self, base, view_arr, fn):
-        self.next_functions = (_edge(base) if base._requires_grad else NO_EDGE,) + fn.next_functions[1:]
+        self.next_functions = (gradient_edge(base) if base._requires_grad else NO_EDGE,) + fn.next_functions[1:]
         self._seq = next(_sequence)
+        self._out_meta = ((base._data.shape, base._data.dtype),)
         self.fn = fn
         self.region = _Region(base._data, view_arr)
 
@@ -90,6 +91,7 @@ class AsStridedBackward0(Node):
     def __init__(self, base_edge, base, view):
         self.next_functions = (base_edge,)
         self._seq = next(_sequence)
+        self._out_meta = ((view._data.shape, view._data.dtype),)
         self.region = _Region(base._data, view._data)
 
     def _apply(self, grads, create_graph):
