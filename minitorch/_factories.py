@@ -10,7 +10,7 @@ import numpy as np
 from . import _dtype
 from ._registry import register
 from ._tensor import Size, Tensor, _check_device
-from .autograd.function import check_inplace
+from ._ops.copying import Fill
 from .autograd.grad_mode import state
 from .random import numpy_generator
 
@@ -360,38 +360,48 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
 
 
 # ---- in-place random fills (Tensor methods) -----------------------------------------------------------
-def _fill_random(t, values):
-    check_inplace(t)
-    t._data[...] = values
-    t._bump()
-    return t
+class _RandomFill(Fill):
+    """An in-place random fill: the new values do not depend on the old ones (zero gradient)."""
+
+    @staticmethod
+    def forward(ctx, a, values=None):
+        return np.asarray(values, a.dtype)
+
+
+_FILLS = {kind: type(kind, (_RandomFill,), {}, name=kind + suffix).inplace_variant()
+          for kind, suffix in (("Uniform", "Backward0"), ("Normal", "Backward0"), ("Bernoulli", "Backward2"),
+                               ("Random", "Backward2"), ("Exponential", "Backward0"))}
+
+
+def _fill_random(t, kind: str, values):
+    return _FILLS[kind].apply(t, values=values)
 
 
 @register(top_level=False)
 def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
-    return _fill_random(self, numpy_generator(generator).uniform(a, b, self._data.shape))
+    return _fill_random(self, "Uniform", numpy_generator(generator).uniform(a, b, self._data.shape))
 
 
 @register(top_level=False)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
-    return _fill_random(self, numpy_generator(generator).normal(mean, std, self._data.shape))
+    return _fill_random(self, "Normal", numpy_generator(generator).normal(mean, std, self._data.shape))
 
 
 @register(top_level=False)
 def bernoulli_(self, p: float = 0.5, *, generator=None):
-    return _fill_random(self, numpy_generator(generator).random(self._data.shape) < p)
+    return _fill_random(self, "Bernoulli", numpy_generator(generator).random(self._data.shape) < p)
 
 
 @register(top_level=False)
 def random_(self, from_: int = 0, to: int | None = None, *, generator=None):
     if to is None:
         from_, to = 0, (from_ if from_ else 2 ** 24 if self._data.dtype.kind == "f" else np.iinfo(np.int64).max)
-    return _fill_random(self, numpy_generator(generator).integers(from_, to, self._data.shape))
+    return _fill_random(self, "Random", numpy_generator(generator).integers(from_, to, self._data.shape))
 
 
 @register(top_level=False)
 def exponential_(self, lambd: float = 1.0, *, generator=None):
-    return _fill_random(self, numpy_generator(generator).exponential(1.0 / lambd, self._data.shape))
+    return _fill_random(self, "Exponential", numpy_generator(generator).exponential(1.0 / lambd, self._data.shape))
 
 
 # ---- legacy constructors ------------------------------------------------------------------------------

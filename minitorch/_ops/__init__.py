@@ -5,7 +5,8 @@ importing them all fills the registry, from which the Tensor methods are bound.
 """
 from .. import _factories, _registry
 from .._tensor import Tensor
-from . import arithmetic, comparison, copying, indexing, linalg, reduction, unary, view
+from . import (activation, arithmetic, comparison, conv, copying, embedding, indexing, linalg, loss,  # noqa: F401
+               normalization, pooling, reduction, unary, view)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)

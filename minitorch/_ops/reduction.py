@@ -141,7 +141,8 @@ class Prod(Op):
         arr = a if type(a) is _ndarray else a._data
         if not (arr == 0).any():
             return g_full * _restore(r, ctx.in_shape, dims, ctx.keepdim) / a
-        return g_full * _prod_of_others(arr, ctx.dim)  # exact where some factors are zero
+        # exact where some factors are zero; in the graph under create_graph
+        return g_full * (_prod_of_others_in_graph(a, ctx.dim) if ctx._as_tensors else _prod_of_others(arr, ctx.dim))
 
 
 class ProdDim(Prod, name="ProdBackward1"):
@@ -158,6 +159,15 @@ def _prod_of_others(a, dim):
     return out.reshape(a.shape) if dim is None else np.moveaxis(out, -1, dim)
 
 
+def _prod_of_others_in_graph(a, dim):
+    """``_prod_of_others`` as tensor ops (n x n per reduction: only the create_graph path with zeros uses it)."""
+    flat = a.reshape(-1) if dim is None else a.movedim(dim, -1)
+    n = flat.shape[-1]
+    out = where(Tensor._wrap(np.eye(n, dtype=bool)), 1.0, flat.unsqueeze(-2)).prod(-1)
+    return out.reshape(a.shape) if dim is None else out.movedim(-1, dim)
+
+
+@register
 @register
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements or along one ``dim``."""

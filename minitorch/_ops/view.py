@@ -602,8 +602,9 @@ def repeat(input, *repeats):
 
 
 @register
-def tile(input, dims):
-    dims = tuple(dims)
+def tile(input, *dims):
+    """Repeat along each dim (``dims`` as ints or one sequence); missing leading dims repeat once."""
+    dims = parse_shape(dims)
     return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
 
 
