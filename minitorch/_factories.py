@@ -79,11 +79,21 @@ def _infer(data, dtype=None) -> np.ndarray:
         if arr.dtype == np.uint64:  # Python ints beyond int64
             raise ValueError("Overflow when unpacking long long")
         arr = arr.astype(np.int64)
+    elif arr.dtype.kind in "SUV":  # torch reads strings as sequences of characters
+        if _only_strings(data):
+            raise ValueError("too many dimensions 'str'")
+        raise TypeError("new(): invalid data type 'str'")
     elif arr.dtype == object:
         if _has_big_int(data):
             raise ValueError("Overflow when unpacking long long")
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     return arr
+
+
+def _only_strings(data) -> bool:
+    if isinstance(data, (list, tuple)):
+        return all(_only_strings(d) for d in data)
+    return isinstance(data, str)
 
 
 def _has_big_int(data) -> bool:

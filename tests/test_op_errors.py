@@ -428,3 +428,22 @@ def test_writing_through_a_non_overlapping_view_of_an_expanded_tensor():
     x = minitorch.zeros(2)
     x.expand(3, 2)[0] = 1.0  # one row of the expansion is the original memory: torch allows it
     assert x.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("expr, error, text", [
+    ("lib.tensor([1, 'a'])", TypeError, "new(): invalid data type 'str'"),
+    ("lib.tensor(['a', 'b'])", ValueError, "too many dimensions 'str'"),
+    ("lib.ones(3, 4)[0, 10]", IndexError, "index 10 is out of bounds for dimension 1 with size 4"),
+    ("lib.ones(3, 4)[None, 0, 10]", IndexError, "index 10 is out of bounds for dimension 2 with size 4"),
+    ("lib.ones(2, 3, 4)[..., 9]", IndexError, "index 9 is out of bounds for dimension 1 with size 4"),
+    ("lib.ones(2, 3, 4)[lib.ones(2, 3).bool(), 9]", IndexError, "index 9 is out of bounds for dimension 1 with size 4"),
+])
+def test_construction_and_indexing_errors_name_what_torch_names(expr, error, text):
+    try:
+        import torch
+    except ImportError:  # the texts above are torch's; it confirms them when installed
+        torch = None
+    for lib in (minitorch,) + ((torch,) if torch is not None else ()):
+        with pytest.raises(error) as e:
+            eval(expr, {"lib": lib})
+        assert str(e.value) == text, lib.__name__

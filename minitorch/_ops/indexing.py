@@ -162,16 +162,18 @@ def _expand_index(input, index):
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     steps, advanced = [], []
-    d = 0
+    d = 0         # the dim of the result so far that the next item indexes
+    source = 0    # the position torch's errors name: every item counts one, whatever dims it spans
     shape = list(input._data.shape)
     for item in index:
         k = _int_index(item)
         if k is not None:
             size = shape[d]
             if not -size <= k < size:
-                raise IndexError(f"index {k} is out of bounds for dimension {d} with size {size}")
+                raise IndexError(f"index {k} is out of bounds for dimension {source} with size {size}")
             steps.append(("select", d, k % size))
             del shape[d]
+            source += 1
         elif isinstance(item, slice):
             start, stop, step = item.indices(shape[d])
             if step <= 0:
@@ -180,16 +182,20 @@ def _expand_index(input, index):
                 steps.append(("slice", d, item))
                 shape[d] = len(range(start, stop, step))
             d += 1
+            source += 1
         elif item is None:
             steps.append(("unsqueeze", d, None))
             shape.insert(d, 1)
             d += 1
+            source += 1
         elif item is Ellipsis:
             d += ndim - consumed
+            source += 1
         elif _is_advanced(item):
             arr = _advanced_array(item, tuple(shape), d)
             advanced.append((d, arr))
             d += arr.ndim if arr.dtype == np.bool_ else 1
+            source += 1
         elif isinstance(item, str):
             raise TypeError("new(): invalid data type 'str'")
         else:
