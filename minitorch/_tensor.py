@@ -419,6 +419,8 @@ class Tensor:
 
     @data.setter
     def data(self, value: "Tensor") -> None:
+        if value._data.shape != self._data.shape or value._data.dtype != self._data.dtype:
+            self._accum = None  # graphs from now on check gradients against the new shape and dtype
         self._data = value._data
 
     def detach(self) -> "Tensor":

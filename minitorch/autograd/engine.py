@@ -98,25 +98,26 @@ def run_backward(roots, root_grads, retain_graph: bool, create_graph: bool, inpu
 
 def _count_dependencies(root, captures):
     """Edges pointing at each reachable node; with captures, the set of nodes that lead to one."""
-    dependencies = {}
+    dependencies = {}  # also the set of nodes seen: the root alone never appears in it
     parents = {} if captures else None
     stack = [root]
-    seen = {root}
     while stack:
         node = stack.pop()
         for fn, _ in node.next_functions:
             if fn is None:
                 continue
-            dependencies[fn] = dependencies.get(fn, 0) + 1
+            count = dependencies.get(fn)
+            if count is None:
+                dependencies[fn] = 1
+                stack.append(fn)
+            else:
+                dependencies[fn] = count + 1
             if parents is not None:
                 parents.setdefault(fn, []).append(node)
-            if fn not in seen:
-                seen.add(fn)
-                stack.append(fn)
     if not captures:
         return dependencies, None
     needed = set()
-    stack = [fn for fn, _ in captures if fn in seen]
+    stack = [fn for fn, _ in captures if fn in dependencies]
     while stack:
         node = stack.pop()
         if node in needed:
@@ -127,15 +128,12 @@ def _count_dependencies(root, captures):
 
 
 def _execute(root, dependencies, needed, captures, captured, retain_graph, create_graph, accumulate):
-    buffers = {}
-    owned = set()  # AccumulateGrad nodes whose buffered gradient is an array only the engine refers to
-    ready = []  # heap of (-sequence number, tie, node): the most recent node runs first, as in torch
+    buffers = {}   # gradients gathered so far for nodes that wait for more
+    owned = set()  # AccumulateGrad nodes whose gathered gradient is an array only the engine refers to
+    ready = []  # heap of (-sequence number, tie, node, grads): the most recent node runs first, as in torch
     tie = 0     # breaks ties between equal sequence numbers without comparing nodes
-    node = root
+    node, grads = root, []
     while node is not None:
-        grads = buffers.pop(node, None)
-        if grads is None:
-            grads = [None] * node._n_outputs
         n = len(grads)  # the root has no inputs and always runs
         has_grad = n == 0 or (grads[0] is not None if n == 1 else any(g is not None for g in grads))
         if has_grad and (node._tensor_hooks or node._retained or node._pre_hooks):
@@ -155,22 +153,34 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
                 out = node._apply(grads, create_graph)
                 if len(out) != len(edges):
                     _check_count(node, out, edges)
-                out = _validate(node, out, edges, create_graph)
-            if node._post_hooks:
-                out = node._run_post_hooks(out, grads, create_graph)
+            if node._post_hooks:  # hooks see validated gradients (the loop below then finds nothing to fix)
+                out = node._run_post_hooks(_validate(node, out, edges, create_graph), grads, create_graph)
             if state.anomaly:
                 _check_anomaly(node, out)
         else:
             out = (None,) * len(edges)
         # a single node made ready while none waits runs next without going through the heap
-        follow = None
+        follow = follow_grads = None
         for (fn, nr), g in zip(edges, out):
             if fn is None:
                 continue
+            left = dependencies[fn] - 1
+            dependencies[fn] = left
+            buf = buffers.get(fn) if left else buffers.pop(fn, None)
+            if buf is None:
+                buf = [None] * fn._n_outputs
+                if left:
+                    buffers[fn] = buf
             if g is not None:
-                buf = buffers.get(fn)
-                if buf is None:
-                    buf = buffers[fn] = [None] * fn._n_outputs
+                # validation: one comparison of shape and dtype per edge (see _conform)
+                if nr == 0:
+                    shape = fn._out_shape
+                    dt = fn._out_dtype
+                else:
+                    shape, dt = fn._more_meta[nr - 1]
+                arr = g._data if create_graph else g
+                if arr.shape != shape or (arr.dtype is not dt and arr.dtype != dt):
+                    g = _conform(node, [x is g for x in out].index(True), g, arr, shape, dt, create_graph)
                 if buf[nr] is None:
                     buf[nr] = g
                     if type(fn) is AccumulateGrad and not create_graph and _fresh(g, node, out, grads):
@@ -179,22 +189,25 @@ def _execute(root, dependencies, needed, captures, captured, retain_graph, creat
                     buf[nr] = buf[nr] + g
                     if type(fn) is AccumulateGrad:
                         owned.add(fn)  # the sum is a new array
-            left = dependencies[fn] - 1
-            dependencies[fn] = left
-            if left == 0:
+            if not left:
                 if follow is None and not ready:
-                    follow = fn
+                    follow, follow_grads = fn, buf
                 else:
                     if follow is not None:
-                        heapq.heappush(ready, (-follow._seq, tie, follow))
+                        heapq.heappush(ready, (-follow._seq, tie, follow, follow_grads))
                         tie += 1
                         follow = None
-                    heapq.heappush(ready, (-fn._seq, tie, fn))
+                    heapq.heappush(ready, (-fn._seq, tie, fn, buf))
                     tie += 1
         if not retain_graph and node._saved and run and has_grad:
             node._saved = None
             node._released = True
-        node = follow if follow is not None else heapq.heappop(ready)[2] if ready else None
+        if follow is not None:
+            node, grads = follow, follow_grads
+        elif ready:
+            _, _, node, grads = heapq.heappop(ready)
+        else:
+            node = None
 
 
 def _check_count(node, out, edges):
@@ -203,13 +216,12 @@ def _check_count(node, out, edges):
 
 
 def _validate(node, out, edges, create_graph) -> tuple:
-    """Each gradient ``node`` returned, of its input's shape and dtype: broadcast ones summed back, other
-    dtypes cast (torch's ``validate_outputs``): one tuple comparison per edge when all is well."""
+    """The gradients ``node`` returned, each of its input's shape and dtype (see ``_conform``)."""
     fixed = None
     for i, ((fn, nr), g) in enumerate(zip(edges, out)):
         if g is None or fn is None:
             continue
-        shape, dt = fn._out_meta[nr]
+        shape, dt = fn._meta(nr)
         arr = g._data if create_graph else g
         if arr.shape != shape or arr.dtype != dt:
             if fixed is None:
@@ -221,6 +233,9 @@ def _validate(node, out, edges, create_graph) -> tuple:
 
 
 def _conform(node, i, g, arr, shape, dt, create_graph):
+    """Gradient ``g`` (``arr``: its array) of output ``i`` of ``node``, made of its input's ``shape`` and
+    ``dt``, as torch's ``validate_outputs`` does: one of the broadcast shape is summed back, one of
+    another dtype cast; any other shape is an error naming the node."""
     if arr.shape != shape:
         if not _expandable(shape, arr.shape):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "

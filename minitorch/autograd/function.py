@@ -105,7 +105,8 @@ class Op(Node):
         edges, needs = [], []
         for x in inputs:
             if isinstance(x, Tensor) and x._requires_grad:
-                edges.append(gradient_edge(x))
+                fn = x.grad_fn  # gradient_edge(x), without the call for results of other ops (most inputs)
+                edges.append((fn, x._output_nr) if fn is not None else gradient_edge(x))
                 needs.append(True)
             else:
                 edges.append(NO_EDGE)
@@ -126,11 +127,10 @@ class Op(Node):
             del self._to_save
             if to_save:
                 self._pack(to_save, arrays, inputs, raw_outputs, results)
-        if len(results) == 1:
-            out = results[0]._data
-            self._out_meta = ((out.shape, out.dtype),)
-        else:
-            self._out_meta = tuple((r._data.shape, r._data.dtype) for r in results)
+        out = results[0]._data
+        self._out_shape, self._out_dtype = out.shape, out.dtype  # Node._set_meta, inlined: once per op
+        if len(results) > 1:
+            self._more_meta = tuple((r._data.shape, r._data.dtype) for r in results[1:])
 
     def _apply(self, grads, create_graph):
         self._as_tensors = create_graph
@@ -338,7 +338,7 @@ class BackwardCFunction(FunctionCtx, Node):
         grads = list(grads)
         for i, g in enumerate(grads):
             if g is None and self._materialize_grads:
-                shape, dt = self._out_meta[i]
+                shape, dt = self._meta(i)
                 grads[i] = np.zeros(shape, dt)
         wrapped = [g if g is None or isinstance(g, Tensor) else Tensor._wrap(g) for g in grads]
         with set_grad_enabled(create_graph):
@@ -427,8 +427,7 @@ class Function(metaclass=FunctionMeta):
         multi = isinstance(out, tuple)
         outs = out if multi else (out,)
         ctx._n_outputs = len(outs)
-        ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), np.dtype(np.float32))
-                              for o in outs)
+        ctx._set_meta([o._data if isinstance(o, Tensor) else np.empty((), np.float32) for o in outs])
         non_diff = {id(t) for t in ctx._non_differentiable}
         input_ids = {id(a) for a in args if isinstance(a, Tensor)}
         results = []

@@ -14,6 +14,7 @@ import inspect
 import itertools
 import os
 from collections import OrderedDict
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,7 +40,9 @@ def gradient_edge(t) -> tuple:
     fn = t.grad_fn
     if fn is not None:
         return (fn, t._output_nr)
-    return (t._accumulator(), 0)
+    ref = t._accum  # the live AccumulateGrad without a call to Tensor._accumulator (once per leaf input)
+    fn = ref() if ref is not None else None
+    return (fn if fn is not None else t._accumulator(), 0)
 
 
 class Node:
@@ -59,8 +62,22 @@ class Node:
     _tensor_hooks = None   # {output_nr: {id: hook(grad)}} from Tensor.register_hook
     _retained = None       # {output_nr: weakref to a tensor that called retain_grad()}
     _trace = None          # forward stack, recorded under detect_anomaly
-    _out_meta = ()         # ((shape, numpy dtype), ...) of the forward results: what their gradients must be
+    # What the gradient of each forward result must be: shape and numpy dtype of result 0 as two plain
+    # attributes (no tuple to build per op), those of results 1, 2, ... in ``_more_meta``.
+    _out_shape = None
+    _out_dtype = None
+    _more_meta = ()
     _metadata = None
+
+    def _set_meta(self, arrays) -> None:
+        """Record the shapes and dtypes of the forward results ``arrays``."""
+        self._out_shape, self._out_dtype = arrays[0].shape, arrays[0].dtype
+        if len(arrays) > 1:
+            self._more_meta = tuple((a.shape, a.dtype) for a in arrays[1:])
+
+    def _meta(self, nr: int) -> tuple:
+        """(shape, numpy dtype) of forward result ``nr``."""
+        return (self._out_shape, self._out_dtype) if nr == 0 else self._more_meta[nr - 1]
 
     def name(self) -> str:
         """The node's type name, e.g. ``MulBackward0``."""
@@ -111,9 +128,33 @@ class Node:
         An item that is one of the outputs is kept as its array and version counter only (keeping the
         tensor would make a cycle through this node); one that is an input is kept with its tensor, so
         backward can check its version and, under create_graph, differentiate through it; anything
-        else (None, a number, an array computed in forward) is a constant.
+        else (None, a number, an array forward computed) is a constant. Items are found by identity.
         """
-        self._saved = [_saved(item, input_arrays, inputs, output_arrays, outputs) for item in items]
+        packed = []
+        first = output_arrays[0]
+        for item in items:
+            if item is first:  # the common case of a saved result
+                vc = outputs[0]._version_counter()
+                packed.append(_make_saved(SavedTensor, (item, vc.value, None, 0, 0, vc)))
+                continue
+            saved = None
+            for nr in range(1, len(output_arrays)):
+                if item is output_arrays[nr]:
+                    vc = outputs[nr]._version_counter()
+                    saved = _make_saved(SavedTensor, (item, vc.value, None, 0, nr, vc))
+                    break
+            else:
+                for i, arr in enumerate(input_arrays):
+                    if item is arr:
+                        t = inputs[i]
+                        if t is not item:  # (a Python number given as input is a constant)
+                            if t._is_inference:
+                                _check_savable(t)
+                            vc = t._vc
+                            saved = _make_saved(SavedTensor, (item, 0 if vc is None else vc.value, t, i, None, None))
+                        break
+            packed.append(saved or _make_saved(SavedTensor, (item, 0, None, 0, None, None)))
+        self._saved = packed
 
     def _unpack(self, as_tensors: bool) -> list:
         saved = self._saved
@@ -121,7 +162,17 @@ class Node:
             if self._released:
                 raise RuntimeError(RELEASED_MESSAGE)
             return []
-        return [s.unpack(self, as_tensors) for s in saved]
+        if as_tensors:
+            return [s.unpack(self, True) for s in saved]
+        arrays = []
+        for s in saved:  # the first-order path: the version checks of SavedTensor.unpack, inlined
+            if s.output_nr is not None:
+                if s.counter.value != s.version:
+                    s.unpack(self, False)  # raises the error that names the change
+            elif s.input is not None and s.input._vc is not None and s.input._vc.value != s.version:
+                s.unpack(self, False)
+            arrays.append(s.array)
+        return arrays
 
     # ---- introspection: graph drawing and summaries ----------------------------
     def _saved_entries(self) -> list:
@@ -232,21 +283,22 @@ def _hook_name(hook) -> str:
     return getattr(hook, "__name__", type(hook).__name__)
 
 
-class SavedTensor:
+class SavedTensor(NamedTuple):
     """One value a node keeps for backward, with what is needed to check it is still the value forward saw.
 
     Exactly one of three kinds: an *output* of the node (``output_nr`` set; kept as its array and
     version ``counter``, never as the tensor, which would make a cycle through the node), an *input*
     (``input`` is the tensor, ``input_pos`` its position among forward's inputs), or a *constant*
-    (neither: None, a number, or an array forward computed).
+    (neither: None, a number, or an array forward computed). A named tuple: made without a Python
+    call (``_make_saved``), once per saved value of every recorded op.
     """
 
-    __slots__ = ("array", "version", "input", "input_pos", "output_nr", "counter")
-
-    def __init__(self, array, version: int = 0, input=None, input_pos: int = 0, output_nr=None, counter=None):
-        self.array, self.version = array, version
-        self.input, self.input_pos = input, input_pos
-        self.output_nr, self.counter = output_nr, counter
+    array: object
+    version: int             # the version of the output or input when it was saved
+    input: object = None     # the input tensor
+    input_pos: int = 0
+    output_nr: object = None  # int for an output
+    counter: object = None   # the output's version counter
 
     def current_version(self) -> int:
         if self.output_nr is not None:
@@ -257,44 +309,38 @@ class SavedTensor:
 
     def unpack(self, node: Node, as_tensors: bool):
         """The saved value: an array, or under create_graph a tensor in the graph; refused if changed in place."""
-        arr, t = self.array, self.input
-        if self.output_nr is not None:
+        nr = self.output_nr
+        if nr is not None:
             vc = self.counter
             if vc.value != self.version:
-                raise RuntimeError(_modified_message(arr, vc.value, self.version, (node, self.output_nr), vc))
+                raise RuntimeError(_modified_message(self.array, vc.value, self.version, (node, nr), vc))
             if not as_tensors:
-                return arr
-            value = Tensor._wrap(arr)
-            value._vc, value.grad_fn, value._output_nr, value._requires_grad = vc, node, self.output_nr, True
+                return self.array
+            value = Tensor._wrap(self.array)
+            value._vc, value.grad_fn, value._output_nr, value._requires_grad = vc, node, nr, True
             return value
+        t = self.input
         if t is not None:
-            vc = t._vc
-            current = 0 if vc is None else vc.value
-            if current != self.version:  # named by the tensor's history now, as torch does
-                raise RuntimeError(_modified_message(arr, current, self.version, (t.grad_fn, t._output_nr), vc))
-            return t if as_tensors else arr
+            if t._version != self.version:  # named by the tensor's history now, as torch does
+                raise RuntimeError(_modified_message(self.array, t._version, self.version,
+                                                     (t.grad_fn, t._output_nr), t._vc))
+            return t if as_tensors else self.array
+        arr = self.array
         return Tensor._wrap(arr) if as_tensors and type(arr) is np.ndarray else arr
 
 
-def _saved(item, input_arrays, inputs, output_arrays, outputs) -> SavedTensor:
-    """``item`` as a SavedTensor: found by identity among the outputs, then the inputs."""
-    for nr, arr in enumerate(output_arrays):
-        if item is arr:
-            vc = outputs[nr]._version_counter()
-            return SavedTensor(outputs[nr]._data, vc.value, output_nr=nr, counter=vc)
-    for i, arr in enumerate(input_arrays):
-        if item is arr:
-            t = inputs[i]
-            if t is item:  # a Python number given as input: a constant
-                break
-            if t._is_inference and not state.inference:
-                raise RuntimeError(
-                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
-                    "created in inference mode in computation tracked by autograd. To work around "
-                    "this, you can make a clone to get a normal tensor and use it in autograd, or "
-                    "use `torch.no_grad()` instead of `torch.inference_mode()`.")
-            return SavedTensor(item, t._version, input=t, input_pos=i)
-    return SavedTensor(item)
+_make_saved = tuple.__new__  # _make_saved(SavedTensor, fields): all six fields, no Python frame
+
+
+def _check_savable(t) -> None:
+    """Inference tensors cannot be saved for backward outside inference mode."""
+    if not state.inference:
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors "
+            "created in inference mode in computation tracked by autograd. To work around "
+            "this, you can make a clone to get a normal tensor and use it in autograd, or "
+            "use `torch.no_grad()` instead of `torch.inference_mode()`.")
+    return t._version
 
 
 def forward_name(node) -> str:
@@ -339,11 +385,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self._seq = next(_sequence)
-
-    @property
-    def _out_meta(self) -> tuple:
-        data = self.variable._data
-        return ((data.shape, data.dtype),)
+        self._set_meta((variable._data,))
 
     def _apply(self, grads, create_graph, owned: bool = False):
         """Add ``grads[0]`` into the leaf's ``.grad``. ``owned``: the engine made that array and nothing else
@@ -403,8 +445,8 @@ def summary(output, params: dict | None = None, file=None) -> str:
             lines.append(f"{prefix}AccumulateGrad: leaf{name} {_shape_text(v.shape)} {v.dtype.name} -> .grad")
             continue
         text = f"{prefix}{fn.name()}"
-        if fn._out_meta:
-            text += f" -> {_shape_text(fn._out_meta[0][0])}"
+        if fn._out_shape is not None:
+            text += f" -> {_shape_text(fn._out_shape)}"
         entries = fn._saved_entries()
         if entries:
             parts = []

@@ -73,7 +73,7 @@ class CopySlices(Node):
     def __init__(self, base, view_arr, fn):
         self.next_functions = (gradient_edge(base) if base._requires_grad else NO_EDGE,) + fn.next_functions[1:]
         self._seq = next(_sequence)
-        self._out_meta = ((base._data.shape, base._data.dtype),)
+        self._set_meta((base._data,))
         self.fn = fn
         self.region = _Region(base._data, view_arr)
 
@@ -91,7 +91,7 @@ class AsStridedBackward0(Node):
     def __init__(self, base_edge, base, view):
         self.next_functions = (base_edge,)
         self._seq = next(_sequence)
-        self._out_meta = ((view._data.shape, view._data.dtype),)
+        self._set_meta((view._data,))
         self.region = _Region(base._data, view._data)
 
     def _apply(self, grads, create_graph):
