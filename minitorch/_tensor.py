@@ -122,7 +122,8 @@ def _call_site(op: str | None):
         op = "an in-place operation"
     elif op is None:  # the method of the object the user called, e.g. SGD.step
         owner = inner.f_locals.get("self")
-        op = f"{type(owner).__name__}.{inner.f_code.co_name}" if owner is not None else inner.f_code.co_qualname
+        qualname = getattr(inner.f_code, "co_qualname", inner.f_code.co_name)  # co_qualname is Python 3.11+
+        op = f"{type(owner).__name__}.{inner.f_code.co_name}" if owner is not None else qualname
     return op, frame.f_code.co_filename, frame.f_lineno
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
+import multiprocessing.connection
 import multiprocessing.context
 import os
-import queue
+import signal
 import sys
 import warnings
 import weakref
@@ -431,21 +432,37 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         return data
 
     def _get_data(self):
-        """The next ``(task, data)`` from any worker, checking meanwhile that the workers are alive."""
-        wait = self._timeout if self._timeout > 0 else MP_STATUS_CHECK_INTERVAL
-        while True:
-            try:
-                return self._result_queue.get(timeout=wait)
-            except queue.Empty:
-                self._check_workers_alive()
-                if self._timeout > 0:
-                    raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds") from None
-
-    def _check_workers_alive(self) -> None:
-        dead = [w for w, active in zip(self._workers, self._worker_active) if active and not w.is_alive()]
+        """The next ``(task, data)`` from any worker; a worker that dies meanwhile is an error at once."""
+        # Wait for a result or for the exit of a worker still expected to answer, whichever comes first.
+        # Waiting on the queue's reading end is safe: this process is its only reader (concurrent.futures
+        # waits on its result queue the same way).
+        workers = [w for w, active in zip(self._workers, self._worker_active) if active]
+        ready = multiprocessing.connection.wait([self._result_queue._reader] + [w.sentinel for w in workers],
+                                                timeout=self._timeout if self._timeout > 0 else None)
+        dead = [w for w in workers if w.sentinel in ready]
         if dead:
             pids = ", ".join(str(w.pid) for w in dead)
-            raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly")
+            raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly") from _how_it_ended(dead[0])
+        if not ready:
+            raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
+        return self._result_queue.get()
+
+
+def _how_it_ended(worker) -> RuntimeError | None:
+    """PyTorch's account of a dead worker's exit code or signal (None for a clean exit)."""
+    worker.join(timeout=MP_STATUS_CHECK_INTERVAL)  # its end of the sentinel pipe closes just before it can be reaped
+    code = worker.exitcode
+    if code is not None and code < 0:
+        text = f"DataLoader worker (pid {worker.pid}) is killed by signal: {signal.strsignal(-code)}. "
+        if -code == signal.SIGBUS:
+            text += ("It is possible that dataloader's workers are out of shared memory. Please try to raise your "
+                     "shared memory limit.")
+        return RuntimeError(text)
+    if code:
+        return RuntimeError(f"DataLoader worker (pid {worker.pid}) exited unexpectedly with exit code {code}. "
+                            "Details are lost due to multiprocessing. Rerunning with num_workers=0 may give better "
+                            "error trace.")
+    return None
 
 
 def _stop_workers(workers: list, index_queues: list, done_event) -> None:

@@ -15,7 +15,8 @@ from ....random import manual_seed
 from ..dataset import Dataset
 from .fetch import IterableDatasetFetcher, create_fetcher
 
-# How often (seconds) a blocked worker or main process checks whether the other side is still alive.
+# How often (seconds) a waiting worker checks that the main process is still alive; also how long shutdown
+# waits for a worker to exit. (The main process notices a dead worker at once: it waits on their sentinels.)
 MP_STATUS_CHECK_INTERVAL = 5.0
 
 _worker_info: WorkerInfo | None = None
