@@ -25,13 +25,14 @@ import os
 import secrets
 import shutil
 from collections import OrderedDict
-from typing import BinaryIO, Callable, Union
+from collections.abc import Callable
+from typing import BinaryIO, Union
 
 import numpy as np
 
 from . import _dtype, _torch_pickle
 from ._tensor import Size, Tensor, device
-from ._torch_pickle import make_leaf
+from ._torch_pickle import Invalid, check_shape, make_leaf
 
 FileLike = Union[str, bytes, "os.PathLike", BinaryIO]
 
@@ -60,8 +61,7 @@ def save(obj: object, f: FileLike) -> None:
 
     def write(fh: BinaryIO) -> None:
         fh.write(header)
-        for arr in arrays:
-            fh.write(_packed(arr))
+        fh.writelines(_packed(arr) for arr in arrays)
 
     if isinstance(f, (str, bytes, os.PathLike)):
         _write_atomically(os.fsdecode(f), write)
@@ -91,7 +91,7 @@ def load(f: FileLike, map_location=None, *, weights_only: bool = True, mmap: boo
             return _load_torch(_torch_pickle.load_legacy, fh, name, "legacy")
         try:
             return _load_safetensors(fh, bool(mmap))
-        except _Invalid as e:
+        except Invalid as e:
             raise RuntimeError(f"minitorch.load: {name} {e}") from None
 
 
@@ -201,10 +201,6 @@ def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
 
 # ---- loading ---------------------------------------------------------------------------------
 
-class _Invalid(Exception):
-    """What is wrong with the file being loaded, as words that follow its name."""
-
-
 def _name_of(f: BinaryIO) -> str:
     name = getattr(f, "name", None)
     return repr(name) if isinstance(name, str) else f"<{type(f).__name__}>"
@@ -231,6 +227,8 @@ def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, k
             "checkpoints with a restricted unpickler that only rebuilds tensors, containers, sizes, dtypes and "
             "devices, and never unpickles arbitrary objects, even with weights_only=False. Save a state_dict "
             "of tensors and plain values instead.") from None
+    except Invalid as e:
+        raise RuntimeError(f"minitorch.load: {name} (a PyTorch {kind} checkpoint) {e}") from None
     except Exception as e:
         raise RuntimeError(f"minitorch.load: {name} looks like a PyTorch {kind} checkpoint but is truncated or "
                            f"corrupted: {type(e).__name__}: {e}") from e
@@ -260,29 +258,31 @@ def _load_safetensors(fh: BinaryIO, use_mmap: bool) -> object:
     try:
         doc = json.loads(tree)
         if doc["version"] != FORMAT_VERSION:
-            raise _Invalid(f"was written by a newer minitorch (format version {doc['version']})")
+            raise Invalid(f"was written by a newer minitorch (format version {doc['version']})")
         return _decode(doc["object"], arrays)
-    except (KeyError, TypeError, ValueError, RuntimeError) as e:
-        raise _Invalid(f"is corrupted: its saved object structure is invalid ({type(e).__name__}: {e})") from e
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:  # RecursionError too: a tree nested too deeply
+        raise Invalid(f"is corrupted: its saved object structure is invalid ({type(e).__name__}: {e})") from e
 
 
 def _read_header(fh: BinaryIO, size: int) -> tuple[dict, int]:
     """The JSON header, and where the data section starts (relative to the file's start)."""
     if size < 8:
-        raise _Invalid("is empty" if size == 0 else f"is too short to be a checkpoint ({size} bytes)")
+        raise Invalid("is empty" if size == 0 else f"is too short to be a checkpoint ({size} bytes)")
     first = fh.read(8)
     n = int.from_bytes(first, "little")
     raw = fh.read(n) if n <= _MAX_HEADER else b""
     if not raw.startswith(b"{"):
-        raise _Invalid(f"is not a minitorch, safetensors or PyTorch checkpoint (it starts with {first + raw[:8]!r})")
+        raise Invalid(f"is not a minitorch, safetensors or PyTorch checkpoint (it starts with {first + raw[:8]!r})")
     if len(raw) < n:
-        raise _Invalid(f"is truncated: the header says it is {n} bytes long but only {len(raw)} bytes follow")
+        raise Invalid(f"is truncated: the header says it is {n} bytes long but only {len(raw)} bytes follow")
     try:
         header = json.loads(raw)
     except ValueError as e:
-        raise _Invalid(f"is corrupted: its header is not valid JSON ({e})") from None
+        raise Invalid(f"is corrupted: its header is not valid JSON ({e})") from None
+    except RecursionError:
+        raise Invalid("is corrupted: its header nests deeper than Python's recursion limit") from None
     if not isinstance(header, dict):
-        raise _Invalid("is corrupted: its header is not a JSON object")
+        raise Invalid("is corrupted: its header is not a JSON object")
     return header, 8 + n
 
 
@@ -298,22 +298,23 @@ def _check_entries(header: dict, data_size: int) -> list[tuple[str, str, tuple, 
         except (TypeError, KeyError, ValueError):
             valid = False
         if not valid:
-            raise _Invalid(f"is corrupted: the header entry of tensor {key!r} is malformed: {info!r:.200}")
+            raise Invalid(f"is corrupted: the header entry of tensor {key!r} is malformed: {info!r:.200}")
         if code not in _LITTLE_ENDIAN:
-            raise _Invalid(f"holds tensor {key!r} of dtype {code}, which minitorch does not support")
+            raise Invalid(f"holds tensor {key!r} of dtype {code}, which minitorch does not support")
+        check_shape(shape, _LITTLE_ENDIAN[code].itemsize, f"tensor {key!r}")
         entries.append((key, code, shape, begin, end))
     entries.sort(key=lambda e: e[3])
     position = 0
     for key, code, shape, begin, end in entries:
         need = math.prod(shape) * _LITTLE_ENDIAN[code].itemsize
         if begin != position or end - begin != need:
-            raise _Invalid(f"is corrupted: tensor {key!r} has data_offsets [{begin}, {end}] but its {need} bytes "
+            raise Invalid(f"is corrupted: tensor {key!r} has data_offsets [{begin}, {end}] but its {need} bytes "
                            f"should start at {position}")
         position = end
     if data_size < position:
-        raise _Invalid(f"is truncated: the header says {position} bytes of tensor data but {data_size} are present")
+        raise Invalid(f"is truncated: the header says {position} bytes of tensor data but {data_size} are present")
     if data_size > position:
-        raise _Invalid(f"is corrupted: {data_size - position} unexpected bytes follow its {position} bytes "
+        raise Invalid(f"is corrupted: {data_size - position} unexpected bytes follow its {position} bytes "
                        "of tensor data")
     return [(key, code, shape, begin) for key, code, shape, begin, _ in entries]
 
@@ -321,7 +322,7 @@ def _check_entries(header: dict, data_size: int) -> list[tuple[str, str, tuple, 
 def _read_array(fh: BinaryIO, dt: np.dtype, shape: tuple) -> np.ndarray:
     arr = np.empty(shape, dt)
     if fh.readinto(arr.reshape(-1).view(np.uint8)) != arr.nbytes:
-        raise _Invalid("is truncated: it ended while its tensor data was read")
+        raise Invalid("is truncated: it ended while its tensor data was read")
     return arr
 
 
@@ -331,7 +332,7 @@ def _decode(node, arrays: dict[str, np.ndarray]):
 
     def decode(node):
         if isinstance(node, list):
-            raise ValueError("a bare JSON list")
+            raise TypeError("a bare JSON list")
         if not isinstance(node, dict):
             return node
         tag = next(iter(node), None)
