@@ -22,13 +22,20 @@ import json
 import math
 import mmap as _mmap
 import os
+import re
 import secrets
 import shutil
+import stat
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import BinaryIO, Union
 
 import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # Windows: no locks, so no cleaning up after killed saves
+    fcntl = None
 
 from . import _dtype, _torch_pickle
 from ._tensor import Size, Tensor, device
@@ -38,6 +45,7 @@ FileLike = Union[str, bytes, "os.PathLike", BinaryIO]
 
 FORMAT_VERSION = 1
 _MAX_HEADER = 100_000_000  # the safetensors limit
+_TEMP_SUFFIX = ".minitorch-tmp"
 _CODES = {_dtype.bool: "BOOL", _dtype.uint8: "U8", _dtype.int8: "I8", _dtype.int16: "I16", _dtype.int32: "I32",
           _dtype.int64: "I64", _dtype.float16: "F16", _dtype.float32: "F32", _dtype.float64: "F64"}
 _CODE_OF = {d.np: code for d, code in _CODES.items()}
@@ -53,7 +61,8 @@ def save(obj: object, f: FileLike) -> None:
 
     ``obj`` is a tensor or a nesting of dicts, OrderedDicts, lists, tuples and sets of tensors,
     None, bools, ints, floats, strings, ``minitorch.Size``, dtypes and devices. Saving to a path
-    replaces the file atomically: an interrupted save leaves any previous file intact.
+    replaces the file atomically: an interrupted save leaves any previous file intact, and what a killed
+    one leaves (``.<name>.<16 hex digits>.minitorch-tmp`` next to it) the next save to the path deletes.
     """
     encoder = _Encoder()
     tree = json.dumps({"version": FORMAT_VERSION, "object": encoder.encode(obj, ())}, separators=(",", ":"))
@@ -177,26 +186,88 @@ def _packed(arr: np.ndarray) -> np.ndarray:
 
 
 def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
-    """Write a temporary file next to ``path``, sync it, then rename it over ``path``."""
+    """Write a temporary file next to ``path``, sync it, then rename it over ``path``.
+
+    Like ``torch.save``, fails as opening ``path`` for writing would (a write-protected file, an empty
+    path), and writes a target that is not a regular file (a device, a pipe) in place. Deletes what
+    earlier saves to ``path`` that were killed left behind.
+    """
+    name = path
     path = os.path.realpath(path)  # write through a symlink rather than replace it
     directory = os.path.dirname(path)
     if not os.path.isdir(directory):
         raise RuntimeError(f"Parent directory {directory} does not exist.")
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(8)}.tmp")
-    # O_EXCL with mode 0o666 makes a new file with the permissions of an ordinary open(path, "wb").
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(name, "wb") as fh:
+            write(fh)
+        return
+    if mode is not None:
+        os.close(os.open(name, os.O_WRONLY))  # refused as torch.save's open would be; changes nothing
+    base = os.path.basename(path)
+    _remove_stale_temps(directory, base)
+    try:
+        tmp, fd = _new_temp(directory, base)
+    except OSError as e:
+        raise OSError(e.errno, f"{e.strerror}: can't create a temporary file in {directory}", name) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            shutil.copymode(path, tmp)  # overwriting keeps the old file's permissions
-        os.replace(tmp, path)
+            with contextlib.suppress(FileNotFoundError):
+                shutil.copymode(path, tmp)  # overwriting keeps the old file's permissions
+            if fcntl is not None:  # renamed while locked, so that no other save takes it for stale
+                os.replace(tmp, path)
+        if fcntl is None:  # Windows renames closed files only
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _new_temp(directory: str, base: str) -> tuple[str, int]:
+    """A new temporary file for a save to ``base``, and its descriptor, which holds the file's lock until closed."""
+    while True:
+        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(8)}{_TEMP_SUFFIX}")
+        # O_EXCL with mode 0o666 makes a new file with the permissions of an ordinary open(path, "wb").
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        if fcntl is None:
+            return tmp, fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # a file system without locks, where no save can take a temporary file for stale
+            return tmp, fd
+        with contextlib.suppress(FileNotFoundError):
+            if os.path.samestat(os.fstat(fd), os.stat(tmp)):
+                return tmp, fd
+        os.close(fd)  # another save deleted it as stale before it was locked
+
+
+def _remove_stale_temps(directory: str, base: str) -> None:
+    """Delete the temporary files of saves to ``base`` that no process holds the lock of: their save died."""
+    if fcntl is None:
+        return
+    pattern = re.compile(rf"\.{re.escape(base)}\.[0-9a-f]{{16}}{re.escape(_TEMP_SUFFIX)}")
+    for entry in os.listdir(directory):
+        if not pattern.fullmatch(entry):
+            continue
+        tmp = os.path.join(directory, entry)
+        try:
+            fd = os.open(tmp, os.O_RDWR)
+        except OSError:  # renamed by its save meanwhile, or another user's
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # fails while its save is alive
+            os.unlink(tmp)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 # ---- loading ---------------------------------------------------------------------------------

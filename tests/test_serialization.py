@@ -5,6 +5,7 @@ tests/fixtures/make_torch_fixtures.py; expected.json holds what torch.load reads
 script's ``describe``. Tests that need torch or safetensors skip without them.
 """
 import contextlib
+import errno
 import importlib.util
 import io
 import json
@@ -13,6 +14,8 @@ import os
 import pathlib
 import pickle
 import pickletools
+import signal
+import stat
 import struct
 import tracemalloc
 import zipfile
@@ -271,6 +274,87 @@ def test_save_syncs_then_replaces_keeping_mode_and_symlinks(tmp_path, monkeypatc
     assert sorted(os.listdir(tmp_path)) == ["ckpt.pt", "latest.pt"]
     with pytest.raises(RuntimeError, match="Parent directory .*missing does not exist"):
         save({}, tmp_path / "missing" / "x.pt")
+
+
+def test_killed_saves_leave_temporary_files_that_later_saves_delete(tmp_path):
+    path = tmp_path / "ckpt.pt"
+    save({"v": 1}, path)
+    others = [tmp_path / ".other.pt.0123456789abcdef.minitorch-tmp", tmp_path / ".ckpt.pt.not-a-temp"]
+    for other in others:
+        other.write_bytes(b"x")
+    ready, go = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child saves, and stops in the middle of writing its second tensor
+        try:
+            packed = serialization._packed
+            calls = []
+
+            def stall(arr):
+                calls.append(arr)
+                if len(calls) == 2:
+                    os.write(go, b"!")
+                    signal.pause()
+                return packed(arr)
+
+            serialization._packed = stall
+            save({"big": minitorch.zeros(100_000), "small": minitorch.zeros(1)}, path)
+        finally:
+            os._exit(1)
+    os.close(go)
+    try:
+        assert os.read(ready, 1) == b"!"
+        [temp] = set(tmp_path.iterdir()) - {path, *others}
+        assert temp.name.startswith(".ckpt.pt.") and temp.stat().st_size > 0
+        save({"v": 2}, path)  # the child is alive: its file stays
+        assert temp.exists()
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(ready)
+    save({"v": 3}, path)
+    assert not temp.exists() and load(path) == {"v": 3}
+    assert sorted(tmp_path.iterdir()) == sorted([path, *others])
+
+
+def test_a_temporary_file_deleted_before_it_was_locked_is_made_again(tmp_path, monkeypatch):
+    flock = serialization.fcntl.flock
+    deleted = []
+
+    def another_save_deletes_it_first(fd, operation):
+        if not deleted:
+            [temp] = [p for p in tmp_path.iterdir() if p.name.endswith(".minitorch-tmp")]
+            temp.unlink()
+            deleted.append(temp)
+        flock(fd, operation)
+
+    monkeypatch.setattr(serialization.fcntl, "flock", another_save_deletes_it_first)
+    save({"v": 1}, tmp_path / "ckpt.pt")
+    assert deleted and load(tmp_path / "ckpt.pt") == {"v": 1} and os.listdir(tmp_path) == ["ckpt.pt"]
+
+
+def test_saves_work_where_files_cannot_be_locked(tmp_path, monkeypatch):
+    def no_locks(fd, operation):
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(serialization.fcntl, "flock", no_locks)
+    stale = tmp_path / ".ckpt.pt.0123456789abcdef.minitorch-tmp"
+    stale.write_bytes(b"x")
+    save({"v": 1}, tmp_path / "ckpt.pt")
+    assert load(tmp_path / "ckpt.pt") == {"v": 1}
+    assert stale.exists()  # without locks, a live save's temporary file looks like a dead one's
+
+
+def test_save_to_a_pipe_writes_into_it(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # the pipe holds the few bytes saved till they are read
+    try:
+        save({"w": minitorch.arange(3)}, fifo)
+        received = os.read(reader, 1 << 16)
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and os.listdir(tmp_path) == ["pipe"]
+    assert load(io.BytesIO(received))["w"].tolist() == [0, 1, 2]
 
 
 # ---- torch.save files, read without torch ---------------------------------------------------------
