@@ -13,16 +13,22 @@ of tensors needs, mapped to minitorch's own implementations; any other global st
 with ``Refused`` before it can be called. BUILD (set an object's attributes) is allowed only on
 OrderedDicts, for a state_dict's ``_metadata``: elsewhere it could rewrite shared objects such as
 ``minitorch.float32`` or the ``Size`` class.
+
+Nothing the file claims is allocated before it is checked against the file's size: storages are
+read once, into the arrays that the loaded tensors then view (with the stride PyTorch saved), so a
+checkpoint loads in about its own size of memory and an expanded tensor costs no more than its storage.
 """
 from __future__ import annotations
 
-import codecs
 import io
+import math
 import pickle
 import re
+import sys
 import zipfile
 from collections import OrderedDict
-from typing import BinaryIO, Callable
+from collections.abc import Callable
+from typing import BinaryIO, ClassVar
 
 import numpy as np
 
@@ -41,26 +47,40 @@ class Refused(pickle.UnpicklingError):
     """The pickle names a global that the restricted unpickler does not hand out (its name is ``args[0]``)."""
 
 
+class Invalid(Exception):
+    """What is wrong with the file being loaded, as words that follow its name ("is truncated: ...")."""
+
+
+def check_shape(shape: tuple, itemsize: int, what: str) -> None:
+    """Raise Invalid unless numpy can make an array of ``shape`` (``what`` names it in the message)."""
+    if len(shape) > 64:
+        raise Invalid(f"holds {what} with {len(shape)} dimensions: numpy arrays have at most 64")
+    if itemsize * math.prod(n for n in shape if n) > sys.maxsize:
+        raise Invalid(f"holds {what} of shape {list(shape)}: more bytes than numpy can address")
+
+
 class _StorageType:
     """What ``torch.FloatStorage`` and friends unpickle to: the element type of a storage."""
 
-    __slots__ = ("name", "dtype")
+    __slots__ = ("dtype", "name")
 
     def __init__(self, name: str, dtype: str):
         self.name = name
         self.dtype = np.dtype(dtype)
 
-    def array(self, raw: bytes, numel: int, byteorder: str) -> np.ndarray:
-        """The first ``numel`` elements stored in ``raw``, read-only (bfloat16 is widened to float32)."""
+    def array(self, raw: np.ndarray, numel: int, byteorder: str) -> np.ndarray:
+        """The first ``numel`` elements stored in the bytes ``raw``, native-endian: a view of ``raw`` unless
+        they must be byte-swapped or widened (bfloat16 loads as float32)."""
         if type(numel) is not int or numel < 0:
-            raise ValueError(f"invalid element count {numel!r} for a {self.name}")
+            raise Invalid(f"is corrupted: invalid element count {numel!r} for a {self.name}")
         need = numel * self.dtype.itemsize
-        if len(raw) < need:
-            raise ValueError(f"a {self.name} of {numel} elements needs {need} bytes but its data holds {len(raw)}")
-        arr = np.frombuffer(raw, self.dtype.newbyteorder("<" if byteorder == "little" else ">"), numel)
+        if raw.size < need:
+            raise Invalid(f"is corrupted: a {self.name} of {numel} elements needs {need} bytes but its data "
+                          f"holds {raw.size}")
+        arr = raw[:need].view(self.dtype.newbyteorder("<" if byteorder == "little" else ">"))
         if self.name == "BFloat16Storage":  # minitorch has no bfloat16; its bits are the top half of a float32
-            arr = (arr.astype(np.uint32) << 16).view(np.float32)
-        return arr
+            return (arr.astype(np.uint32) << 16).view(np.float32)
+        return arr.astype(arr.dtype.newbyteorder("="), copy=False)
 
 
 _STORAGES = {"DoubleStorage": "f8", "FloatStorage": "f4", "HalfStorage": "f2", "BFloat16Storage": "u2",
@@ -86,28 +106,45 @@ def make_leaf(arr: np.ndarray, requires_grad: bool, parameter: bool = False) -> 
     return t
 
 
-def _strided_copy(storage: np.ndarray, offset: int, size: tuple, stride: tuple) -> np.ndarray:
-    """The elements a tensor views in its storage, as a new C-contiguous native-endian array."""
+def _view(storage: np.ndarray, offset: int, size: tuple, stride: tuple) -> np.ndarray:
+    """The elements a tensor views in its storage, as a numpy view of the storage array.
+
+    Read-only when two of its elements may share a memory location (an expanded tensor), as writing
+    to it would be ambiguous: minitorch then refuses in-place ops with PyTorch's error.
+    """
     if not isinstance(storage, np.ndarray):
         raise TypeError(f"a tensor's storage is a {type(storage).__name__}, not a storage")
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride) or not all(type(n) is int and n >= 0 for n in (offset, *size, *stride)):
-        raise ValueError(f"invalid tensor geometry: offset {offset!r}, size {size!r}, stride {stride!r}")
-    native = storage.dtype.newbyteorder("=")
+        raise Invalid(f"is corrupted: invalid tensor geometry: offset {offset!r}, size {size!r}, stride {stride!r}")
+    check_shape(size, storage.itemsize, "a tensor")
     if 0 in size:
-        return np.empty(size, native)
+        return np.empty(size, storage.dtype)
     # as_strided does not check bounds: a geometry reaching past the storage would read foreign memory.
     last = offset + sum((n - 1) * s for n, s in zip(size, stride))
     if last >= storage.size:
-        raise ValueError(f"a tensor with offset {offset}, size {size} and stride {stride} reaches element {last} "
-                         f"of a storage of {storage.size} elements")
-    view = np.lib.stride_tricks.as_strided(storage[offset:], size, [s * storage.itemsize for s in stride],
-                                           writeable=False)
-    return np.array(view, native, order="C")
+        raise Invalid(f"is corrupted: a tensor with offset {offset}, size {size} and stride {stride} reaches "
+                      f"element {last} of a storage of {storage.size} elements")
+    return np.lib.stride_tricks.as_strided(storage[offset:], size, [s * storage.itemsize for s in stride],
+                                           writeable=not _may_overlap(size, stride))
+
+
+def _may_overlap(size: tuple, stride: tuple) -> bool:
+    """Whether two elements of a view with this geometry can be the same element of its storage.
+
+    Dims are taken from the smallest stride up: each stride must step past everything the smaller
+    ones reach. Some exotic interleaved layouts that do not overlap fail this too (and load read-only).
+    """
+    reach = 0
+    for n, s in sorted(((n, s) for n, s in zip(size, stride) if n > 1), key=lambda dim: dim[1]):
+        if s <= reach:
+            return True
+        reach += (n - 1) * s
+    return False
 
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
-    return make_leaf(_strided_copy(storage, storage_offset, size, stride), requires_grad)
+    return make_leaf(_view(storage, storage_offset, size, stride), requires_grad)
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
@@ -121,10 +158,18 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     return _rebuild_parameter(data, requires_grad, backward_hooks)
 
 
+def _latin1(text: str, encoding: str) -> bytes:
+    """``_codecs.encode`` as protocol 2 uses it to pickle bytes; other codecs could grow data at every call."""
+    if type(text) is not str or encoding not in ("latin1", "latin-1"):
+        raise pickle.UnpicklingError(
+            f"_codecs.encode may only turn latin-1 text into bytes, not apply {encoding!r:.50}")
+    return text.encode("latin1")
+
+
 _GLOBALS = {
     "collections.OrderedDict": OrderedDict,
     "builtins.set": set,
-    "_codecs.encode": codecs.encode,  # how protocol 2 pickles bytes
+    "_codecs.encode": _latin1,  # how protocol 2 pickles bytes
     "torch.Size": Size,
     "torch.device": device,
     "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
@@ -147,10 +192,10 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD c
     A ``dry`` run builds no tensors: it only lets ``storage`` see which storages are used.
     """
 
-    dispatch = dict(pickle._Unpickler.dispatch)
+    dispatch: ClassVar[dict] = dict(pickle._Unpickler.dispatch)
 
     def __init__(self, file: BinaryIO, storage: Callable | None = None, dry: bool = False):
-        super().__init__(file, encoding="utf-8")
+        super().__init__(_Bounded(file), encoding="utf-8")
         self._storage = storage
         self._dry = dry
 
@@ -176,36 +221,98 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD c
                                          "attributes of an OrderedDict may be set)")
         super().load_build()
 
+    def load_bytearray8(self):
+        raise Refused("builtins.bytearray")  # as protocols 2-4 name it; this opcode allocates what it claims
+
     dispatch[pickle.BUILD[0]] = load_build
+    dispatch[pickle.BYTEARRAY8[0]] = load_bytearray8
+
+
+class _Bounded:
+    """What the unpickler reads ``file`` with: a read past its end raises Invalid, rather than coming
+    back short (a truncated line of a GLOBAL would name another global) or allocating the size asked."""
+
+    def __init__(self, file: BinaryIO):
+        self._file = file
+        self._end = file.tell() + _remaining(file)
+
+    def read(self, n: int) -> bytes:
+        if n > self._end - self._file.tell():
+            raise Invalid("is truncated: it ends inside a pickle")
+        return self._file.read(n)
+
+    def readline(self) -> bytes:
+        line = self._file.readline()
+        if not line.endswith(b"\n"):
+            raise Invalid("is truncated: it ends inside a pickle")
+        return line
+
+
+def _remaining(file: BinaryIO) -> int:
+    """How many bytes ``file`` holds after its position."""
+    position = file.tell()
+    end = file.seek(0, io.SEEK_END)
+    file.seek(position)
+    return end - position
+
+
+def _storages(record: Callable[[str], np.ndarray], byteorder: str) -> Callable:
+    """The unpickler's ``storage``: the storage of a key is made once, from the bytes ``record(key)``, and
+    every later reference gets it whatever type it names, as in torch.load."""
+    made: dict[str, np.ndarray] = {}
+
+    def storage(storage_type: _StorageType, key: str, numel: int) -> np.ndarray:
+        if key not in made:
+            made[key] = storage_type.array(record(key), numel, byteorder)
+        return made[key]
+
+    return storage
+
+
+_CHUNK = 1 << 20
 
 
 def load_zip(file: BinaryIO) -> object:
     """The object in a zip-format ``torch.save`` file (``file`` must be seekable)."""
+    size = _remaining(file)
     with zipfile.ZipFile(file) as archive:
+        left = size  # what the records still to read may claim in all
+
+        def read(name: str) -> np.ndarray:
+            nonlocal left
+            info = archive.getinfo(name)
+            if info.file_size > left:
+                raise Invalid(f"is corrupted: its records claim more bytes than the file's {size} (record {name!r} "
+                              f"claims {info.file_size})")
+            left -= info.file_size
+            buf = np.empty(info.file_size, np.uint8)
+            with archive.open(info) as record:
+                for start in range(0, buf.size, _CHUNK):  # ZipExtFile.readinto reads all it is asked as bytes first
+                    chunk = buf[start:start + _CHUNK]
+                    try:
+                        complete = record.readinto(chunk) == chunk.size
+                    except EOFError:
+                        complete = False
+                    if not complete:
+                        raise Invalid(f"is truncated: its record {name!r} holds less than the {buf.size} bytes "
+                                      "the zip directory claims")
+            return buf
+
         names = archive.namelist()
         pickles = [n for n in names if n.rsplit("/", 1)[-1] == "data.pkl"]
         if not pickles:
             raise ValueError("the zip archive has no data.pkl record")
         pkl = min(pickles, key=lambda n: n.count("/"))
         prefix = pkl[:-len("data.pkl")]
-        byteorder = archive.read(prefix + "byteorder").decode() if prefix + "byteorder" in names else "little"
+        byteorder = read(prefix + "byteorder").tobytes().decode() if prefix + "byteorder" in names else "little"
         if byteorder not in ("little", "big"):
             raise ValueError(f"unknown byteorder {byteorder!r}")
-        records: dict[str, bytes] = {}  # tensors sharing a storage read it once
-
-        def storage(storage_type: _StorageType, key: str, numel: int) -> np.ndarray:
-            if key not in records:
-                records[key] = archive.read(f"{prefix}data/{key}")
-            return storage_type.array(records[key], numel, byteorder)
-
-        return _Unpickler(io.BytesIO(archive.read(pkl)), storage).load()
+        storage = _storages(lambda key: read(f"{prefix}data/{key}"), byteorder)
+        return _Unpickler(io.BytesIO(read(pkl).tobytes()), storage).load()
 
 
 def load_legacy(file: BinaryIO) -> object:
     """The object in a legacy (pre-1.6) ``torch.save`` file (``file`` must be seekable)."""
-    position = file.tell()
-    end = file.seek(0, io.SEEK_END)
-    file.seek(position)
     _magic, protocol, sys_info = (_Unpickler(file).load() for _ in range(3))
     if protocol != LEGACY_PROTOCOL:
         raise ValueError(f"unsupported legacy protocol version {protocol!r}")
@@ -219,13 +326,16 @@ def load_legacy(file: BinaryIO) -> object:
     for key in _Unpickler(file).load():
         if key not in types:
             raise ValueError(f"storage {key!r} is listed but not used by the object")
-        count = int.from_bytes(_read_exactly(file, 8, key, end), byteorder)
-        records[key] = _read_exactly(file, count * types[key].dtype.itemsize, key, end)
+        count = int.from_bytes(_read_exactly(file, 8, key).tobytes(), byteorder)
+        records[key] = _read_exactly(file, count * types[key].dtype.itemsize, key)
     file.seek(start)
-    return _Unpickler(file, lambda storage_type, key, numel: storage_type.array(records[key], numel, byteorder)).load()
+    return _Unpickler(file, _storages(records.__getitem__, byteorder)).load()
 
 
-def _read_exactly(file: BinaryIO, n: int, key: str, end: int) -> bytes:
-    if n > end - file.tell():  # checked first: a corrupted count must not make read() allocate it
-        raise EOFError(f"the file ends inside storage {key!r}: {n} bytes expected, {end - file.tell()} present")
-    return file.read(n)
+def _read_exactly(file: BinaryIO, n: int, key: str) -> np.ndarray:
+    left = _remaining(file)
+    if n > left:  # checked first: a corrupted count must not make the loader allocate it
+        raise Invalid(f"is truncated: it ends inside storage {key!r}: {n} bytes expected, {left} present")
+    buf = np.empty(n, np.uint8)
+    file.readinto(buf)
+    return buf

@@ -22,21 +22,30 @@ import json
 import math
 import mmap as _mmap
 import os
+import re
 import secrets
 import shutil
+import stat
 from collections import OrderedDict
-from typing import BinaryIO, Callable, Union
+from collections.abc import Callable
+from typing import BinaryIO, Union
 
 import numpy as np
 
+try:
+    import fcntl
+except ImportError:  # Windows: no locks, so no cleaning up after killed saves
+    fcntl = None
+
 from . import _dtype, _torch_pickle
 from ._tensor import Size, Tensor, device
-from ._torch_pickle import make_leaf
+from ._torch_pickle import Invalid, check_shape, make_leaf
 
 FileLike = Union[str, bytes, "os.PathLike", BinaryIO]
 
 FORMAT_VERSION = 1
 _MAX_HEADER = 100_000_000  # the safetensors limit
+_TEMP_SUFFIX = ".minitorch-tmp"
 _CODES = {_dtype.bool: "BOOL", _dtype.uint8: "U8", _dtype.int8: "I8", _dtype.int16: "I16", _dtype.int32: "I32",
           _dtype.int64: "I64", _dtype.float16: "F16", _dtype.float32: "F32", _dtype.float64: "F64"}
 _CODE_OF = {d.np: code for d, code in _CODES.items()}
@@ -52,7 +61,8 @@ def save(obj: object, f: FileLike) -> None:
 
     ``obj`` is a tensor or a nesting of dicts, OrderedDicts, lists, tuples and sets of tensors,
     None, bools, ints, floats, strings, ``minitorch.Size``, dtypes and devices. Saving to a path
-    replaces the file atomically: an interrupted save leaves any previous file intact.
+    replaces the file atomically: an interrupted save leaves any previous file intact, and what a killed
+    one leaves (``.<name>.<16 hex digits>.minitorch-tmp`` next to it) the next save to the path deletes.
     """
     encoder = _Encoder()
     tree = json.dumps({"version": FORMAT_VERSION, "object": encoder.encode(obj, ())}, separators=(",", ":"))
@@ -60,8 +70,7 @@ def save(obj: object, f: FileLike) -> None:
 
     def write(fh: BinaryIO) -> None:
         fh.write(header)
-        for arr in arrays:
-            fh.write(_packed(arr))
+        fh.writelines(_packed(arr) for arr in arrays)
 
     if isinstance(f, (str, bytes, os.PathLike)):
         _write_atomically(os.fsdecode(f), write)
@@ -91,7 +100,7 @@ def load(f: FileLike, map_location=None, *, weights_only: bool = True, mmap: boo
             return _load_torch(_torch_pickle.load_legacy, fh, name, "legacy")
         try:
             return _load_safetensors(fh, bool(mmap))
-        except _Invalid as e:
+        except Invalid as e:
             raise RuntimeError(f"minitorch.load: {name} {e}") from None
 
 
@@ -177,33 +186,91 @@ def _packed(arr: np.ndarray) -> np.ndarray:
 
 
 def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
-    """Write a temporary file next to ``path``, sync it, then rename it over ``path``."""
+    """Write a temporary file next to ``path``, sync it, then rename it over ``path``.
+
+    Like ``torch.save``, fails as opening ``path`` for writing would (a write-protected file, an empty
+    path), and writes a target that is not a regular file (a device, a pipe) in place. Deletes what
+    earlier saves to ``path`` that were killed left behind.
+    """
+    name = path
     path = os.path.realpath(path)  # write through a symlink rather than replace it
     directory = os.path.dirname(path)
     if not os.path.isdir(directory):
         raise RuntimeError(f"Parent directory {directory} does not exist.")
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(8)}.tmp")
-    # O_EXCL with mode 0o666 makes a new file with the permissions of an ordinary open(path, "wb").
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(name, "wb") as fh:
+            write(fh)
+        return
+    if mode is not None:
+        os.close(os.open(name, os.O_WRONLY))  # refused as torch.save's open would be; changes nothing
+    base = os.path.basename(path)
+    _remove_stale_temps(directory, base)
+    try:
+        tmp, fd = _new_temp(directory, base)
+    except OSError as e:
+        raise OSError(e.errno, f"{e.strerror}: can't create a temporary file in {directory}", name) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            shutil.copymode(path, tmp)  # overwriting keeps the old file's permissions
-        os.replace(tmp, path)
+            with contextlib.suppress(FileNotFoundError):
+                shutil.copymode(path, tmp)  # overwriting keeps the old file's permissions
+            if fcntl is not None:  # renamed while locked, so that no other save takes it for stale
+                os.replace(tmp, path)
+        if fcntl is None:  # Windows renames closed files only
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
 
 
+def _new_temp(directory: str, base: str) -> tuple[str, int]:
+    """A new temporary file for a save to ``base``, and its descriptor, which holds the file's lock until closed."""
+    while True:
+        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(8)}{_TEMP_SUFFIX}")
+        # O_EXCL with mode 0o666 makes a new file with the permissions of an ordinary open(path, "wb").
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        if fcntl is None:
+            return tmp, fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # a file system without locks, where no save can take a temporary file for stale
+            return tmp, fd
+        with contextlib.suppress(FileNotFoundError):
+            if os.path.samestat(os.fstat(fd), os.stat(tmp)):
+                return tmp, fd
+        os.close(fd)  # another save deleted it as stale before it was locked
+
+
+def _remove_stale_temps(directory: str, base: str) -> None:
+    """Delete the temporary files of saves to ``base`` that no process holds the lock of: their save died."""
+    if fcntl is None:
+        return
+    pattern = re.compile(rf"\.{re.escape(base)}\.[0-9a-f]{{16}}{re.escape(_TEMP_SUFFIX)}")
+    for entry in os.listdir(directory):
+        if not pattern.fullmatch(entry):
+            continue
+        tmp = os.path.join(directory, entry)
+        try:
+            fd = os.open(tmp, os.O_RDWR)
+        except OSError:  # renamed by its save meanwhile, or another user's
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # fails while its save is alive
+            os.unlink(tmp)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
 # ---- loading ---------------------------------------------------------------------------------
-
-class _Invalid(Exception):
-    """What is wrong with the file being loaded, as words that follow its name."""
-
 
 def _name_of(f: BinaryIO) -> str:
     name = getattr(f, "name", None)
@@ -231,6 +298,8 @@ def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, k
             "checkpoints with a restricted unpickler that only rebuilds tensors, containers, sizes, dtypes and "
             "devices, and never unpickles arbitrary objects, even with weights_only=False. Save a state_dict "
             "of tensors and plain values instead.") from None
+    except Invalid as e:
+        raise RuntimeError(f"minitorch.load: {name} (a PyTorch {kind} checkpoint) {e}") from None
     except Exception as e:
         raise RuntimeError(f"minitorch.load: {name} looks like a PyTorch {kind} checkpoint but is truncated or "
                            f"corrupted: {type(e).__name__}: {e}") from e
@@ -260,29 +329,31 @@ def _load_safetensors(fh: BinaryIO, use_mmap: bool) -> object:
     try:
         doc = json.loads(tree)
         if doc["version"] != FORMAT_VERSION:
-            raise _Invalid(f"was written by a newer minitorch (format version {doc['version']})")
+            raise Invalid(f"was written by a newer minitorch (format version {doc['version']})")
         return _decode(doc["object"], arrays)
-    except (KeyError, TypeError, ValueError, RuntimeError) as e:
-        raise _Invalid(f"is corrupted: its saved object structure is invalid ({type(e).__name__}: {e})") from e
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:  # RecursionError too: a tree nested too deeply
+        raise Invalid(f"is corrupted: its saved object structure is invalid ({type(e).__name__}: {e})") from e
 
 
 def _read_header(fh: BinaryIO, size: int) -> tuple[dict, int]:
     """The JSON header, and where the data section starts (relative to the file's start)."""
     if size < 8:
-        raise _Invalid("is empty" if size == 0 else f"is too short to be a checkpoint ({size} bytes)")
+        raise Invalid("is empty" if size == 0 else f"is too short to be a checkpoint ({size} bytes)")
     first = fh.read(8)
     n = int.from_bytes(first, "little")
     raw = fh.read(n) if n <= _MAX_HEADER else b""
     if not raw.startswith(b"{"):
-        raise _Invalid(f"is not a minitorch, safetensors or PyTorch checkpoint (it starts with {first + raw[:8]!r})")
+        raise Invalid(f"is not a minitorch, safetensors or PyTorch checkpoint (it starts with {first + raw[:8]!r})")
     if len(raw) < n:
-        raise _Invalid(f"is truncated: the header says it is {n} bytes long but only {len(raw)} bytes follow")
+        raise Invalid(f"is truncated: the header says it is {n} bytes long but only {len(raw)} bytes follow")
     try:
         header = json.loads(raw)
     except ValueError as e:
-        raise _Invalid(f"is corrupted: its header is not valid JSON ({e})") from None
+        raise Invalid(f"is corrupted: its header is not valid JSON ({e})") from None
+    except RecursionError:
+        raise Invalid("is corrupted: its header nests deeper than Python's recursion limit") from None
     if not isinstance(header, dict):
-        raise _Invalid("is corrupted: its header is not a JSON object")
+        raise Invalid("is corrupted: its header is not a JSON object")
     return header, 8 + n
 
 
@@ -298,22 +369,23 @@ def _check_entries(header: dict, data_size: int) -> list[tuple[str, str, tuple, 
         except (TypeError, KeyError, ValueError):
             valid = False
         if not valid:
-            raise _Invalid(f"is corrupted: the header entry of tensor {key!r} is malformed: {info!r:.200}")
+            raise Invalid(f"is corrupted: the header entry of tensor {key!r} is malformed: {info!r:.200}")
         if code not in _LITTLE_ENDIAN:
-            raise _Invalid(f"holds tensor {key!r} of dtype {code}, which minitorch does not support")
+            raise Invalid(f"holds tensor {key!r} of dtype {code}, which minitorch does not support")
+        check_shape(shape, _LITTLE_ENDIAN[code].itemsize, f"tensor {key!r}")
         entries.append((key, code, shape, begin, end))
     entries.sort(key=lambda e: e[3])
     position = 0
     for key, code, shape, begin, end in entries:
         need = math.prod(shape) * _LITTLE_ENDIAN[code].itemsize
         if begin != position or end - begin != need:
-            raise _Invalid(f"is corrupted: tensor {key!r} has data_offsets [{begin}, {end}] but its {need} bytes "
+            raise Invalid(f"is corrupted: tensor {key!r} has data_offsets [{begin}, {end}] but its {need} bytes "
                            f"should start at {position}")
         position = end
     if data_size < position:
-        raise _Invalid(f"is truncated: the header says {position} bytes of tensor data but {data_size} are present")
+        raise Invalid(f"is truncated: the header says {position} bytes of tensor data but {data_size} are present")
     if data_size > position:
-        raise _Invalid(f"is corrupted: {data_size - position} unexpected bytes follow its {position} bytes "
+        raise Invalid(f"is corrupted: {data_size - position} unexpected bytes follow its {position} bytes "
                        "of tensor data")
     return [(key, code, shape, begin) for key, code, shape, begin, _ in entries]
 
@@ -321,7 +393,7 @@ def _check_entries(header: dict, data_size: int) -> list[tuple[str, str, tuple, 
 def _read_array(fh: BinaryIO, dt: np.dtype, shape: tuple) -> np.ndarray:
     arr = np.empty(shape, dt)
     if fh.readinto(arr.reshape(-1).view(np.uint8)) != arr.nbytes:
-        raise _Invalid("is truncated: it ended while its tensor data was read")
+        raise Invalid("is truncated: it ended while its tensor data was read")
     return arr
 
 
@@ -331,7 +403,7 @@ def _decode(node, arrays: dict[str, np.ndarray]):
 
     def decode(node):
         if isinstance(node, list):
-            raise ValueError("a bare JSON list")
+            raise TypeError("a bare JSON list")
         if not isinstance(node, dict):
             return node
         tag = next(iter(node), None)

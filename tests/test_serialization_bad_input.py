@@ -1,0 +1,245 @@
+"""save/load given bad input: damaged, truncated and hostile files, and paths that torch.save refuses.
+
+A damaged file must fail with a RuntimeError that names it, having allocated little more memory than
+the file's own size, whatever sizes it claims.
+"""
+import io
+import os
+import pathlib
+import re
+import shutil
+import stat
+import tempfile
+import traceback
+import zipfile
+
+import numpy as np
+import pytest
+
+import minitorch
+from minitorch._torch_pickle import LEGACY_SIGNATURE
+from minitorch.serialization import load, save
+from test_serialization import (FIXTURES, FLOATS, glob, header_of, safetensors_bytes, tensor_pickle, text, torch_legacy,
+                                torch_zip, traced_peak, tup)
+
+GOOD = io.BytesIO()
+save({"w": minitorch.arange(4.0), "n": minitorch.tensor(2)}, GOOD)
+GOOD = GOOD.getvalue()
+GOOD_DATA = len(GOOD) - header_of(GOOD)[1]
+DEEP = b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+ZIP = r"\(a PyTorch zip checkpoint\)"
+
+
+def retagged(data: bytes, edit) -> bytes:
+    """``data`` with its header passed through ``edit``."""
+    header, start = header_of(data)
+    edit(header)
+    return safetensors_bytes(header, data[start:])
+
+
+def with_record_size(data: bytes, size: int) -> bytes:
+    """The zip ``data`` with the size of its last record, as its central directory gives it, set to ``size``."""
+    at = data.rindex(b"PK\x01\x02") + 24
+    return data[:at] + size.to_bytes(4, "little") + data[at + 4:]
+
+
+def encoded(times: int) -> bytes:
+    """Opcodes that apply _codecs.encode(..., 'hex') ``times`` times to b'a': 2**times bytes from a few."""
+    value = glob("_codecs encode") + tup(text("a"), text("latin1")) + b"R"
+    for _ in range(times):
+        value = glob("_codecs encode") + tup(value, text("hex")) + b"R"
+    return value
+
+
+DAMAGED = {
+    "empty": (b"", "is empty"),
+    "short": (b"abc", r"is too short to be a checkpoint \(3 bytes\)"),
+    "text": (b"epoch 3: loss 0.25\n" * 4, "is not a minitorch, safetensors or PyTorch checkpoint"),
+    "random": (np.random.default_rng(0).bytes(300), "is not a minitorch, safetensors or PyTorch checkpoint"),
+    "cut_data": (GOOD[:-10], (f"is truncated: the header says {GOOD_DATA} bytes of tensor data but "
+                              f"{GOOD_DATA - 10} are present")),
+    "cut_header": (GOOD[:40], "is truncated: the header says it is"),
+    "bad_json": (GOOD.replace(b'"dtype":', b'"dtype";', 1), "is corrupted: its header is not valid JSON"),
+    "deep_json": (len(DEEP).to_bytes(8, "little") + DEEP,
+                  "is corrupted: its header nests deeper than Python's recursion limit"),
+    "trailing": (GOOD + b"\0" * 5, "is corrupted: 5 unexpected bytes follow"),
+    "offsets": (retagged(GOOD, lambda h: h["w"].update(data_offsets=[0, 8])),
+                r"is corrupted: tensor 'w' has data_offsets \[0, 8\]"),
+    "dtype": (retagged(GOOD, lambda h: h["w"].update(dtype="U16")),
+              "holds tensor 'w' of dtype U16, which minitorch does not support"),
+    "entry": (retagged(GOOD, lambda h: h["w"].update(shape=[-4])),
+              "is corrupted: the header entry of tensor 'w' is malformed"),
+    "huge_dim": (safetensors_bytes({"x": {"dtype": "F32", "shape": [2**70, 0], "data_offsets": [0, 0]}}, b""),
+                 r"holds tensor 'x' of shape \[1180591620717411303424, 0\]: more bytes than numpy can address"),
+    "65_dims": (safetensors_bytes({"x": {"dtype": "F32", "shape": [1] * 65, "data_offsets": [0, 4]}}, FLOATS[:4]),
+                "holds tensor 'x' with 65 dimensions: numpy arrays have at most 64"),
+    "object": (retagged(GOOD, lambda h: h["__metadata__"].update(minitorch='{"version":1,"object":{"tensor":"z"}}')),
+               "is corrupted: its saved object structure is invalid"),
+    "deep_object": (retagged(GOOD, lambda h: h["__metadata__"].update(
+                        minitorch='{"version":1,"object":' + '{"list":[' * 10_000 + "]}" * 10_000 + "}")),
+                    r"is corrupted: its saved object structure is invalid \(RecursionError"),
+    "version": (retagged(GOOD, lambda h: h["__metadata__"].update(minitorch='{"version":9,"object":1}')),
+                r"was written by a newer minitorch \(format version 9\)"),
+    "torch_zip_cut": ((FIXTURES / "state_dict_zip.pt").read_bytes()[:3000],
+                      "looks like a PyTorch zip checkpoint but is truncated or corrupted"),
+    "torch_legacy_cut": ((FIXTURES / "state_dict_legacy.pt").read_bytes()[:-100],
+                         (r"\(a PyTorch legacy checkpoint\) is truncated: it ends inside storage '\d+': 8 bytes "
+                          "expected, 7 present")),
+    "view_past_storage": (torch_zip(tensor_pickle((20000, 20000), (0, 1), numel=1)),
+                          (rf"{ZIP} is corrupted: a tensor with offset 0, size \(20000, 20000\) and stride \(0, 1\) "
+                           "reaches element 19999 of a storage of 1 elements")),
+    "view_too_big": (torch_zip(tensor_pickle((2**31, 2**31), (0, 0), numel=1)),
+                     rf"{ZIP} holds a tensor of shape \[2147483648, 2147483648\]: more bytes than numpy can address"),
+    "view_65_dims": (torch_zip(tensor_pickle((1,) * 65, (1,) * 65, numel=1)),
+                     f"{ZIP} holds a tensor with 65 dimensions: numpy arrays have at most 64"),
+    "record_claim": (with_record_size(torch_zip(tensor_pickle((4,), (1,))), 2**31),
+                     (rf"{ZIP} is corrupted: its records claim more bytes than the file's \d+ \(record "
+                      r"'archive/data/0' claims 2147483648\)")),
+    "zip_bomb": (torch_zip(tensor_pickle((2**21,), (1,), numel=2**21), bytes(2**23), compression=zipfile.ZIP_DEFLATED),
+                 (rf"{ZIP} is corrupted: its records claim more bytes than the file's \d+ \(record "
+                  r"'archive/data/0' claims 8388608\)")),
+    "storage_claim": (torch_zip(tensor_pickle((4,), (1,), numel=2**40)),
+                      (f"{ZIP} is corrupted: a FloatStorage of 1099511627776 elements needs 4398046511104 bytes but "
+                       "its data holds 16")),
+    "legacy_count_claim": (torch_legacy(tensor_pickle((4,), (1,)), FLOATS, numel=2**40),
+                           (r"\(a PyTorch legacy checkpoint\) is truncated: it ends inside storage '0': 4398046511104 "
+                            "bytes expected, 16 present")),
+    "legacy_frame_claim": (torch_legacy(tensor_pickle((4,), (1,)), FLOATS).replace(
+                               b"\x80\x02}X", b"\x80\x04\x95" + (2**40).to_bytes(8, "little") + b"}X", 1),
+                           r"\(a PyTorch legacy checkpoint\) is truncated: it ends inside a pickle"),
+    "bytearray_claim": (torch_zip(b"\x96" + (2**40).to_bytes(8, "little"), None),
+                        "needs the global 'builtins.bytearray', which minitorch refuses to load"),
+    "codec_growth": (torch_zip(encoded(24), None),
+                     ("looks like a PyTorch zip checkpoint but is truncated or corrupted: UnpicklingError: "
+                      "_codecs.encode may only turn latin-1 text into bytes, not apply 'hex'")),
+}
+
+
+@pytest.mark.parametrize("case", DAMAGED)
+def test_damaged_files_raise_errors_naming_the_file(case, tmp_path):
+    data, problem = DAMAGED[case]
+    path = tmp_path / f"{case}.pt"
+    path.write_bytes(data)
+    with traced_peak() as peak:
+        with pytest.raises(RuntimeError, match=f"^minitorch.load: {re.escape(repr(str(path)))} {problem}"):
+            load(path)
+        with pytest.raises(RuntimeError, match=f"^minitorch.load: <BytesIO> {problem}"):
+            load(io.BytesIO(data))
+    assert peak[0] < len(data) + 2**20
+
+
+def test_missing_file_is_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.pt"):
+        load(tmp_path / "nope.pt")
+
+
+def test_truncated_legacy_checkpoints_are_reported_as_truncated():
+    data = (FIXTURES / "state_dict_legacy.pt").read_bytes()
+    for n in range(LEGACY_SIGNATURE.match(data).end(), len(data), 3):  # shorter, it is not recognizably one
+        with pytest.raises(RuntimeError, match=r"^minitorch.load: <BytesIO> \(a PyTorch legacy checkpoint\) is "
+                                               "truncated: it ends inside "):
+            load(io.BytesIO(data[:n]))
+
+
+@pytest.mark.parametrize("value, data, problem", [
+    (tensor_pickle((2, 2), (4, 1)), b"\0" * 16, "reaches element 5 of a storage of 4 elements"),
+    (tensor_pickle((5,), (1,)), b"\0" * 16, "reaches element 4 of a storage of 4 elements"),
+    (tensor_pickle((2,), (-1,)), b"\0" * 16, "invalid tensor geometry"),
+    (tensor_pickle((2,), (1,), numel=5), b"\0" * 16, "FloatStorage of 5 elements needs 20 bytes but its data holds 16"),
+    (tensor_pickle((2,), (1,)), None, "There is no item named 'archive/data/0'"),
+    (tensor_pickle((2,), (1,), rebuild="builtins eval"), b"\0" * 16, "needs the global 'builtins.eval'"),
+    (glob("torch float32") + b"N}" + text("name") + text("evil") + b"s\x86b", None, "BUILD of a dtype is not allowed"),
+], ids=["past_end", "too_long", "negative_stride", "short_record", "no_record", "global", "build"])
+def test_hand_made_torch_zips_that_are_refused(value, data, problem):
+    with pytest.raises(RuntimeError, match=f"^minitorch.load: <BytesIO> .*{re.escape(problem)}"):
+        load(io.BytesIO(torch_zip(value, data)))
+    assert minitorch.float32.name == "float32"
+
+
+# ---- saving to paths torch.save refuses --------------------------------------------------------------
+# torch.save opens the path for writing. Its default (zip) writer then raises RuntimeErrors that do not
+# name the file; minitorch raises what opening it does, as torch's legacy writer and open() do.
+
+@pytest.fixture
+def shared_dir():
+    """A new directory anyone may write in (tmp_path's parents are private to their owner)."""
+    path = pathlib.Path(tempfile.mkdtemp())
+    path.chmod(0o777)
+    yield path
+    shutil.rmtree(path)
+
+
+def unprivileged(check):
+    """Run ``check`` as a user that file permissions apply to: in a child process as nobody if we are root."""
+    if os.geteuid() != 0:
+        check()
+        return
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            check()
+            status = 0
+        except BaseException:
+            traceback.print_exc()
+            raise
+        finally:
+            os._exit(status)
+    assert os.waitpid(pid, 0)[1] == 0, "the check failed as user nobody (its traceback is in the captured stderr)"
+
+
+def test_save_over_a_write_protected_file(shared_dir):
+    path = shared_dir / "ckpt.pt"
+    save({"v": 1}, path)
+    path.chmod(0o444)
+
+    def refused():
+        with pytest.raises(PermissionError, match=re.escape(f"[Errno 13] Permission denied: '{path}'")):
+            save({"v": 2}, path)
+        assert load(path) == {"v": 1} and os.listdir(shared_dir) == ["ckpt.pt"]
+
+    unprivileged(refused)
+    if os.geteuid() == 0:  # root may write any file, and torch.save as root does
+        save({"v": 3}, path)
+        assert load(path) == {"v": 3} and stat.S_IMODE(path.stat().st_mode) == 0o444
+
+
+def test_save_into_a_write_protected_directory(shared_dir):
+    folder = shared_dir / "ro"
+    folder.mkdir()
+    save({"v": 1}, folder / "old.pt")
+    (folder / "old.pt").chmod(0o666)
+    folder.chmod(0o555)
+
+    def refused():
+        for name in ("new.pt", "old.pt"):  # torch.save writes over old.pt in place, but not atomically
+            with pytest.raises(PermissionError, match=re.escape(f"[Errno 13] Permission denied: can't create a "
+                                                                 f"temporary file in {folder}: '{folder / name}'")):
+                save({"v": 2}, folder / name)
+        assert load(folder / "old.pt") == {"v": 1} and os.listdir(folder) == ["old.pt"]
+
+    unprivileged(refused)
+
+
+def test_save_to_an_empty_path_or_a_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(FileNotFoundError, match=re.escape("[Errno 2] No such file or directory: ''")):
+        save({"v": 1}, "")
+    with pytest.raises(IsADirectoryError, match=re.escape("[Errno 21] Is a directory: 'folder'")):
+        save({"v": 1}, "folder")
+    assert os.listdir(tmp_path) == ["folder"] and os.listdir(tmp_path / "folder") == []
+
+
+@pytest.mark.parametrize("target", ["", "folder"])
+def test_save_errors_are_those_of_torch_legacy_writer(target, tmp_path, monkeypatch):
+    torch = pytest.importorskip("torch")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OSError) as theirs:
+        torch.save({"v": 1}, target, _use_new_zipfile_serialization=False)
+    with pytest.raises(type(theirs.value)) as ours:
+        save({"v": 1}, target)
+    assert str(ours.value) == str(theirs.value)
