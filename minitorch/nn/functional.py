@@ -299,7 +299,7 @@ def relu_(input) -> Tensor:
 
 
 def _maybe_inplace(op, input, inplace, **params):
-    return op.inplace_variant().apply(input, **params) if inplace else op.apply(input, **params)
+    return (_act.INPLACE[op] if inplace else op).apply(input, **params)
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
