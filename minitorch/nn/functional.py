@@ -137,9 +137,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
-    track = return_indices or (input.requires_grad and is_grad_enabled())
-    plan = _pool.MaxPlan(input.shape, kernel, stride, padding, dilation, ceil_mode, track)
-    return _pool.MaxPool2d.apply(input, plan=plan, return_indices=return_indices)
+    return _pool.MaxPool2d.apply(input, return_indices=return_indices, track=input.requires_grad and is_grad_enabled(),
+                                 kernel=kernel, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -153,8 +152,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         if p > k // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation=1")
-    plan = _pool.AvgPlan(input.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
-    return _pool.AvgPool2d.apply(input, plan=plan)
+    return _pool.AvgPool2d.apply(input, kernel=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
+                                 count_include_pad=count_include_pad, divisor_override=divisor_override)
 
 
 def adaptive_avg_pool2d(input, output_size) -> Tensor:
