@@ -43,3 +43,73 @@ def test_inplace_activation_node_name_matches_torch(name):
     fn, kwargs, node = INPLACE[name]
     x = torch.linspace(-4, 4, 12, requires_grad=True)
     assert type(fn(torch.nn.functional)(x * 1, inplace=True, **kwargs).grad_fn).__name__ == node
+
+
+# ---- batch norm: one op computes the statistics, updates the running ones and differentiates -------------
+def _bn_inputs(rng, shape, affine):
+    c = shape[1]
+    x = minitorch.tensor(rng.standard_normal(shape) * 3 + 1, requires_grad=True)
+    w = minitorch.tensor(rng.uniform(0.5, 2, c), requires_grad=True) if affine else None
+    b = minitorch.tensor(rng.standard_normal(c), requires_grad=True) if affine else None
+    return x, w, b
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("shape", [(4, 3), (4, 3, 5), (2, 3, 4, 5)])
+def test_batch_norm_first_order_gradient_is_the_higher_order_one(shape, affine, training):
+    """The backward runs on arrays for a first-order gradient and on tensors under create_graph:
+    both give the same gradients."""
+    rng = np.random.default_rng(0)
+    x, w, b = _bn_inputs(rng, shape, affine)
+    rm, rv = minitorch.tensor(rng.standard_normal(shape[1])), minitorch.tensor(rng.uniform(0.5, 2, shape[1]))
+    g = minitorch.tensor(rng.standard_normal(shape))
+    inputs = [t for t in (x, w, b) if t is not None]
+    y = F.batch_norm(x, rm, rv, w, b, training=training)
+    fast = minitorch.autograd.grad(y, inputs, g, retain_graph=True)
+    recorded = minitorch.autograd.grad(y, inputs, g, create_graph=True)
+    for a, r in zip(fast, recorded):
+        np.testing.assert_allclose(a.numpy(), r.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_batch_norm_gradients_match_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(1)
+    x, g = rng.standard_normal((4, 3, 5, 5)).astype(np.float32), rng.standard_normal((4, 3, 5, 5)).astype(np.float32)
+    results = []
+    for lib in (minitorch, torch):
+        bn = lib.nn.BatchNorm2d(3, momentum=0.3)
+        xt = lib.from_numpy(x.copy()).requires_grad_()
+        bn(xt).backward(lib.from_numpy(g.copy()))
+        results.append([t.detach().numpy().copy() for t in (xt.grad, bn.weight.grad, bn.bias.grad, bn.running_mean,
+                                                             bn.running_var)])
+    for mine, theirs in zip(*results):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-4, atol=1e-5)
+
+
+def test_batch_norm_eval_backward_uses_the_statistics_of_its_forward():
+    """Running statistics updated between an eval forward and its backward do not change its gradient."""
+    rng = np.random.default_rng(2)
+    bn = minitorch.nn.BatchNorm1d(3)
+    bn.running_mean.copy_(minitorch.tensor([0.5, -1.0, 2.0]))
+    x = minitorch.tensor(rng.standard_normal((4, 3)), dtype=minitorch.float32)
+    expected = minitorch.autograd.grad(bn.eval()(x).sum(), bn.weight)[0]
+    y = bn.eval()(x)
+    bn.train()(x * 5 + 3)  # moves the running statistics
+    np.testing.assert_allclose(minitorch.autograd.grad(y.sum(), bn.weight)[0].numpy(), expected.numpy())
+
+
+# ---- pooling: the op builds its own plan ---------------------------------------------------------------------
+def test_max_pool_without_grad_then_with_grad():
+    """The positions of the maxima are kept only when a gradient can be asked for; both results agree."""
+    x = minitorch.tensor(np.random.default_rng(3).standard_normal((2, 3, 7, 7)), requires_grad=True)
+    with minitorch.no_grad():
+        plain = F.max_pool2d(x, 3, 2, 1)
+    y = F.max_pool2d(x, 3, 2, 1)
+    values, indices = F.max_pool2d(x.detach(), 3, 2, 1, return_indices=True)
+    np.testing.assert_array_equal(plain.numpy(), y.detach().numpy())
+    np.testing.assert_array_equal(values.numpy(), plain.numpy())
+    (grad,) = minitorch.autograd.grad(y.sum(), x)
+    counts = np.zeros(2 * 3 * 49)
+    np.add.at(counts, (indices.numpy() + 49 * np.arange(6).reshape(2, 3, 1, 1)).ravel(), 1)
+    np.testing.assert_array_equal(grad.numpy().ravel(), counts)

@@ -17,13 +17,13 @@ from .._ops import loss as _loss
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.embedding import Embedding
-from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, channel_stats
+from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from .._ops.reduction import log_softmax as _log_softmax, mean, softmax as _softmax, sum as _sum
 from .._ops.linalg import Addmm, matmul
 from .._ops.unary import relu as _relu, relu_ as _relu_, sigmoid, tanh  # noqa: F401  (re-exported)
 from .._ops.view import View, reshape
 from .._tensor import Tensor
-from ..autograd.grad_mode import is_grad_enabled, no_grad
+from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
 
 
@@ -216,27 +216,19 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """Normalise each channel (dim 1) by batch statistics (training, updating the running ones) or
     by the running statistics (eval)."""
     channels = input.shape[1]
-    axes = (0,) + tuple(range(2, input.dim()))
-    param_shape = (1, channels) + (1,) * (input.dim() - 2)
-    if training:
-        if input.numel() // channels <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-        m, var = channel_stats(input._data)
-        if running_mean is not None:
-            n = input.numel() // channels
-            with no_grad():
-                running_mean._data *= 1 - momentum
-                running_mean._data += momentum * m
-                running_var._data *= 1 - momentum
-                running_var._data += (momentum * n / max(n - 1, 1)) * var
-                running_mean._bump()
-                running_var._bump()
-        stats, from_batch = (m, var), True
-    else:
-        stats = (running_mean._data.reshape(param_shape), running_var._data.reshape(param_shape))
-        from_batch = False
-    return NativeBatchNorm.apply(input, weight, bias, stats=stats, from_batch=from_batch, eps=eps, axes=axes,
-                                 param_shape=param_shape)
+    if training and input.numel() // channels <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+        if t is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    running = None if running_mean is None else (running_mean._data, running_var._data)
+    return NativeBatchNorm.apply(input, weight, bias, running=running, training=training, momentum=momentum,
+                                 eps=eps)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
