@@ -113,3 +113,49 @@ def test_max_pool_without_grad_then_with_grad():
     counts = np.zeros(2 * 3 * 49)
     np.add.at(counts, (indices.numpy() + 49 * np.arange(6).reshape(2, 3, 1, 1)).ravel(), 1)
     np.testing.assert_array_equal(grad.numpy().ravel(), counts)
+
+
+# ---- losses: every target ignored ------------------------------------------------------------------------------
+IGNORED = {
+    "nll mean": (lambda F, lib, x: F.nll_loss(x, lib.tensor([-100, -100, -100])), float("nan")),
+    "nll sum": (lambda F, lib, x: F.nll_loss(x, lib.tensor([-100, -100, -100]), reduction="sum"), 0.0),
+    "nll none": (lambda F, lib, x: F.nll_loss(x, lib.tensor([-100, -100, -100]), reduction="none"), [0.0] * 3),
+    "ce weighted mean": (lambda F, lib, x: F.cross_entropy(x, lib.tensor([7, 7, 7]), ignore_index=7,
+                                                           weight=lib.tensor([1.0, 2.0, 0.5, 3.0])), float("nan")),
+    "ce smoothing mean": (lambda F, lib, x: F.cross_entropy(x, lib.tensor([-100, -100, -100]), label_smoothing=0.2),
+                          float("nan")),
+    "ce smoothing sum": (lambda F, lib, x: F.cross_entropy(x, lib.tensor([-100, -100, -100]), label_smoothing=0.2,
+                                                           reduction="sum"), 0.0),
+    "ce spatial mean": (lambda F, lib, x: F.cross_entropy(x.reshape(1, 4, 3, 1).expand(2, 4, 3, 2),
+                                                          lib.full((2, 3, 2), -100)), float("nan")),
+}
+
+
+@pytest.mark.parametrize("name", list(IGNORED))
+@pytest.mark.filterwarnings("error")  # no numpy warning about 0/0 either
+def test_every_target_ignored_gives_zero_gradients(name, lib):
+    fn, value = IGNORED[name]
+    x = lib.tensor(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), requires_grad=True)
+    loss = fn(lib.nn.functional, lib, x)
+    np.testing.assert_array_equal(loss.detach().numpy(), value)
+    loss.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((3, 4)))
+
+
+def test_a_fully_ignored_batch_leaves_the_weights_finite():
+    model = minitorch.nn.Linear(4, 3)
+    opt = minitorch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    before = [p.detach().clone() for p in model.parameters()]
+    loss = F.cross_entropy(model(minitorch.ones(2, 4)), minitorch.tensor([-100, -100]))
+    assert np.isnan(loss.item())
+    loss.backward()
+    opt.step()
+    for p, b in zip(model.parameters(), before):
+        np.testing.assert_array_equal(p.detach().numpy(), b.numpy())
+
+
+def test_zero_total_weight_of_counted_targets_gives_nan_gradients_as_torch():
+    """Targets that count but weigh 0: torch's 0 * (1 / 0) is nan in their gradient; ignored rows stay 0."""
+    x = minitorch.zeros(3, 2, requires_grad=True)
+    F.nll_loss(x, minitorch.tensor([0, -100, 0]), weight=minitorch.tensor([0.0, 1.0])).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[np.nan, 0.0], [0.0, 0.0], [np.nan, 0.0]])

@@ -438,19 +438,43 @@ def _reduction(size_average, reduce, reduction):
     return reduction
 
 
+def _check_nll_args(input, target, weight):
+    """torch's checks of nll_loss's target and weight, in torch's order."""
+    dims, target_dims = input.dim(), target.dim()
+    if dims < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {dims})")
+    batch = target.shape[0] if target_dims else 0
+    if dims != 1 and input.shape[0] != batch:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
+    if (dims == 3 or dims > 4) and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {[input.shape[0], *input.shape[2:]]}, got {list(target.shape)}")
+    if dims <= 2 and target_dims > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if dims == 4 and target_dims != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets of dimension: "
+                           f"{target_dims}")
+    if target.dtype not in (_dtype.int64, _dtype.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype.C_NAMES[target.dtype]}")
+    if dims == 1 and target_dims == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    classes = input.shape[0 if dims == 1 else 1]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but got "
+                           f"weight tensor of shape: {list(weight.shape)}" if dims <= 2 else
+                           "weight tensor should be defined either for all or no classes")
+    if dims == 4 and tuple(target.shape) != (input.shape[0], *input.shape[2:]):
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
+
+
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean") -> Tensor:
     """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
     reduction = _reduction(size_average, reduce, reduction)
-    if target._data.dtype.kind not in "iu":
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype.C_NAMES[target.dtype]}")
+    _check_nll_args(input, target, weight)
     if input.dim() == 1:  # a single sample
-        out = nll_loss(input.unsqueeze(0), target.unsqueeze(0), weight, ignore_index=ignore_index,
+        out = nll_loss(input.unsqueeze(0), target.reshape(1), weight, ignore_index=ignore_index,
                        reduction=reduction)
         return out.squeeze(0) if reduction == "none" else out
-    if input.shape[0] != target.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                         f"({target.shape[0]}).")
     classes = input.shape[1]
     rest = tuple(input.shape[2:])
     flat_in = input if not rest else reshape(input.movedim(1, -1), -1, classes)
@@ -459,7 +483,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     if bad.size:
         raise IndexError(f"Target {bad[0]} is out of bounds.")
     w = None if weight is None else weight._data
-    op = _loss.NllLoss2d if input.dim() == 4 else _loss.NllLoss
+    op = _loss.NllLoss2d if rest else _loss.NllLoss
     out = op.apply(flat_in, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
     return out.reshape(tuple(target.shape)) if reduction == "none" and rest else out
 
@@ -473,31 +497,24 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     class_dim = 0 if input.dim() == 1 else 1
     logp = _log_softmax(input, class_dim)
     classes = input.shape[class_dim]
+
+    def weighted(per_class):
+        return per_class if weight is None else per_class * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
     if target._data.dtype.kind == "f":
         if tuple(target.shape) != tuple(input.shape):
             raise RuntimeError("Expected floating point type target to have the same shape as input")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / classes
-        per_class = logp * target
-        if weight is not None:
-            per_class = per_class * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
-        losses = -_sum(per_class, class_dim)
-        if reduction == "mean":
-            return _sum(losses) / (losses.numel() if input.dim() > 1 else 1)
-        return _sum(losses) if reduction == "sum" else losses
+        losses = -_sum(weighted(logp * target), class_dim)
+        return _loss.reduce(losses, reduction, losses.numel())  # torch: sum / count, not mean
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
-    per_class = logp if weight is None else logp * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
-    smooth = -_sum(per_class, class_dim)
-    ignored = Tensor._wrap(target._data == ignore_index)
-    smooth = where(ignored, 0.0, smooth)
-    if reduction == "mean":
-        kept = ~ignored._data
-        denominator = weight._data[target._data[kept]].sum() if weight is not None else kept.sum()
-        smooth = _sum(smooth) / float(denominator)
-    elif reduction == "sum":
-        smooth = _sum(smooth)
+    ignored = target._data == ignore_index
+    smooth = where(Tensor._wrap(ignored), 0.0, -_sum(weighted(logp), class_dim))
+    counted, _ = _loss.target_weights(target._data, None if weight is None else weight._data, ignore_index,
+                                      logp._data.dtype)
+    smooth = _loss.reduce(smooth, reduction, float(counted.sum()))
     return nll * (1 - label_smoothing) + smooth * (label_smoothing / classes)
 
 
@@ -517,9 +534,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of absolute differences."""
     _size_warning(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
-    diff = (input - target).abs()
-    return mean(diff) if reduction == "mean" else _sum(diff) if reduction == "sum" else diff
+    return _loss.reduce((input - target).abs(), _reduction(size_average, reduce, reduction))
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
