@@ -17,10 +17,15 @@ from .._ops import loss as _loss
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.embedding import Embedding
-from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
-from .._ops.reduction import log_softmax as _log_softmax, mean, softmax as _softmax, sum as _sum
 from .._ops.linalg import Addmm, matmul
-from .._ops.unary import relu as _relu, relu_ as _relu_, sigmoid, tanh  # noqa: F401  (re-exported)
+from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
+from .._ops.reduction import log_softmax as _log_softmax
+from .._ops.reduction import mean
+from .._ops.reduction import softmax as _softmax
+from .._ops.reduction import sum as _sum
+from .._ops.unary import relu as _relu
+from .._ops.unary import relu_ as _relu_
+from .._ops.unary import sigmoid, tanh  # noqa: F401  (re-exported)
 from .._ops.view import View, reshape
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
@@ -40,6 +45,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
     if bias is None:
         return matmul(input, weight.t())
+    for name, t in (("self", bias), ("mat1", input)):  # torch's addmm checks
+        if t._data.dtype != weight._data.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {_dtype.C_NAMES[t.dtype]} and "
+                               f"{_dtype.C_NAMES[weight.dtype]}")
     if input.dim() == 2:
         return Addmm.apply(bias, input, weight.t())
     shape = input.shape
@@ -181,7 +190,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     else:
         factors = tuple(float(f) for f in (scale_factor if isinstance(scale_factor, (tuple, list))
                                            else (scale_factor, scale_factor)))
-        out_hw = tuple(int(math.floor(i * f)) for i, f in zip(in_hw, factors))
+        out_hw = tuple(math.floor(i * f) for i, f in zip(in_hw, factors))
         scales = tuple(i / o for i, o in zip(in_hw, out_hw)) if recompute_scale_factor else \
             tuple(1.0 / f for f in factors)
     return _pool.UpsampleNearest2d.apply(input, size=out_hw, scales=scales)
