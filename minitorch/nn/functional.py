@@ -497,6 +497,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     return out.reshape(tuple(target.shape)) if reduction == "none" and rest else out
 
 
+def _class_weighted(per_class, weight, class_dim):
+    """``per_class`` (classes along ``class_dim``) times each class's weight, when there are weights."""
+    if weight is None:
+        return per_class
+    return per_class * weight.reshape((-1,) + (1,) * (per_class.dim() - class_dim - 1))
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax followed by nll_loss; ``target`` holds class indices or class probabilities."""
@@ -506,21 +513,18 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     class_dim = 0 if input.dim() == 1 else 1
     logp = _log_softmax(input, class_dim)
     classes = input.shape[class_dim]
-
-    def weighted(per_class):
-        return per_class if weight is None else per_class * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
     if target._data.dtype.kind == "f":
         if tuple(target.shape) != tuple(input.shape):
             raise RuntimeError("Expected floating point type target to have the same shape as input")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / classes
-        losses = -_sum(weighted(logp * target), class_dim)
+        losses = -_sum(_class_weighted(logp * target, weight, class_dim), class_dim)
         return _loss.reduce(losses, reduction, losses.numel())  # torch: sum / count, not mean
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
-    ignored = target._data == ignore_index
-    smooth = where(Tensor._wrap(ignored), 0.0, -_sum(weighted(logp), class_dim))
+    ignored = Tensor._wrap(target._data == ignore_index)
+    smooth = where(ignored, 0.0, -_sum(_class_weighted(logp, weight, class_dim), class_dim))
     counted, _ = _loss.target_weights(target._data, None if weight is None else weight._data, ignore_index,
                                       logp._data.dtype)
     smooth = _loss.reduce(smooth, reduction, float(counted.sum()))
