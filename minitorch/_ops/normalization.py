@@ -84,16 +84,11 @@ class NativeBatchNorm(Op):
         ctx.training, ctx.eps = training, eps
         ctx.save_for_backward(x, weight, m, invstd)
         scale = invstd if weight is None else invstd * weight
+        shift = -m * scale if bias is None else bias - m * scale
         shape = _channel_shape(x.ndim)
-        if training:  # y = (x - mean) * a + bias, written over x - mean (one large buffer fewer)
-            out = centered.reshape(x.shape)
-            out *= scale.reshape(shape)
-            shift = bias
-        else:  # y = x * a + (bias - mean * a)
-            out = x * scale.reshape(shape)
-            shift = -m * scale if bias is None else bias - m * scale
-        if shift is not None:
-            out += shift.reshape(shape)
+        out = centered.reshape(x.shape) if training else None  # x - mean's buffer is free by now
+        out = np.multiply(x, scale.reshape(shape), out=out)  # y = x * a + b
+        out += shift.reshape(shape)
         return out
 
     @staticmethod
@@ -115,8 +110,8 @@ class NativeBatchNorm(Op):
             a = invstd if weight is None else invstd * weight
             gx = g * a.reshape(shape)
             if ctx.training:  # the statistics' share
-                gx += (centered * (a * invstd * invstd * sum_gc * (-1.0 / count)).reshape(-1, 1)).reshape(g.shape)
-                gx -= (a * sum_g * (1.0 / count)).reshape(shape)
+                gx += (centered * (-a * invstd * invstd * sum_gc / count).reshape(-1, 1)).reshape(g.shape)
+                gx -= (a * sum_g / count).reshape(shape)
         return gx, (sum_gc * invstd if need_w else None), (sum_g if need_b else None)
 
 
