@@ -121,13 +121,14 @@ class NllLoss(Op):
     def forward(ctx, logp, target=None, weight=None, ignore_index=-100, reduction="mean"):
         coef, safe = target_weights(target, weight, ignore_index, logp.dtype)
         rows = np.arange(target.shape[0])
-        ctx.index, ctx.shape, ctx.coef, ctx.valid = (rows, safe), logp.shape, coef, target != ignore_index
-        ctx.reduction, ctx.total = reduction, float(coef.sum())
-        return reduce(-logp[rows, safe] * coef, reduction, ctx.total)
+        total = float(coef.sum())
+        ctx.index, ctx.shape, ctx.valid = (rows, safe), logp.shape, target != ignore_index
+        ctx.slope = -spread(coef, reduction, total)  # d loss / d logp[n, t]
+        return reduce(-logp[rows, safe] * coef, reduction, total)
 
     @staticmethod
     def backward(ctx, g):
-        per_row = where(ctx.valid, spread(g, ctx.reduction, ctx.total) * -ctx.coef, 0.0)
+        per_row = where(ctx.valid, g * ctx.slope, 0.0)  # ignored rows: 0, also when all are (slope nan)
         return IndexScatter.apply(per_row, shape=ctx.shape, index=ctx.index, accumulate=False)
 
 
