@@ -12,8 +12,6 @@ from ..autograd.function import Op
 from .arithmetic import where
 from .broadcast import Broadcasting
 from .indexing import IndexScatter
-from .reduction import mean
-from .reduction import sum as sum_
 from .unary import log, sigmoid, sign
 
 
@@ -24,8 +22,8 @@ def reduce(losses, reduction: str, total=None):
     if reduction == "none":
         return losses
     if reduction == "sum":
-        return sum_(losses)
-    return mean(losses) if total is None else sum_(losses) / _nonzero(total)
+        return losses.sum()
+    return losses.mean() if total is None else losses.sum() / _nonzero(total)
 
 
 def spread(g, reduction: str, count):
@@ -122,14 +120,14 @@ class NllLoss(Op):
         coef, safe = target_weights(target, weight, ignore_index, logp.dtype)
         rows = np.arange(target.shape[0])
         total = float(coef.sum())
-        ctx.index, ctx.shape, ctx.valid = (rows, safe), logp.shape, target != ignore_index
-        ctx.slope = -spread(coef, reduction, total)  # d loss / d logp[n, t]
+        ctx.index, ctx.shape = (rows, safe), logp.shape
+        # d loss / d logp[n, t]; 0 for ignored rows, also when all are (then the others' is nan, as in torch)
+        ctx.slope = np.where(target != ignore_index, -spread(coef, reduction, total), 0.0)
         return reduce(-logp[rows, safe] * coef, reduction, total)
 
     @staticmethod
     def backward(ctx, g):
-        per_row = where(ctx.valid, g * ctx.slope, 0.0)  # ignored rows: 0, also when all are (slope nan)
-        return IndexScatter.apply(per_row, shape=ctx.shape, index=ctx.index, accumulate=False)
+        return IndexScatter.apply(g * ctx.slope, shape=ctx.shape, index=ctx.index, accumulate=False)
 
 
 class NllLoss2d(NllLoss, name="NllLoss2DBackward0"):
