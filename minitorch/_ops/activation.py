@@ -218,3 +218,17 @@ class Threshold(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * (a > ctx.threshold)
+
+
+def _inplace(op: type[Op], node_name: str | None = None) -> type[Op]:
+    variant = op.inplace_variant()
+    variant.__name__ = node_name or variant.__name__
+    return variant
+
+
+# The in-place forms (``inplace=True``), made once so that every call's node has the same type. torch writes
+# some in-place derivatives from the result instead of the input, and names their nodes ``...Backward1``.
+INPLACE = {Hardtanh: _inplace(Hardtanh), LeakyRelu: _inplace(LeakyRelu, "LeakyReluBackward1"),
+           Silu: _inplace(Silu), Hardswish: _inplace(Hardswish), Hardsigmoid: _inplace(Hardsigmoid),
+           Elu: _inplace(Elu, "EluBackward1"), Celu: _inplace(Celu, "CeluBackward1"), Mish: _inplace(Mish),
+           Threshold: _inplace(Threshold, "ThresholdBackward1")}

@@ -1,7 +1,10 @@
-"""Loss functions with their reduction ('mean', 'sum' or 'none') fused in, as torch's
-loss nodes are: NllLoss, MseLoss, SmoothL1Loss, HuberLoss, BinaryCrossEntropy,
-BinaryCrossEntropyWithLogits."""
+"""Losses: NllLoss, MseLoss, SmoothL1Loss, HuberLoss, BinaryCrossEntropy and
+BinaryCrossEntropyWithLogits are ops with their reduction fused in, as torch's loss nodes
+are; l1_loss and parts of cross_entropy are composed from tensor ops, as in torch. All
+reduce through ``reduce`` (and its derivative ``spread``)."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -11,24 +14,39 @@ from .indexing import IndexScatter
 from .unary import log, sigmoid, sign
 
 
-def reduce(elementwise: np.ndarray, reduction: str) -> np.ndarray:
-    if reduction == "mean":
-        return np.asarray(elementwise.mean(), elementwise.dtype)
+def reduce(losses, reduction: str, total=None):
+    """'none': ``losses``; 'sum': their sum; 'mean': their mean, or with ``total``, their sum
+    over ``total`` (nll's weighted mean: the total weight of the counted targets). Arrays (in an
+    op's forward) or tensors (a composed loss)."""
+    if reduction == "none":
+        return losses
     if reduction == "sum":
-        return np.asarray(elementwise.sum(), elementwise.dtype)
-    return elementwise
+        return losses.sum()
+    return losses.mean() if total is None else losses.sum() / _nonzero(total)
 
 
-def spread(g, shape: tuple, reduction: str):
-    """The gradient of each element of the unreduced loss."""
-    if reduction == "mean":
-        return g / float(np.prod(shape))
-    return g
+def spread(g, reduction: str, count):
+    """The derivative of ``reduce``: each loss's share of the gradient ``g`` of the reduced
+    loss; ``count``: the number of losses, or ``total``."""
+    return g / _nonzero(count) if reduction == "mean" else g
+
+
+def _nonzero(total):
+    """A zero total (every target ignored) gives torch's nan loss, without numpy's 0/0 warning."""
+    return total if total else math.nan
 
 
 def _weighted(elementwise, weight):
     """The elementwise loss (or its gradient) times the per-element ``weight``, when there is one."""
     return elementwise if weight is None else elementwise * weight
+
+
+def target_weights(target: np.ndarray, weight, ignore_index: int, dtype):
+    """For class indices ``target``: each one's class weight (1 without ``weight``), 0 where it is
+    ``ignore_index``, and the targets with ``ignore_index`` replaced by class 0."""
+    valid = target != ignore_index
+    safe = np.where(valid, target, 0)
+    return (valid.astype(dtype) if weight is None else weight[safe] * valid), safe
 
 
 def check_reduction(reduction: str) -> None:
@@ -43,15 +61,15 @@ class _ElementwiseLoss(Op):
 
     @classmethod
     def forward(cls, ctx, x, y, reduction="mean", **params):
-        ctx.reduction, ctx.params, ctx.shape = reduction, params, np.broadcast_shapes(x.shape, y.shape)
+        shape = np.broadcast_shapes(x.shape, y.shape)
+        ctx.reduction, ctx.params, ctx.count = reduction, params, math.prod(shape)
         ctx.save_for_backward(x, y)
-        d = x - y
-        return reduce(cls.elementwise(d, **params), reduction)
+        return reduce(cls.elementwise(x - y, **params), reduction)
 
     @classmethod
     def backward(cls, ctx, g):
         x, y = ctx.saved_tensors
-        gd = spread(g, ctx.shape, ctx.reduction) * cls.slope(x - y, **ctx.params)
+        gd = spread(g, ctx.reduction, ctx.count) * cls.slope(x - y, **ctx.params)
         need_x, need_y = ctx.needs_input_grad
         return (gd if need_x else None), (-gd if need_y else None)
 
@@ -93,25 +111,22 @@ class HuberLoss(_ElementwiseLoss):
 
 
 class NllLoss(Op):
-    """-weight[t] * logp[n, t] for each row n of (N, C) log-probabilities and class t = target[n]."""
+    """-weight[t] * logp[n, t] for each row n of (N, C) log-probabilities and class t = target[n];
+    rows whose target is ``ignore_index`` count for nothing and get no gradient."""
 
     @staticmethod
     def forward(ctx, logp, target=None, weight=None, ignore_index=-100, reduction="mean"):
+        coef, safe = target_weights(target, weight, ignore_index, logp.dtype)
         rows = np.arange(target.shape[0])
-        valid = target != ignore_index
-        safe = np.where(valid, target, 0)
-        coef = (weight[safe] if weight is not None else np.ones(target.shape, logp.dtype)) * valid
-        picked = -logp[rows, safe] * coef
-        denominator = coef.sum() if reduction == "mean" else 1.0
-        ctx.index, ctx.shape, ctx.reduction = (rows, safe), logp.shape, reduction
-        ctx.coef = (coef / denominator).astype(logp.dtype, copy=False)
-        if reduction == "none":
-            return picked.astype(logp.dtype, copy=False)
-        return np.asarray(picked.sum() / denominator, logp.dtype)
+        total = float(coef.sum())
+        ctx.index, ctx.shape = (rows, safe), logp.shape
+        # d loss / d logp[n, t]; 0 for ignored rows, also when all are (then the others' is nan, as in torch)
+        ctx.slope = np.where(target != ignore_index, -spread(coef, reduction, total), 0.0)
+        return reduce(-logp[rows, safe] * coef, reduction, total)
 
     @staticmethod
     def backward(ctx, g):
-        return IndexScatter.apply(g * -ctx.coef, shape=ctx.shape, index=ctx.index, accumulate=False)
+        return IndexScatter.apply(g * ctx.slope, shape=ctx.shape, index=ctx.index, accumulate=False)
 
 
 class NllLoss2d(NllLoss, name="NllLoss2DBackward0"):
@@ -125,7 +140,7 @@ class BinaryCrossEntropy(Op):
     def forward(ctx, x, y, weight=None, reduction="mean"):
         if np.any((x < 0) | (x > 1)):
             raise RuntimeError("all elements of input should be between 0 and 1")
-        ctx.weight, ctx.reduction = weight, reduction
+        ctx.weight, ctx.reduction, ctx.count = weight, reduction, x.size
         ctx.save_for_backward(x, y)
         with np.errstate(divide="ignore"):
             log_x, log_1mx = np.maximum(np.log(x), -100), np.maximum(np.log1p(-x), -100)
@@ -136,7 +151,7 @@ class BinaryCrossEntropy(Op):
     def backward(ctx, g):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        g = _weighted(spread(g, x.shape, ctx.reduction), ctx.weight)
+        g = _weighted(spread(g, ctx.reduction, ctx.count), ctx.weight)
         gx = g * (x - y) / where(x * (1.0 - x) > 1e-12, x * (1.0 - x), 1e-12) if need_x else None
         gy = g * (log(1.0 - x) - log(x)) if need_y else None
         return gx, gy
@@ -147,7 +162,7 @@ class BinaryCrossEntropyWithLogits(Op):
 
     @staticmethod
     def forward(ctx, x, y, weight=None, pos_weight=None, reduction="mean"):
-        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
+        ctx.weight, ctx.pos_weight, ctx.reduction, ctx.count = weight, pos_weight, reduction, x.size
         ctx.save_for_backward(x, y)
         softplus_neg = np.logaddexp(0, -x)
         scale = 1 + (pos_weight - 1) * y if pos_weight is not None else 1
@@ -158,7 +173,7 @@ class BinaryCrossEntropyWithLogits(Op):
     def backward(ctx, g):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        g = _weighted(spread(g, x.shape, ctx.reduction), ctx.weight)
+        g = _weighted(spread(g, ctx.reduction, ctx.count), ctx.weight)
         pw = ctx.pos_weight
         scale = (y * (pw - 1.0) + 1.0) if pw is not None else 1.0
         gx = g * ((1.0 - y) - sigmoid(-x) * scale) if need_x else None

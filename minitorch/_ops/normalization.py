@@ -1,15 +1,15 @@
-"""Normalisation: batch_norm, layer_norm and group_norm share one op,
-y = (x - mean) / sqrt(var + eps) * weight + bias, with statistics over some axes of a
-(possibly regrouped) view of x. When the statistics come from the batch, the backward
-pass differentiates through them (the fused formula below); when they are running
-statistics (BatchNorm in eval mode), they are constants.
+"""Normalisation, y = (x - mean) / sqrt(var + eps) * weight + bias: batch_norm with statistics
+per channel (dim 1), layer_norm and group_norm with statistics over some axes of a (possibly
+regrouped) view of x. The backward passes differentiate through statistics taken from the
+batch; BatchNorm's running statistics (in eval mode) are constants.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..autograd.function import Op
-from .reduction import mean, sum as sum_
+from .reduction import mean
+from .reduction import sum as sum_
 from .unary import rsqrt
 
 
@@ -20,32 +20,111 @@ def batch_stats(view: np.ndarray, axes: tuple) -> tuple[np.ndarray, np.ndarray]:
     return m, np.mean(centered * centered, axis=axes, keepdims=True)
 
 
-def _per_channel(a: np.ndarray) -> np.ndarray:
+def _per_channel(a):
     """(N, C, ...) -> (N, C, rest): channel statistics reduce axes 0 and 2."""
     return a.reshape(a.shape[0], a.shape[1], -1)
 
 
-def channel_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """BatchNorm's per-channel mean and biased variance of an (N, C, ...) array, shaped (C,)."""
-    x3 = _per_channel(x)
+class ChannelDot(Op):
+    """Per-channel dot product of two (N, C, L) arrays: the sum of ``a * b`` over axes 0 and 2."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return np.vecdot(a, b).sum(0)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        g = g.reshape(1, -1, 1)
+        return (b * g if need_a else None), (a * g if need_b else None)
+
+
+channel_dot = ChannelDot.apply
+
+
+def channel_stats(x3):
+    """Per-channel mean, deviations from it and biased variance of (N, C, L) ``x3`` (an array, or a
+    tensor when backward differentiates through the statistics)."""
     count = x3.shape[0] * x3.shape[2]
-    m = x3.sum(axis=(0, 2)) / count
-    centered = x3 - m[:, None]
-    return m, np.vecdot(centered, centered).sum(0) / count
+    m = sum_(x3, (0, 2)) / count
+    centered = x3 - m.reshape(-1, 1)
+    return m, centered, channel_dot(centered, centered) / count
+
+
+def _channel_shape(ndim: int) -> tuple:
+    """Where per-channel values broadcast against an (N, C, ...) array."""
+    return (1, -1) + (1,) * (ndim - 2)
+
+
+class NativeBatchNorm(Op):
+    """batch_norm: with ``training``, by the batch's per-channel statistics, which also update
+    ``running`` (the running mean and variance arrays, in place, by ``momentum``, with the unbiased
+    variance); else by ``running``. Fused the way PyTorch's CPU kernel is: y = x * a + b with
+    per-channel a and b, and a backward made of two per-channel reductions and one affine map of
+    g and x - mean."""
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, running=None, training=True, momentum=0.1, eps=1e-5):
+        if training:
+            x3 = _per_channel(x)
+            m, centered, var = channel_stats(x3)
+            if running is not None:
+                n = x3.shape[0] * x3.shape[2]
+                running_mean, running_var = running
+                running_mean *= 1 - momentum
+                running_mean += momentum * m
+                running_var *= 1 - momentum
+                running_var += (momentum * n / max(n - 1, 1)) * var
+        else:
+            m, var = running
+        m = m.astype(x.dtype)  # a copy: the running mean may change before backward reads it
+        invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
+        ctx.training, ctx.eps = training, eps
+        ctx.save_for_backward(x, weight, m, invstd)
+        scale = invstd if weight is None else invstd * weight
+        shift = -m * scale if bias is None else bias - m * scale
+        shape = _channel_shape(x.ndim)
+        out = centered.reshape(x.shape) if training else None  # x - mean's buffer is free by now
+        out = np.multiply(x, scale.reshape(shape), out=out)  # y = x * a + b
+        out += shift.reshape(shape)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight, m, invstd = ctx.saved_tensors
+        need_x, need_w, need_b = ctx.needs_input_grad
+        x3, g3 = _per_channel(x), _per_channel(g)
+        count = x3.shape[0] * x3.shape[2]
+        if ctx.training and ctx._as_tensors:  # higher orders: the statistics as functions of x
+            m, centered, var = channel_stats(x3)
+            invstd = rsqrt(var + ctx.eps)
+        else:
+            centered = x3 - m.reshape(-1, 1)
+        sum_g = sum_(g3, (0, 2))
+        sum_gc = channel_dot(g3, centered)
+        gx = None
+        if need_x:
+            shape = _channel_shape(len(g.shape))
+            a = invstd if weight is None else invstd * weight
+            gx = g * a.reshape(shape)
+            if ctx.training:  # the statistics' share
+                gx += (centered * (-a * invstd * invstd * sum_gc / count).reshape(-1, 1)).reshape(g.shape)
+                gx -= (a * sum_g / count).reshape(shape)
+        return gx, (sum_gc * invstd if need_w else None), (sum_g if need_b else None)
 
 
 class _Normalization(Op):
-    """Normalise ``x`` (viewed as ``view_shape``) over ``axes``; scale/shift by weight/bias
-    reshaped to ``param_shape``. ``stats``: (mean, var) broadcastable to the view;
-    ``from_batch``: whether they were computed from ``x`` itself."""
+    """Normalise ``x`` (viewed as ``view_shape``) over ``axes`` by its own statistics; scale/shift
+    by weight/bias reshaped to ``param_shape``."""
 
     @staticmethod
-    def forward(ctx, x, weight, bias, stats=None, from_batch=True, eps=1e-5, axes=(), view_shape=None,
-                param_shape=None):
+    def forward(ctx, x, weight, bias, eps=1e-5, axes=(), view_shape=None, param_shape=None):
         view = x.reshape(view_shape) if view_shape else x
-        m, var = stats if stats is not None else batch_stats(view, axes)
+        m, var = batch_stats(view, axes)
         invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
-        ctx.from_batch, ctx.eps, ctx.axes, ctx.view_shape, ctx.param_shape = from_batch, eps, axes, view_shape, param_shape
+        ctx.eps, ctx.axes, ctx.view_shape, ctx.param_shape = eps, axes, view_shape, param_shape
         ctx.bias_shape = None if bias is None else bias.shape
         ctx.save_for_backward(x, weight, m.astype(x.dtype, copy=False), invstd)
         out = view - m
@@ -63,7 +142,7 @@ class _Normalization(Op):
         need_x, need_w, need_b = ctx.needs_input_grad
         shape, axes, view_shape, param_shape = x.shape, ctx.axes, ctx.view_shape, ctx.param_shape
         view = x.reshape(view_shape) if view_shape else x
-        if ctx.from_batch and ctx._as_tensors:  # differentiate through the statistics again
+        if ctx._as_tensors:  # differentiate through the statistics again
             m = mean(view, axes, keepdim=True)
             centered = view - m
             invstd = rsqrt(mean(centered * centered, axes, keepdim=True) + ctx.eps)
@@ -76,55 +155,9 @@ class _Normalization(Op):
         if need_x:
             gxhat = g * weight.reshape(param_shape) if weight is not None else g
             gxhat = gxhat.reshape(view_shape) if view_shape else gxhat
-            if ctx.from_batch:
-                gxhat = (gxhat - mean(gxhat, axes, keepdim=True)
-                         - xhat_view * mean(gxhat * xhat_view, axes, keepdim=True))
+            gxhat = gxhat - mean(gxhat, axes, keepdim=True) - xhat_view * mean(gxhat * xhat_view, axes, keepdim=True)
             gx = (gxhat * invstd).reshape(shape)
         return gx, gw, gb
-
-
-class NativeBatchNorm(_Normalization):
-    """BatchNorm: statistics per channel (dim 1), as (C,) arrays. The first-order passes are
-    fused the way PyTorch's CPU kernel fuses them: y = x * a + b with per-channel a and b, and
-    a backward made of two per-channel reductions and one affine map of g and x - mean."""
-
-    @staticmethod
-    def forward(ctx, x, weight, bias, stats=None, from_batch=True, eps=1e-5, axes=(), view_shape=None,
-                param_shape=None):
-        m, var = (s.reshape(-1) for s in stats)
-        invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
-        ctx.from_batch, ctx.eps, ctx.axes, ctx.view_shape, ctx.param_shape = from_batch, eps, axes, None, param_shape
-        ctx.bias_shape = None if bias is None else bias.shape
-        m = m.astype(x.dtype, copy=False)
-        ctx.save_for_backward(x, weight, m.reshape(param_shape), invstd.reshape(param_shape))
-        scale = invstd if weight is None else invstd * weight
-        shift = -m * scale if bias is None else bias - m * scale
-        out = x * scale.reshape(param_shape)
-        out += shift.reshape(param_shape)
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        if ctx._as_tensors:
-            return _Normalization.backward(ctx, g)
-        x, weight, m, invstd = ctx.saved_tensors
-        need_x, need_w, need_b = ctx.needs_input_grad
-        m, invstd = m.reshape(-1), invstd.reshape(-1)
-        g3, x3 = _per_channel(g), _per_channel(x)
-        count = g3.shape[0] * g3.shape[2]
-        sum_g = g3.sum(axis=(0, 2))
-        centered = x3 - m[:, None]
-        sum_gc = np.vecdot(g3, centered).sum(0)
-        gw = (sum_gc * invstd).astype(g.dtype, copy=False) if need_w else None
-        gx = None
-        if need_x:
-            shape = ctx.param_shape
-            a = invstd if weight is None else invstd * weight
-            gx = g * a.reshape(shape)
-            if ctx.from_batch:  # the statistics' share
-                gx += (centered * (-a * invstd * invstd * sum_gc / count)[:, None]).reshape(g.shape)
-                gx -= (a * sum_g / count).reshape(shape)
-        return gx, gw, (sum_g if need_b else None)
 
 
 def _broadcast_shape(param_shape, ndim):

@@ -23,10 +23,15 @@ def pooled_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> i
     return out
 
 
-def _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode):
+def _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode):
     """Output size, and a Geometry whose bottom/right padding also covers ceil_mode's extra windows."""
+    h, w = shape[-2:]
     oh = pooled_size(h, kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
     ow = pooled_size(w, kernel[1], stride[1], padding[1], dilation[1], ceil_mode)
+    if oh < 1 or ow < 1:
+        c = shape[-3]
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{oh}x{ow}). "
+                           "Output size is too small")
     extra_h = max(0, (oh - 1) * stride[0] + dilation[0] * (kernel[0] - 1) + 1 - (h + 2 * padding[0]))
     extra_w = max(0, (ow - 1) * stride[1] + dilation[1] * (kernel[1] - 1) + 1 - (w + 2 * padding[1]))
     pads = ((padding[0], padding[0] + extra_h), (padding[1], padding[1] + extra_w))
@@ -40,10 +45,9 @@ class MaxPlan:
     gradient or the indices; not in inference)."""
 
     def __init__(self, shape, kernel, stride, padding, dilation, ceil_mode, track=True):
-        h, w = shape[-2:]
         self.in_shape, self.kernel, self.padding, self.dilation = tuple(shape), tuple(kernel), padding, dilation
-        self.oh, self.ow, geo = _pool_geometry(h, w, kernel, stride, padding, dilation, ceil_mode)
-        self.taps = Taps((h, w), kernel, geo, (self.oh, self.ow))
+        self.oh, self.ow, geo = _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode)
+        self.taps = Taps(shape[-2:], kernel, geo, (self.oh, self.ow))
         self.track, self.arg = track, None
 
     def _out(self, a: np.ndarray) -> np.ndarray:
@@ -103,11 +107,12 @@ def _planes(a: np.ndarray) -> np.ndarray:
 
 
 class MaxPool2d(Op, name="MaxPool2DWithIndicesBackward0"):
-    """Max over each window; with ``return_indices``, also the flat (H*W) index of each maximum."""
+    """Max over each window; with ``return_indices``, also the flat (H*W) index of each maximum.
+    ``track``: whether a gradient may be asked for (the maxima's positions are kept only then)."""
 
     @staticmethod
-    def forward(ctx, x, plan=None, return_indices=False):
-        ctx.plan = plan
+    def forward(ctx, x, return_indices=False, track=True, **geometry):
+        ctx.plan = plan = MaxPlan(x.shape, track=track or return_indices, **geometry)
         values = plan.pool(x)
         return (values, plan.indices()) if return_indices else values
 
@@ -152,7 +157,7 @@ class AvgPlan:
     def __init__(self, shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
         h, w = shape[-2:]
         self.in_shape, self.kernel = tuple(shape), tuple(kernel)
-        self.oh, self.ow, self.geo = _pool_geometry(h, w, kernel, stride, padding, (1, 1), ceil_mode)
+        self.oh, self.ow, self.geo = _pool_geometry(shape, kernel, stride, padding, (1, 1), ceil_mode)
         self.divisor = _avg_divisor(h, w, kernel, padding, self.geo, self.oh, self.ow, count_include_pad,
                                     divisor_override)
 
@@ -188,7 +193,14 @@ def _avg_divisor(h, w, kernel, padding, geo, oh, ow, count_include_pad, divisor_
 
 
 class AvgPool2d(_Adjoint, name="AvgPool2DBackward0"):
+    """Average over each window: the plan is built from the geometry, or given when this op is
+    the gradient of its adjoint."""
+
     method = "apply"
+
+    @staticmethod
+    def forward(ctx, x, plan=None, **geometry):
+        return _Adjoint.forward(ctx, x, plan=AvgPlan(x.shape, **geometry) if plan is None else plan)
 
 
 class AvgPool2dSpread(_Adjoint, name="AvgPool2DBackwardBackward0"):

@@ -17,13 +17,18 @@ from .._ops import loss as _loss
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.embedding import Embedding
-from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm, channel_stats
-from .._ops.reduction import log_softmax as _log_softmax, mean, softmax as _softmax, sum as _sum
 from .._ops.linalg import Addmm, matmul
-from .._ops.unary import relu as _relu, relu_ as _relu_, sigmoid, tanh  # noqa: F401  (re-exported)
+from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
+from .._ops.reduction import log_softmax as _log_softmax
+from .._ops.reduction import mean
+from .._ops.reduction import softmax as _softmax
+from .._ops.reduction import sum as _sum
+from .._ops.unary import relu as _relu
+from .._ops.unary import relu_ as _relu_
+from .._ops.unary import sigmoid, tanh  # noqa: F401  (re-exported)
 from .._ops.view import View, reshape
 from .._tensor import Tensor
-from ..autograd.grad_mode import is_grad_enabled, no_grad
+from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
 
 
@@ -40,6 +45,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
     if bias is None:
         return matmul(input, weight.t())
+    for name, t in (("self", bias), ("mat1", input)):  # torch's addmm checks
+        if t._data.dtype != weight._data.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {_dtype.C_NAMES[t.dtype]} and "
+                               f"{_dtype.C_NAMES[weight.dtype]}")
     if input.dim() == 2:
         return Addmm.apply(bias, input, weight.t())
     shape = input.shape
@@ -137,9 +146,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
-    track = return_indices or (input.requires_grad and is_grad_enabled())
-    plan = _pool.MaxPlan(input.shape, kernel, stride, padding, dilation, ceil_mode, track)
-    return _pool.MaxPool2d.apply(input, plan=plan, return_indices=return_indices)
+    return _pool.MaxPool2d.apply(input, return_indices=return_indices, track=input.requires_grad and is_grad_enabled(),
+                                 kernel=kernel, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -153,8 +161,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         if p > k // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation=1")
-    plan = _pool.AvgPlan(input.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
-    return _pool.AvgPool2d.apply(input, plan=plan)
+    return _pool.AvgPool2d.apply(input, kernel=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
+                                 count_include_pad=count_include_pad, divisor_override=divisor_override)
 
 
 def adaptive_avg_pool2d(input, output_size) -> Tensor:
@@ -182,7 +190,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     else:
         factors = tuple(float(f) for f in (scale_factor if isinstance(scale_factor, (tuple, list))
                                            else (scale_factor, scale_factor)))
-        out_hw = tuple(int(math.floor(i * f)) for i, f in zip(in_hw, factors))
+        out_hw = tuple(math.floor(i * f) for i, f in zip(in_hw, factors))
         scales = tuple(i / o for i, o in zip(in_hw, out_hw)) if recompute_scale_factor else \
             tuple(1.0 / f for f in factors)
     return _pool.UpsampleNearest2d.apply(input, size=out_hw, scales=scales)
@@ -217,27 +225,19 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """Normalise each channel (dim 1) by batch statistics (training, updating the running ones) or
     by the running statistics (eval)."""
     channels = input.shape[1]
-    axes = (0,) + tuple(range(2, input.dim()))
-    param_shape = (1, channels) + (1,) * (input.dim() - 2)
-    if training:
-        if input.numel() // channels <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-        m, var = channel_stats(input._data)
-        if running_mean is not None:
-            n = input.numel() // channels
-            with no_grad():
-                running_mean._data *= 1 - momentum
-                running_mean._data += momentum * m
-                running_var._data *= 1 - momentum
-                running_var._data += (momentum * n / max(n - 1, 1)) * var
-                running_mean._bump()
-                running_var._bump()
-        stats, from_batch = (m, var), True
-    else:
-        stats = (running_mean._data.reshape(param_shape), running_var._data.reshape(param_shape))
-        from_batch = False
-    return NativeBatchNorm.apply(input, weight, bias, stats=stats, from_batch=from_batch, eps=eps, axes=axes,
-                                 param_shape=param_shape)
+    if training and input.numel() // channels <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+        if t is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    running = None if running_mean is None else (running_mean._data, running_var._data)
+    return NativeBatchNorm.apply(input, weight, bias, running=running, training=training, momentum=momentum,
+                                 eps=eps)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
@@ -299,7 +299,7 @@ def relu_(input) -> Tensor:
 
 
 def _maybe_inplace(op, input, inplace, **params):
-    return op.inplace_variant().apply(input, **params) if inplace else op.apply(input, **params)
+    return (_act.INPLACE[op] if inplace else op).apply(input, **params)
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
@@ -447,19 +447,43 @@ def _reduction(size_average, reduce, reduction):
     return reduction
 
 
+def _check_nll_args(input, target, weight):
+    """torch's checks of nll_loss's target and weight, in torch's order."""
+    dims, target_dims = input.dim(), target.dim()
+    if dims < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {dims})")
+    batch = target.shape[0] if target_dims else 0
+    if dims != 1 and input.shape[0] != batch:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
+    if (dims == 3 or dims > 4) and tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {[input.shape[0], *input.shape[2:]]}, got {list(target.shape)}")
+    if dims <= 2 and target_dims > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if dims == 4 and target_dims != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got targets of dimension: "
+                           f"{target_dims}")
+    if target.dtype not in (_dtype.int64, _dtype.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype.C_NAMES[target.dtype]}")
+    if dims == 1 and target_dims == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    classes = input.shape[0 if dims == 1 else 1]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but got "
+                           f"weight tensor of shape: {list(weight.shape)}" if dims <= 2 else
+                           "weight tensor should be defined either for all or no classes")
+    if dims == 4 and tuple(target.shape) != (input.shape[0], *input.shape[2:]):
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
+
+
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean") -> Tensor:
     """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
     reduction = _reduction(size_average, reduce, reduction)
-    if target._data.dtype.kind not in "iu":
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_dtype.C_NAMES[target.dtype]}")
+    _check_nll_args(input, target, weight)
     if input.dim() == 1:  # a single sample
-        out = nll_loss(input.unsqueeze(0), target.unsqueeze(0), weight, ignore_index=ignore_index,
+        out = nll_loss(input.unsqueeze(0), target.reshape(1), weight, ignore_index=ignore_index,
                        reduction=reduction)
         return out.squeeze(0) if reduction == "none" else out
-    if input.shape[0] != target.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                         f"({target.shape[0]}).")
     classes = input.shape[1]
     rest = tuple(input.shape[2:])
     flat_in = input if not rest else reshape(input.movedim(1, -1), -1, classes)
@@ -468,9 +492,16 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     if bad.size:
         raise IndexError(f"Target {bad[0]} is out of bounds.")
     w = None if weight is None else weight._data
-    op = _loss.NllLoss2d if input.dim() == 4 else _loss.NllLoss
+    op = _loss.NllLoss2d if rest else _loss.NllLoss
     out = op.apply(flat_in, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
     return out.reshape(tuple(target.shape)) if reduction == "none" and rest else out
+
+
+def _class_weighted(per_class, weight, class_dim):
+    """``per_class`` (classes along ``class_dim``) times each class's weight, when there are weights."""
+    if weight is None:
+        return per_class
+    return per_class * weight.reshape((-1,) + (1,) * (per_class.dim() - class_dim - 1))
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
@@ -487,26 +518,16 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
             raise RuntimeError("Expected floating point type target to have the same shape as input")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / classes
-        per_class = logp * target
-        if weight is not None:
-            per_class = per_class * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
-        losses = -_sum(per_class, class_dim)
-        if reduction == "mean":
-            return _sum(losses) / (losses.numel() if input.dim() > 1 else 1)
-        return _sum(losses) if reduction == "sum" else losses
+        losses = -_sum(_class_weighted(logp * target, weight, class_dim), class_dim)
+        return _loss.reduce(losses, reduction, losses.numel())  # torch: sum / count, not mean
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
-    per_class = logp if weight is None else logp * weight.reshape((-1,) + (1,) * (input.dim() - class_dim - 1))
-    smooth = -_sum(per_class, class_dim)
     ignored = Tensor._wrap(target._data == ignore_index)
-    smooth = where(ignored, 0.0, smooth)
-    if reduction == "mean":
-        kept = ~ignored._data
-        denominator = weight._data[target._data[kept]].sum() if weight is not None else kept.sum()
-        smooth = _sum(smooth) / float(denominator)
-    elif reduction == "sum":
-        smooth = _sum(smooth)
+    smooth = where(ignored, 0.0, -_sum(_class_weighted(logp, weight, class_dim), class_dim))
+    counted, _ = _loss.target_weights(target._data, None if weight is None else weight._data, ignore_index,
+                                      logp._data.dtype)
+    smooth = _loss.reduce(smooth, reduction, float(counted.sum()))
     return nll * (1 - label_smoothing) + smooth * (label_smoothing / classes)
 
 
@@ -526,9 +547,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of absolute differences."""
     _size_warning(input, target)
-    reduction = _reduction(size_average, reduce, reduction)
-    diff = (input - target).abs()
-    return mean(diff) if reduction == "mean" else _sum(diff) if reduction == "sum" else diff
+    return _loss.reduce((input - target).abs(), _reduction(size_average, reduce, reduction))
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
