@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
     from minitorch._ops.unary import (abs, absolute, ceil, cos, exp, expm1, fix, floor, frac, log, log10, log1p,
-        log2, neg, negative, reciprocal, relu, round, rsqrt, sigmoid, sign, sin, sqrt, tan, tanh, trunc)
+        log2, neg, negative, reciprocal, relu, relu_, round, rsqrt, sigmoid, sign, sin, sqrt, tan, tanh, trunc)
     from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack,
         moveaxis, movedim, permute, ravel, repeat, reshape, split, squeeze, stack, swapaxes, swapdims, t,
         tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)

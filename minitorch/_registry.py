@@ -25,7 +25,8 @@ class Entry(NamedTuple):
     functional: bool  # a ``minitorch.nn.functional`` function
 
 
-ENTRIES: dict[str, Entry] = {}
+ENTRIES: dict[str, Entry] = {}      # the minitorch namespace: Tensor methods and minitorch.* functions
+FUNCTIONAL: dict[str, Callable] = {}  # minitorch.nn.functional: its own functions and the shared ops
 
 
 def register(function: Callable | None = None, *, name: str | None = None, method: bool = True,
@@ -38,12 +39,24 @@ def register(function: Callable | None = None, *, name: str | None = None, metho
     """
     def add(fn: Callable) -> Callable:
         for n in (name or fn.__name__, *aliases):
-            if n in ENTRIES and ENTRIES[n].function is not fn:
-                raise ValueError(f"op name {n!r} registered twice ({ENTRIES[n].function.__module__} and "
-                                 f"{fn.__module__})")
-            ENTRIES[n] = Entry(n, fn, method, top_level, functional)
+            if method or top_level:
+                _add(ENTRIES, n, fn, Entry(n, fn, method, top_level, functional))
+            if functional:
+                _add(FUNCTIONAL, n, fn, fn)
         return fn
     return add if function is None else add(function)
+
+
+def functional_op(fn: Callable) -> Callable:
+    """Register ``fn`` as a ``minitorch.nn.functional`` function only (decorator)."""
+    return register(fn, method=False, top_level=False, functional=True)
+
+
+def _add(table: dict, name: str, fn: Callable, entry) -> None:
+    held = table.get(name)
+    if held is not None and (held.function if isinstance(held, Entry) else held) is not fn:
+        raise ValueError(f"op name {name!r} registered twice ({fn.__module__})")
+    table[name] = entry
 
 
 def methods() -> dict[str, Callable]:
@@ -55,7 +68,7 @@ def top_level() -> dict[str, Callable]:
 
 
 def functional() -> dict[str, Callable]:
-    return {e.name: e.function for e in ENTRIES.values() if e.functional}
+    return dict(FUNCTIONAL)
 
 
 def index_block(names: dict[str, Callable], indent: str) -> str:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
+import minitorch.nn.functional as F
 from minitorch import _registry
 from minitorch.autograd import gradcheck, gradgradcheck
 
@@ -74,6 +75,41 @@ SAMPLES = {
     "pow": (None, lambda: (_x(3, 4), _x(3, 4, seed=1))),
     "prod": (lambda x: x.prod(1), lambda: (mt.tensor([[0.5, 0.0, 1.5], [0.0, 0.0, 2.0], [1.0, 2.0, 3.0]],
                                                      dtype=mt.float64, requires_grad=True),)),
+    # nn.functional
+    "F.linear": (None, lambda: (_x(2, 3), _x(4, 3, seed=1), _x(4, seed=2))),
+    "F.conv1d": (lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1), lambda: (_x(2, 2, 7), _x(3, 2, 3, seed=1),
+                                                                               _x(3, seed=2))),
+    "F.conv2d": (lambda x, w, b: F.conv2d(x, w, b, padding=1, groups=2), lambda: (_x(1, 4, 4, 4),
+                                                                               _x(2, 2, 3, 3, seed=1), _x(2, seed=2))),
+    "F.conv_transpose2d": (lambda x, w: F.conv_transpose2d(x, w, stride=2, padding=1),
+                           lambda: (_x(1, 2, 3, 3), _x(2, 3, 3, 3, seed=1))),
+    "F.max_pool2d": (lambda x: F.max_pool2d(x, 2), lambda: (_x(1, 2, 4, 4),)),
+    "F.avg_pool2d": (lambda x: F.avg_pool2d(x, 3, stride=2, padding=1), lambda: (_x(1, 2, 5, 5),)),
+    "F.adaptive_avg_pool2d": (lambda x: F.adaptive_avg_pool2d(x, (2, 3)), lambda: (_x(1, 2, 5, 6),)),
+    "F.interpolate": (lambda x: F.interpolate(x, scale_factor=2), lambda: (_x(1, 2, 3, 3),)),
+    "F.pad": (lambda x: F.pad(x, (1, 2, 0, 1)), lambda: (_x(1, 2, 3, 3),)),
+    "F.batch_norm": (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+                     lambda: (_x(4, 3, 2, 2), _x(3, seed=1), _x(3, seed=2))),
+    "F.layer_norm": (lambda x, w, b: F.layer_norm(x, (4,), w, b), lambda: (_x(3, 4), _x(4, seed=1), _x(4, seed=2))),
+    "F.group_norm": (lambda x, w, b: F.group_norm(x, 2, w, b), lambda: (_x(2, 4, 3), _x(4, seed=1), _x(4, seed=2))),
+    "F.dropout": (lambda x: (mt.manual_seed(0), F.dropout(x, 0.5))[1], lambda: (_x(3, 4),)),
+    "F.dropout2d": (lambda x: (mt.manual_seed(0), F.dropout2d(x, 0.5))[1], lambda: (_x(2, 3, 2, 2),)),
+    "F.hardtanh": (lambda x: F.hardtanh(x, 0.0, 1.0), lambda: (_x(3, 4, low=0.1, high=0.9),)),
+    "F.threshold": (lambda x: F.threshold(x, 1.0, 0.5), lambda: (_x(3, 4, low=1.1, high=2.0),)),
+    "F.softmax": (lambda x: F.softmax(x, 1), lambda: (_x(3, 4),)),
+    "F.softmin": (lambda x: F.softmin(x, 1), lambda: (_x(3, 4),)),
+    "F.log_softmax": (lambda x: F.log_softmax(x, 1), lambda: (_x(3, 4),)),
+    "F.embedding": (lambda w: F.embedding(_idx([0, 2], [2, 1]), w), lambda: (_x(3, 4),)),
+    "F.cosine_similarity": (None, lambda: (_x(3, 4), _x(3, 4, seed=1))),
+    "F.nll_loss": (lambda x: F.nll_loss(x, _idx(0, 3, 1)), lambda: (_x(3, 4),)),
+    "F.cross_entropy": (lambda x: F.cross_entropy(x, _idx(0, 3, 1), label_smoothing=0.1), lambda: (_x(3, 4),)),
+    "F.mse_loss": (None, lambda: (_x(3, 4), _x(3, 4, seed=1))),
+    "F.l1_loss": (None, lambda: (_x(3, 4), _x(3, 4, low=2.0, high=3.0, seed=1))),
+    "F.smooth_l1_loss": (None, lambda: (_x(3, 4), _x(3, 4, low=3.0, high=4.0, seed=1))),
+    "F.huber_loss": (None, lambda: (_x(3, 4), _x(3, 4, low=3.0, high=4.0, seed=1))),
+    "F.binary_cross_entropy": (lambda x, y: F.binary_cross_entropy(x * 0.5, y * 0.5),
+                               lambda: (_x(3, 4), _x(3, 4, seed=1))),
+    "F.binary_cross_entropy_with_logits": (None, lambda: (_x(3, 4), _x(3, 4, low=0.1, high=0.9, seed=1))),
     # random fills: their result does not depend on the input, so the gradient must be 0
     **{name: (lambda x, name=name: (mt.manual_seed(0), getattr(x.clone(), name)())[1] * x, lambda: (_x(3, 4),))
        for name in ("bernoulli_", "exponential_", "normal_", "random_", "uniform_")},
@@ -87,31 +123,34 @@ NOT_DIFFERENTIABLE = {
     "all", "any", "argmax", "argmin", "argwhere", "count_nonzero", "nonzero", "allclose", "equal",
     "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "signbit", "eq", "ne", "not_equal", "lt",
     "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "logical_and", "logical_or",
-    "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+    "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "F.one_hot",
 }
+
+
+# Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.
+OPS = {name: e.function for name, e in _registry.ENTRIES.items()}
+OPS.update({"F." + name: fn for name, fn in _registry.FUNCTIONAL.items() if fn not in OPS.values()})
 
 
 def _sampled_name(name):
     """``name`` or the alias of the same function that SAMPLES or BINARY lists."""
-    fn = _registry.ENTRIES[name].function
     for other in (name, *sorted(SAMPLES), *sorted(BINARY)):
-        if other in _registry.ENTRIES and _registry.ENTRIES[other].function is fn and (
-                other in SAMPLES or other in BINARY):
+        if OPS.get(other) is OPS[name] and (other in SAMPLES or other in BINARY):
             return other
     return name
 
 
 def _case(name):
     """(function, inputs) for the registered op ``name``; in-place ops run on a clone of their first input."""
-    fn = _registry.ENTRIES[name].function
+    fn = OPS[name]
     key = _sampled_name(name)
     if key in SAMPLES:
         f, inputs = SAMPLES[key]
         return (f or fn), inputs()
     if name.endswith("_"):
         base = name[:-1]
-        f, inputs = _case(base) if base in _registry.ENTRIES else (None, (_x(3, 4),))
-        if f is not None and f is not _registry.ENTRIES[base].function:
+        f, inputs = _case(base) if base in OPS else (None, (_x(3, 4),))
+        if f is not None and f is not OPS[base]:
             return None
         return (lambda x, *rest: fn(x.clone(), *rest)), inputs
     if key in BINARY:
@@ -122,7 +161,7 @@ def _case(name):
     return fn, (_x(3, 4),)
 
 
-DIFFERENTIABLE = sorted(set(_registry.ENTRIES) - NOT_DIFFERENTIABLE - {"floor_divide"})
+DIFFERENTIABLE = sorted(set(OPS) - NOT_DIFFERENTIABLE - {"floor_divide"})
 
 
 def test_floor_divide_is_recorded_but_has_no_derivative():
@@ -151,9 +190,9 @@ def test_every_registered_op_passes_gradcheck_and_gradgradcheck(name):
 
 @pytest.mark.parametrize("name", sorted(NOT_DIFFERENTIABLE))
 def test_ops_listed_as_not_differentiable_record_no_graph(name):
-    fn = _registry.ENTRIES[name].function
+    fn = OPS[name]
     x, y = _x(3, 4), _x(3, 4, seed=1)
-    for args in ((x, y), (x,), (x > 1, y > 1), (x > 1,)):
+    for args in ((x, y), (x,), (x > 1, y > 1), (x > 1,), (_idx(0, 2, 1),)):
         try:
             out = fn(*args)
             break
@@ -194,6 +233,17 @@ def test_top_level_functions_are_exactly_the_registered_ones():
     exported = {n for n, v in vars(mt).items()
                 if callable(v) and getattr(v, "__module__", "").startswith("minitorch._ops.")}
     assert exported == set(top) | {"return_types"}
+
+
+def test_nn_functional_shares_the_registered_functional_ops():
+    functional = _registry.functional()
+    for name in ("tanh", "sigmoid", "relu_"):
+        assert functional[name] is getattr(mt.nn.functional, name) is getattr(mt, name), name
+    for name, fn in functional.items():
+        assert getattr(mt.nn.functional, name) is fn, name
+    defined = {n for n, v in vars(mt.nn.functional).items()
+               if inspect.isfunction(v) and not n.startswith("_") and v.__module__ == mt.nn.functional.__name__}
+    assert defined <= set(functional)
 
 
 def test_generated_index_blocks_are_current():

@@ -160,12 +160,12 @@ class Op(Node):
         return register(function, **where)
 
     @classmethod
-    def inplace_function(cls, name: str | None = None):
-        """The public in-place function (``exp_``), registered as a Tensor method."""
+    def inplace_function(cls, name: str | None = None, **where):
+        """The public in-place function (``exp_``), registered as a Tensor method (and as ``where`` says)."""
         name = name or cls.__qualname__.lower() + "_"
         function = _applier(cls.inplace_variant(), name, name)
         function.__module__ = cls.__module__
-        return register(function, top_level=False)
+        return register(function, **{"top_level": False, **where})
 
 
 def _applier(cls, name: str, qualname: str):

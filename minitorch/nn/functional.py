@@ -10,7 +10,8 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _registry
+from .._registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import conv as _conv
 from .._ops import loss as _loss
@@ -25,11 +26,12 @@ from .._ops.reduction import softmax as _softmax
 from .._ops.reduction import sum as _sum
 from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
-from .._ops.unary import sigmoid, tanh  # noqa: F401  (re-exported)
 from .._ops.view import View, reshape
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
+
+globals().update(_registry.functional())  # the ops that are the same function here and in minitorch.* (tanh, ...)
 
 
 def _pair(v, name="kernel_size") -> tuple[int, int]:
@@ -41,6 +43,7 @@ def _pair(v, name="kernel_size") -> tuple[int, int]:
 
 
 # ---- linear ------------------------------------------------------------------------------------------
+@functional_op
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
     if bias is None:
@@ -104,16 +107,19 @@ def _conv_nd(input, weight, bias, stride, padding, dilation, groups, dims):
     return out.squeeze(0) if unbatched else out
 
 
+@functional_op
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """1-D cross-correlation over (N, C, L) inputs."""
     return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
+@functional_op
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
     return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
+@functional_op
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1) -> Tensor:
     """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
@@ -136,6 +142,7 @@ def _pool_input(input, name):
         raise RuntimeError(f"{name}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(input.shape)}")
 
 
+@functional_op
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Maximum over each window (optionally with the flat indices of the maxima)."""
     _pool_input(input, "max_pool2d")
@@ -150,6 +157,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                                  kernel=kernel, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
 
 
+@functional_op
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None) -> Tensor:
     """Average over each window."""
@@ -165,6 +173,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                                  count_include_pad=count_include_pad, divisor_override=divisor_override)
 
 
+@functional_op
 def adaptive_avg_pool2d(input, output_size) -> Tensor:
     """Average pooling to a fixed output size."""
     h, w = input.shape[-2:]
@@ -175,6 +184,7 @@ def adaptive_avg_pool2d(input, output_size) -> Tensor:
     return _pool.AdaptiveAvgPool2d.apply(input, output_size=tuple(out))
 
 
+@functional_op
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False) -> Tensor:
     """Resize the spatial dims; minitorch implements mode='nearest' (torch's nearest rule)."""
@@ -196,9 +206,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return _pool.UpsampleNearest2d.apply(input, size=out_hw, scales=scales)
 
 
-upsample = interpolate
+upsample = register(interpolate, name="upsample", method=False, top_level=False, functional=True)
 
 
+@functional_op
 def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``."""
     if len(pad) % 2:
@@ -220,6 +231,7 @@ def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tenso
 
 
 # ---- normalisation and dropout ---------------------------------------------------------------------------
+@functional_op
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
                eps=1e-5) -> Tensor:
     """Normalise each channel (dim 1) by batch statistics (training, updating the running ones) or
@@ -240,6 +252,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                  eps=eps)
 
 
+@functional_op
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims of each sample."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -250,6 +263,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Ten
     return NativeLayerNorm.apply(input, weight, bias, eps=eps, axes=axes, param_shape=shape)
 
 
+@functional_op
 def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise each group of channels of each sample."""
     n, c = input.shape[:2]
@@ -270,6 +284,7 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
+@functional_op
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
     _check_p(p)
@@ -279,6 +294,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     return mul_(input, mask) if inplace else input * mask
 
 
+@functional_op
 def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels (dim -3) with probability ``p``."""
     _check_p(p)
@@ -290,52 +306,58 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
 
 
 # ---- activations --------------------------------------------------------------------------------------
+@functional_op
 def relu(input, inplace: bool = False) -> Tensor:
     return _relu_(input) if inplace else _relu(input)
-
-
-def relu_(input) -> Tensor:
-    return _relu_(input)
 
 
 def _maybe_inplace(op, input, inplace, **params):
     return (_act.INPLACE[op] if inplace else op).apply(input, **params)
 
 
+@functional_op
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Hardtanh, input, inplace, min_val=min_val, max_val=max_val)
 
 
+@functional_op
 def relu6(input, inplace: bool = False) -> Tensor:
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
+@functional_op
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.LeakyRelu, input, inplace, negative_slope=negative_slope)
 
 
+@functional_op
 def leaky_relu_(input, negative_slope: float = 0.01) -> Tensor:
     return leaky_relu(input, negative_slope, True)
 
 
+@functional_op
 def gelu(input, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return _act.Gelu.apply(input, approximate=approximate)
 
 
+@functional_op
 def silu(input, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Silu, input, inplace)
 
 
+@functional_op
 def hardswish(input, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Hardswish, input, inplace)
 
 
+@functional_op
 def hardsigmoid(input, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Hardsigmoid, input, inplace)
 
 
+@functional_op
 def elu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Elu, input, inplace, alpha=alpha)
 
@@ -343,34 +365,42 @@ def elu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
+@functional_op
 def selu(input, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE)
 
 
+@functional_op
 def celu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Celu, input, inplace, alpha=alpha, input_scale=1.0 / alpha)
 
 
+@functional_op
 def softplus(input, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     return _act.Softplus.apply(input, beta=beta, threshold=threshold)
 
 
+@functional_op
 def logsigmoid(input) -> Tensor:
     return _act.LogSigmoid.apply(input)
 
 
+@functional_op
 def mish(input, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Mish, input, inplace)
 
 
+@functional_op
 def threshold(input, threshold: float, value: float, inplace: bool = False) -> Tensor:
     return _maybe_inplace(_act.Threshold, input, inplace, threshold=threshold, value=value)
 
 
+@functional_op
 def softsign(input) -> Tensor:
     return input / (input.abs() + 1)
 
 
+@functional_op
 def tanhshrink(input) -> Tensor:
     return input - input.tanh()
 
@@ -383,19 +413,23 @@ def _softmax_dim(input, dim, name):
     return dim
 
 
+@functional_op
 def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     return _softmax(input, _softmax_dim(input, dim, "softmax"), dtype=dtype)
 
 
+@functional_op
 def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     return _softmax(-input, _softmax_dim(input, dim, "softmin"), dtype=dtype)
 
 
+@functional_op
 def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     return _log_softmax(input, _softmax_dim(input, dim, "log_softmax"), dtype=dtype)
 
 
 # ---- embeddings and encodings ------------------------------------------------------------------------------
+@functional_op
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False) -> Tensor:
     """Rows of ``weight`` picked by the integer tensor ``input``."""
@@ -410,6 +444,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return Embedding.apply(weight, indices=idx, padding_idx=padding_idx)
 
 
+@functional_op
 def one_hot(tensor, num_classes: int = -1) -> Tensor:
     """(..., num_classes) int64 one-hot encoding of an integer tensor."""
     idx = tensor._data
@@ -423,6 +458,7 @@ def one_hot(tensor, num_classes: int = -1) -> Tensor:
     return Tensor._wrap((idx[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
+@functional_op
 def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
     """``input / max(||input||_p, eps)`` along ``dim``."""
     norm = _sum(input.abs() ** p, dim, keepdim=True) ** (1.0 / p) if p != 2 else _sum(input * input, dim,
@@ -430,6 +466,7 @@ def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor
     return input / clamp(norm, min=eps).expand_as(input)
 
 
+@functional_op
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
     dot = _sum(x1 * x2, dim)
     n1 = _sum(x1 * x1, dim).sqrt()
@@ -475,6 +512,7 @@ def _check_nll_args(input, target, weight):
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
 
 
+@functional_op
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean") -> Tensor:
     """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
@@ -504,6 +542,7 @@ def _class_weighted(per_class, weight, class_dim):
     return per_class * weight.reshape((-1,) + (1,) * (per_class.dim() - class_dim - 1))
 
 
+@functional_op
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax followed by nll_loss; ``target`` holds class indices or class probabilities."""
@@ -538,18 +577,21 @@ def _size_warning(input, target):
                       "same size.", UserWarning, stacklevel=3)
 
 
+@functional_op
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of squared differences."""
     _size_warning(input, target)
     return _loss.MseLoss.apply(input, target, reduction=_reduction(size_average, reduce, reduction))
 
 
+@functional_op
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of absolute differences."""
     _size_warning(input, target)
     return _loss.reduce((input - target).abs(), _reduction(size_average, reduce, reduction))
 
 
+@functional_op
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """Quadratic below ``beta``, linear above."""
@@ -557,11 +599,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     return _loss.SmoothL1Loss.apply(input, target, reduction=_reduction(size_average, reduce, reduction), beta=beta)
 
 
+@functional_op
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     _size_warning(input, target)
     return _loss.HuberLoss.apply(input, target, reduction=_reduction(None, None, reduction), delta=delta)
 
 
+@functional_op
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """BCE between probabilities ``input`` and ``target``."""
@@ -573,6 +617,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                                                                                         reduction))
 
 
+@functional_op
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None) -> Tensor:
     """BCE of sigmoid(input), computed stably; ``pos_weight`` weighs positive examples per class."""
