@@ -414,6 +414,32 @@ def exponential_(self, lambd: float = 1.0, *, generator=None):
     return _fill_random(self, "Exponential", numpy_generator(generator).exponential(1.0 / lambd, self._data.shape))
 
 
+# ---- factories from an existing tensor (Tensor methods) ----------------------------------------------
+@register(top_level=False)
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+@register(top_level=False)
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+@register(top_level=False)
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+@register(top_level=False)
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+@register(top_level=False)
+def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
 # ---- legacy constructors ------------------------------------------------------------------------------
 def legacy_new(args, kwargs, dtype=None) -> Tensor:
     """``Tensor(data)`` copies data; ``Tensor(*sizes)`` is uninitialised."""

@@ -14,6 +14,8 @@ jump there. This module imports nothing from minitorch.
 """
 from __future__ import annotations
 
+import os
+import sys
 from typing import Callable, NamedTuple
 
 
@@ -73,7 +75,6 @@ def functional() -> dict[str, Callable]:
 
 def index_block(names: dict[str, Callable], indent: str) -> str:
     """``from <module> import <name>, ...`` lines, one per defining module: the static index for editors."""
-    import sys
     by_module: dict[str, list[str]] = {}
     for n, fn in sorted(names.items()):
         module = vars(sys.modules[fn.__module__])
@@ -112,7 +113,6 @@ def refresh(path: str, names: dict[str, Callable], indent: str, write: bool) -> 
 
 def generated_files() -> list[tuple[str, dict[str, Callable], str]]:
     """The files with a generated block: (path, names, indent)."""
-    import os
     here = os.path.dirname(os.path.abspath(__file__))
     return [(os.path.join(here, "_tensor.py"), methods(), " " * 8),
             (os.path.join(here, "__init__.py"), top_level(), " " * 4)]

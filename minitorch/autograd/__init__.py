@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 
-from . import engine, function, graph
+from . import engine, function, graph, inplace
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, FunctionCtx, once_differentiable
@@ -24,7 +24,6 @@ Tensor = None  # minitorch.Tensor, handed over by _bind_tensor (the class is def
 def _bind_tensor(cls) -> None:
     """Hand the Tensor class to the autograd modules: they load before it exists, since
     ``minitorch._tensor`` builds on them. The one place where that cycle is closed."""
-    from . import inplace
     for module in (sys.modules[__name__], graph, engine, function, inplace, _gradcheck, functional):
         module.Tensor = cls
 

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import grad  # (this module loads after autograd.grad is defined)
+from .grad_mode import enable_grad
+
 Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
+
+
+def _zeros_like(x):
+    return Tensor._wrap(np.zeros_like(x._data))
+
+
+def _ones_like(x):
+    return Tensor._wrap(np.ones_like(x._data))
 
 
 def _tuple(x):
@@ -22,16 +33,14 @@ def _prepare(inputs, create_graph):
 
 
 def _grad(outputs, inputs, grad_outputs, create_graph):
-    from . import grad
-    from .._factories import zeros_like
     outputs = [o for o in outputs]
     needs = [o.requires_grad for o in outputs]
     if not any(needs):
-        return tuple(zeros_like(x) for x in inputs)
+        return tuple(_zeros_like(x) for x in inputs)
     grads = grad([o for o, n in zip(outputs, needs) if n], inputs,
                  [g for g, n in zip(grad_outputs, needs) if n], create_graph=create_graph, retain_graph=True,
                  allow_unused=True)
-    return tuple(zeros_like(x) if g is None else g for g, x in zip(grads, inputs))
+    return tuple(_zeros_like(x) if g is None else g for g, x in zip(grads, inputs))
 
 
 def _finish(t, create_graph):
@@ -40,14 +49,12 @@ def _finish(t, create_graph):
 
 def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T J)``."""
-    from .._factories import ones_like
-    from .grad_mode import enable_grad
     is_tuple = not _is_tensor(inputs)
     with enable_grad():
         inputs = _prepare(inputs, create_graph)
         out = func(*inputs)
         outs = _tuple(out)
-        vs = _tuple(v) if v is not None else tuple(ones_like(o) for o in outs)
+        vs = _tuple(v) if v is not None else tuple(_ones_like(o) for o in outs)
         grads = _grad(outs, inputs, vs, create_graph)
     outputs = tuple(_finish(o, create_graph) for o in outs)
     grads = tuple(_finish(g, create_graph) for g in grads)
@@ -56,15 +63,13 @@ def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
 
 def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), J v)`` by differentiating a vjp with respect to its vector."""
-    from .._factories import ones_like, zeros_like
-    from .grad_mode import enable_grad
     with enable_grad():
         inputs = _prepare(inputs, create_graph)
         out = func(*inputs)
         outs = _tuple(out)
-        us = tuple(zeros_like(o).requires_grad_() for o in outs)
+        us = tuple(_zeros_like(o).requires_grad_() for o in outs)
         grads = _grad(outs, inputs, us, True)
-        vs = _tuple(v) if v is not None else tuple(ones_like(x) for x in inputs)
+        vs = _tuple(v) if v is not None else tuple(_ones_like(x) for x in inputs)
         jv = _grad(grads, us, vs, create_graph)
     outputs = tuple(_finish(o, create_graph) for o in outs)
     jv = tuple(_finish(g, create_graph) for g in jv)
@@ -78,8 +83,7 @@ def _is_tensor(x) -> bool:
 def jacobian(func, inputs, create_graph: bool = False, strict: bool = False, vectorize: bool = False,
              strategy: str = "reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape`` per pair."""
-    from .grad_mode import enable_grad
-    from .._ops.view import stack
+    from .._ops.view import stack  # the ops load after autograd
     single_input = _is_tensor(inputs)
     with enable_grad():
         inputs = _prepare(inputs, create_graph)
@@ -120,14 +124,12 @@ def hessian(func, inputs, create_graph: bool = False, strict: bool = False, vect
 
 def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T H)``."""
-    from .grad_mode import enable_grad
-    from .._factories import ones_like
     is_tuple = not _is_tensor(inputs)
     with enable_grad():
         inputs = _prepare(inputs, True)
         out = func(*inputs)
-        grads = _grad([out], inputs, [ones_like(out)], True)
-        vs = _tuple(v) if v is not None else tuple(ones_like(x) for x in inputs)
+        grads = _grad([out], inputs, [_ones_like(out)], True)
+        vs = _tuple(v) if v is not None else tuple(_ones_like(x) for x in inputs)
         prods = _grad(grads, inputs, vs, create_graph)
     prods = tuple(_finish(p, create_graph) for p in prods)
     return _finish(out, create_graph), (prods if is_tuple else prods[0])
