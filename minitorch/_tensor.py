@@ -551,7 +551,7 @@ class Tensor:
         dt = self.dtype if dt is None else _dtype.to_dtype(dt)
         if dt is self.dtype and not copy:
             return self
-        from ._ops.broadcast import to_copy
+        from ._ops.copying import to_copy  # the ops build on this module
         return to_copy(self, dt)
 
     def type(self, dtype=None, non_blocking: bool = False):

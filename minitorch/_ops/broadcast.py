@@ -1,6 +1,7 @@
 """Type promotion and broadcasting for elementwise ops.
 
-``binary`` computes a numpy ufunc in torch's result dtype. Gradients of the broadcast
+``binary`` computes a numpy ufunc in torch's result dtype. Shared by the op modules, this one
+imports none of them. Gradients of the broadcast
 shape need no care in the ops: the engine sums each back to its input's shape.
 """
 from __future__ import annotations
@@ -11,7 +12,6 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import wrap_int
-from .._tensor import Tensor
 
 _ndarray = np.ndarray
 _pair_cache: dict = {}
@@ -130,15 +130,3 @@ def floating(a):
     if type(a) is _ndarray and a.dtype.kind in "biu":
         return a.astype(_dtype.get_default_dtype().np)
     return a
-
-
-def cast(g, dt: np.dtype):
-    """``g`` (array, numpy scalar or tensor) in numpy dtype ``dt``."""
-    if isinstance(g, Tensor):
-        return g if g._data.dtype == dt else to_copy(g, _dtype.from_numpy_dtype(dt))
-    return g if type(g) is _ndarray and g.dtype == dt else np.asarray(g, dt)
-
-
-def to_copy(input, dtype):
-    from .copying import ToCopy
-    return ToCopy.apply(input, dtype=dtype)

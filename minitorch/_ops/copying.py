@@ -7,7 +7,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .._dtype import wrap_int
-from .broadcast import broadcast_shape, to_copy
+from .broadcast import broadcast_shape
 from .._registry import register
 
 _ndarray = np.ndarray
@@ -75,6 +75,11 @@ class Copy(Op, name="CopyBackwards"):
 
 class FillTensor(Copy, name="FillBackward3"):
     """``fill_(value)`` with a 0-dim tensor ``value``, which gets the summed gradient."""
+
+
+def to_copy(input, dtype):
+    """``input`` converted to ``dtype`` (a minitorch dtype), in the graph."""
+    return ToCopy.apply(input, dtype=dtype)
 
 
 @register

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Op
-from .conv import Geometry, Taps, _window_slice, _windows
+from .geometry import Geometry, Taps, _window_slice, _windows
 from .indexing import Index, IndexScatter
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .._registry import register
+from .broadcast import result_dtype
 
 _ndarray = np.ndarray
 
@@ -493,22 +494,19 @@ class Cat(Op):
     def forward(ctx, *arrays, dim=0):
         ctx.dim = dim
         ctx.sizes = [a.shape[dim] for a in arrays]
-        ctx.dtypes = [a.dtype for a in arrays]
         return np.concatenate(arrays, axis=dim, dtype=_common_dtype(arrays))
 
     @staticmethod
     def backward(ctx, g):
         from .indexing import narrow
-        from .broadcast import cast
         out, start = [], 0
-        for size, dt in zip(ctx.sizes, ctx.dtypes):
-            out.append(cast(narrow(g, ctx.dim, start, size), dt))
+        for size in ctx.sizes:  # (the engine casts each part to its input's dtype)
+            out.append(narrow(g, ctx.dim, start, size))
             start += size
         return tuple(out)
 
 
 def _common_dtype(arrays):
-    from .broadcast import result_dtype
     dt = arrays[0].dtype
     for a in arrays[1:]:
         if a.dtype != dt:
