@@ -24,7 +24,6 @@ from .._registry import register
 from .graph import NO_EDGE, Node, _sequence, forward_name, gradient_edge
 
 _new = object.__new__
-_NEEDS: dict = {}  # the distinct needs_input_grad tuples
 Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
 
 
@@ -56,7 +55,6 @@ class Op(Node):
 
     inplace = False
     view = False
-    _as_tensors = False   # set by the engine: backward receives tensors (create_graph)
     _to_save = None       # what forward passed to save_for_backward, until it is packed
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
@@ -69,11 +67,12 @@ class Op(Node):
     def save_for_backward(self, *arrays) -> None:
         self._to_save = arrays
 
-    @property
-    def saved_tensors(self) -> tuple:
-        return self._unpack(self._as_tensors)
+    saved_tensors = property(Node._unpack, doc="What forward saved: arrays, or tensors under create_graph.")
 
-    needs_input_grad: tuple = ()  # per input: does it get a gradient (set with next_functions)
+    @property
+    def needs_input_grad(self) -> tuple:
+        """Per input: does it get a gradient (read from ``next_functions`` when backward asks)."""
+        return tuple([fn is not None for fn, _ in self.next_functions])
 
     # ---- running ----------------------------------------------------------------
     # ``apply`` is made per subclass by ``_applier`` (see ``__init_subclass__``).
@@ -102,18 +101,14 @@ class Op(Node):
 
     def _link(self, inputs) -> tuple:
         """Set ``next_functions`` (one edge per input) and the sequence number."""
-        edges, needs = [], []
+        edges = []
         for x in inputs:
             if isinstance(x, Tensor) and x._requires_grad:
                 fn = x.grad_fn  # gradient_edge(x), without the call for results of other ops (most inputs)
                 edges.append((fn, x._output_nr) if fn is not None else gradient_edge(x))
-                needs.append(True)
             else:
                 edges.append(NO_EDGE)
-                needs.append(False)
         self.next_functions = edges = tuple(edges)
-        needs = tuple(needs)
-        self.needs_input_grad = _NEEDS.setdefault(needs, needs)  # shared: one object less per node
         self._seq = next(_sequence)
         if state.anomaly:
             anomaly_mode.record_trace(self)

@@ -57,6 +57,7 @@ class Node:
     _n_outputs = 1
     _saved = None          # packed saved tensors, see ``_pack``
     _released = False      # set when backward freed the saved tensors
+    _as_tensors = False    # set by the engine: backward runs on tensors (create_graph)
     _pre_hooks = None      # {id: hook(grad_outputs)}
     _post_hooks = None     # {id: hook(grad_inputs, grad_outputs)}
     _tensor_hooks = None   # {output_nr: {id: hook(grad)}} from Tensor.register_hook
@@ -156,13 +157,14 @@ class Node:
             packed.append(saved or _make_saved(SavedTensor, (item, 0, None, 0, None, None)))
         self._saved = packed
 
-    def _unpack(self, as_tensors: bool) -> list:
+    def _unpack(self, as_tensors: bool | None = None) -> list:
+        """The saved values, as tensors in the graph (``as_tensors``; default: under create_graph) or arrays."""
         saved = self._saved
         if saved is None:
             if self._released:
                 raise RuntimeError(RELEASED_MESSAGE)
             return []
-        if as_tensors:
+        if as_tensors or (as_tensors is None and self._as_tensors):
             return [s.unpack(self, True) for s in saved]
         arrays = []
         for s in saved:  # the first-order path: the version checks of SavedTensor.unpack, inlined
