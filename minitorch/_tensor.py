@@ -274,6 +274,8 @@ class Tensor:
         return CPU
 
     is_cuda = False
+    is_mps = False
+    is_xpu = False
     is_sparse = False
     is_quantized = False
     is_meta = False

@@ -1,0 +1,6 @@
+"""``minitorch.backends``: PyTorch's backend switches, as they read on a CPU-only build.
+
+The flags are settable (``cudnn.benchmark = True`` is common tutorial boilerplate) and change
+nothing: minitorch's kernels are numpy's.
+"""
+from . import cuda, cudnn, mps  # noqa: F401
