@@ -34,19 +34,22 @@ if TYPE_CHECKING:
     from minitorch._ops.copying import clone
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select,
         narrow, nonzero, scatter, scatter_add, select, take_along_dim)
-    from minitorch._ops.linalg import (addmm, bmm, dot, ger, inner, matmul, mm, mv, outer)
+    from minitorch._ops.linalg import (addmm, bmm, dot, einsum, ger, inner, matmul, mm, mv, outer)
+    from minitorch._ops.norm import norm
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
+    from minitorch._ops.sorting import (argsort, sort, topk)
+    from minitorch._ops.triangular import (tril, triu)
     from minitorch._ops.unary import (abs, absolute, ceil, cos, exp, expm1, fix, floor, frac, log, log10, log1p,
         log2, neg, negative, reciprocal, relu, relu_, round, rsqrt, sigmoid, sign, sin, sqrt, tan, tanh, trunc)
     from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack,
-        moveaxis, movedim, permute, ravel, repeat, reshape, split, squeeze, stack, swapaxes, swapdims, t,
+        moveaxis, movedim, permute, ravel, repeat, reshape, roll, split, squeeze, stack, swapaxes, swapdims, t,
         tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)
     # end of the generated block
 from ._tensor_str import set_printoptions
 from ._threads import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
-from . import accelerator, amp, backends, cuda, distributed, mps, onnx, version, xpu
+from . import accelerator, amp, backends, cuda, distributed, linalg, mps, onnx, version, xpu
 from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)

@@ -151,14 +151,17 @@ class Tensor:
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
             masked_fill_, masked_select, narrow, nonzero, scatter, scatter_, scatter_add, scatter_add_, select,
             take_along_dim)
-        from minitorch._ops.linalg import (addmm, bmm, dot, ger, inner, matmul, mm, mv, outer)
+        from minitorch._ops.linalg import (addmm, bmm, dot, einsum, ger, inner, matmul, mm, mv, outer)
+        from minitorch._ops.norm import norm
         from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
             log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)
+        from minitorch._ops.sorting import (argsort, sort, topk)
+        from minitorch._ops.triangular import (tril, tril_, triu, triu_)
         from minitorch._ops.unary import (abs, abs_, absolute, ceil, ceil_, cos, cos_, exp, exp_, expm1, fix,
             floor, floor_, frac, log, log10, log1p, log2, log_, neg, neg_, negative, reciprocal, reciprocal_, relu,
             relu_, round, round_, rsqrt, sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tanh, tanh_, trunc)
         from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
-            moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, split, split_with_sizes, squeeze,
+            moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, split, split_with_sizes, squeeze,
             sum_to_size, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsqueeze, view,
             view_as)
         # end of the generated block

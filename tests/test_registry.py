@@ -75,6 +75,13 @@ SAMPLES = {
     "pow": (None, lambda: (_x(3, 4), _x(3, 4, seed=1))),
     "prod": (lambda x: x.prod(1), lambda: (mt.tensor([[0.5, 0.0, 1.5], [0.0, 0.0, 2.0], [1.0, 2.0, 3.0]],
                                                      dtype=mt.float64, requires_grad=True),)),
+    "sort": (lambda x: x.sort(1, descending=True).values, lambda: (_x(3, 4),)),
+    "topk": (lambda x: x.topk(2, 1).values, lambda: (_x(3, 4),)),
+    "tril": (lambda x: x.tril(1), lambda: (_x(3, 4),)),
+    "triu": (lambda x: x.triu(-1), lambda: (_x(3, 4),)),
+    "roll": (lambda x: x.roll((1, -2), (0, 1)), lambda: (_x(3, 4),)),
+    "norm": (lambda x: (x.norm(), x.norm(p=3, dim=1), x.norm(p=float("inf"), dim=0)), lambda: (_x(3, 4),)),
+    "einsum": (lambda a, b, c: mt.einsum("ij,jk,k->i", a, b, c), lambda: (_x(2, 3), _x(3, 4, seed=1), _x(4, seed=2))),
     # nn.functional
     "F.linear": (None, lambda: (_x(2, 3), _x(4, 3, seed=1), _x(4, seed=2))),
     "F.conv1d": (lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1), lambda: (_x(2, 2, 7), _x(3, 2, 3, seed=1),
@@ -125,7 +132,7 @@ NOT_DIFFERENTIABLE = {
     "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "signbit", "eq", "ne", "not_equal", "lt",
     "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "F.one_hot",
-    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full",
+    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "argsort",
 }
 
 

@@ -6,7 +6,7 @@ importing them all fills the registry, from which the Tensor methods are bound.
 from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, conv, copying, embedding, indexing, linalg, loss,  # noqa: F401
-               normalization, pooling, reduction, unary, view)
+               norm, normalization, pooling, reduction, sorting, triangular, unary, view)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)
@@ -62,8 +62,8 @@ _OPERATORS = {
     "__pow__": arithmetic.pow,
     "__rpow__": lambda self, other: arithmetic.pow(other, self),
     "__ipow__": arithmetic.pow_,
-    "__matmul__": linalg.matmul,
-    "__rmatmul__": lambda self, other: linalg.matmul(other, self),
+    "__matmul__": linalg._product,
+    "__rmatmul__": lambda self, other: linalg._product(other, self),
     "__neg__": unary.neg,
     "__pos__": lambda self: self,
     "__abs__": unary.abs,

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op
-from .broadcast import _scalar, binary, broadcast_shape, result_dtype
+from .broadcast import _out, _scalar, binary, broadcast_shape, result_dtype
 from .unary import log
 from .._registry import register
 
@@ -580,16 +580,6 @@ def clamp_min(input, min):  # noqa: A002
 def clamp_max(input, max):  # noqa: A002
     """``min(input, max)`` with torch's one-sided clamp nodes."""
     return ClampMaxTensor.apply(input, max) if isinstance(max, Tensor) else ClampMax.apply(input, max=_scalar(max))
-
-
-def _out(result, out):
-    """Support the ``out=`` argument by copying into it."""
-    if out is None:
-        return result
-    if out.shape != result.shape:
-        out._data = np.empty(result._data.shape, out._data.dtype)
-    out._data[...] = result._data
-    return out
 
 
 # in-place forms: same formulas, result written into the first input

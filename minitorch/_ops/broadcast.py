@@ -130,3 +130,13 @@ def floating(a):
     if type(a) is _ndarray and a.dtype.kind in "biu":
         return a.astype(_dtype.get_default_dtype().np)
     return a
+
+
+def _out(result, out):
+    """Support the ``out=`` argument by copying into it."""
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        out._data = np.empty(result._data.shape, out._data.dtype)
+    out._data[...] = result._data
+    return out

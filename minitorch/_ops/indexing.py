@@ -118,8 +118,8 @@ def narrow(input, dim: int, start: int, length: int):
 
 # ---- x[index] -------------------------------------------------------------------------------------
 def _is_advanced(item) -> bool:
-    """Tensor, list and bool indices (a bool is a 0-dim mask: True adds a dim of 1, False of 0)."""
-    return isinstance(item, (Tensor, _ndarray, list, bool, np.bool_))
+    """Tensor, list, range and bool indices (a bool is a 0-dim mask: True adds a dim of 1, False of 0)."""
+    return isinstance(item, (Tensor, _ndarray, list, range, bool, np.bool_))
 
 
 def _advanced_array(item, tensor_shape, dim):

@@ -7,7 +7,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _C_TYPE_NAMES
 from ..autograd.function import Op
-from .broadcast import broadcast_shape
+from .broadcast import _out, broadcast_shape
 from .._registry import register
 from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, sum_to_size, t,
                    transpose, unsqueeze, view)
@@ -196,13 +196,18 @@ class SqueezeOut(Squeeze, name="SqueezeBackward4"):
 
 
 @register
-def matmul(input, other):
+def matmul(input, other, *, out=None):
     """Matrix product with torch's rules for 1-D operands and broadcast batch dims.
 
     As in torch: a batch against a matrix or vector is folded into one ``mm``/``mv``
     (transposed when the batch is on the right); other batched cases expand both
-    operands to the broadcast batch and run one ``bmm``.
+    operands to the broadcast batch and run one ``bmm``. ``out``: a tensor to write the result into.
     """
+    return _out(_product(input, other), out)
+
+
+def _product(input, other):
+    """``matmul`` without ``out``."""
     da, db = np.ndim(input), np.ndim(other)
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
@@ -219,9 +224,9 @@ def matmul(input, other):
     sa, sb = np.shape(input), np.shape(other)
     if da == 3 and db == 3 and sa[0] != sb[0]:  # a batch of one that requires grad is squeezed, as in torch
         if sa[0] == 1 and getattr(input, "_requires_grad", False):
-            return matmul(squeeze(input, 0), other)
+            return _product(squeeze(input, 0), other)
         if sb[0] == 1 and getattr(other, "_requires_grad", False):
-            return matmul(input, squeeze(other, 0))
+            return _product(input, squeeze(other, 0))
     return _batched(input, other)
 
 
@@ -267,3 +272,66 @@ def _batched(a, b):
     out = Bmm.apply(a3, b3)
     shape = batch + ((n,) if len(sa) > 1 else ()) + ((p,) if len(sb) > 1 else ())
     return UnsafeView.apply(out if len(sb) > 1 else squeeze(out, -1), shape=shape)
+
+
+# ---- einsum -----------------------------------------------------------------------------------------------
+def _einsum_subscripts(equation: str, ndims: list[int]) -> tuple[list[str], str]:
+    """Input and output subscripts of ``equation`` with ``...`` spelled out as letters (right-aligned)."""
+    equation = equation.replace(" ", "")
+    lhs, arrow, out = equation.partition("->")
+    ins = lhs.split(",")
+    if len(ins) != len(ndims):
+        raise ValueError("einsum(): more operands were provided than specified in the equation"
+                         if len(ndims) > len(ins) else "einsum(): fewer operands were provided than specified in "
+                         "the equation")
+    free = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in equation]
+    width = max((n - len(s.replace("...", "")) for s, n in zip(ins, ndims) if "..." in s), default=0)
+    ell = "".join(free[:width])
+    ins = [s.replace("...", ell[width - (n - len(s.replace("...", ""))):]) for s, n in zip(ins, ndims)]
+    if arrow:
+        out = out.replace("...", ell)
+    else:  # implicit output: the ellipsis dims, then the letters used once, in order
+        letters = "".join(ins)
+        out = ell + "".join(sorted(c for c in set(letters) if letters.count(c) == 1 and c not in ell))
+    return ins, out
+
+
+class Einsum(Op):
+    """``einsum(equation, *operands)``; each operand's gradient is another einsum of the others."""
+
+    @staticmethod
+    def forward(ctx, *operands, equation=""):
+        ins, out = _einsum_subscripts(equation, [np.ndim(o) for o in operands])
+        ctx.ins, ctx.out, ctx.shapes = ins, out, [np.shape(o) for o in operands]
+        ctx.save_for_backward(*operands)
+        return np.asarray(np.einsum(",".join(ins) + "->" + out, *operands))
+
+    @staticmethod
+    def backward(ctx, g):
+        operands = ctx.saved_tensors
+        grads = []
+        for i, (sub, need) in enumerate(zip(ctx.ins, ctx.needs_input_grad)):
+            if not need:
+                grads.append(None)
+                continue
+            if len(set(sub)) != len(sub):
+                raise NotImplementedError("minitorch: the einsum gradient of an operand with a repeated index "
+                                          f"('{sub}': a trace or a diagonal) is not implemented")
+            others = [s for j, s in enumerate(ctx.ins) if j != i]
+            seen = set(ctx.out).union(*others)
+            kept = "".join(c for c in sub if c in seen)
+            spec = ",".join([ctx.out] + others) + "->" + kept
+            part = Einsum.apply(g, *[o for j, o in enumerate(operands) if j != i], equation=spec)
+            shape = ctx.shapes[i]
+            if kept != sub:  # letters summed within this operand alone: the gradient is constant along them
+                part = expand(part.reshape(tuple(n if c in kept else 1 for c, n in zip(sub, shape))), shape)
+            grads.append(part)
+        return tuple(grads)
+
+
+@register
+def einsum(equation: str, *operands):
+    """Sums of products over the indices ``equation`` names, as ``numpy.einsum``/``torch.einsum``."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return Einsum.apply(*operands, equation=equation)

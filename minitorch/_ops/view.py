@@ -624,6 +624,31 @@ def flip(input, dims):
     return Flip.apply(input, dims=tuple(_wrap_dim(d, nd) for d in dims))
 
 
+class Roll(Op):
+    """Elements shifted along dims, wrapping around (all elements, flattened, when no dims are given)."""
+
+    @staticmethod
+    def forward(ctx, a, shifts=(), dims=None):
+        ctx.shifts, ctx.dims = shifts, dims
+        return np.roll(a, shifts, dims)
+
+    @staticmethod
+    def backward(ctx, g):
+        return Roll.apply(g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
+
+
+@register
+def roll(input, shifts, dims=None):
+    """``input`` with its elements shifted by ``shifts`` along ``dims``, wrapping around."""
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+    if not dims and len(shifts) == 1:
+        return Roll.apply(input, shifts=shifts, dims=None)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    return Roll.apply(input, shifts=shifts, dims=tuple(_wrap_dim(d, np.ndim(input)) for d in dims))
+
+
 @register(top_level=False)
 def contiguous(input, memory_format=None):
     """``input`` itself when C-contiguous, else a contiguous copy in the graph."""

@@ -62,10 +62,10 @@ def run_backward(roots, root_grads, retain_graph: bool, create_graph: bool, inpu
 
     captures = None
     if inputs is not None:
-        captures = {}   # (node, output_nr) -> position in inputs
+        captures = {}   # (node, output_nr) -> positions in inputs
         for pos, t in enumerate(inputs):
             if t._requires_grad:
-                captures[gradient_edge(t)] = pos
+                captures.setdefault(gradient_edge(t), []).append(pos)  # a tensor may be named twice
             elif not accumulate:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
 
@@ -279,11 +279,12 @@ def _leads_on(node, needed) -> bool:
 
 def _capture(node, grads, captures, captured, create_graph):
     for nr, g in enumerate(grads):
-        pos = captures.get((node, nr))
-        if pos is not None and g is not None:
+        positions = captures.get((node, nr))
+        if positions is not None and g is not None:
             if type(node) is AccumulateGrad and node.variable._hooks:
                 g = _call_tensor_hooks(node.variable._hooks.values(), g, create_graph)
-            captured[pos] = g if captured[pos] is None else captured[pos] + g
+            for pos in positions:
+                captured[pos] = g if captured[pos] is None else captured[pos] + g
 
 
 def _to_tensor(g):

@@ -319,7 +319,9 @@ class SavedTensor(NamedTuple):
             if not as_tensors:
                 return self.array
             value = Tensor._wrap(self.array)
-            value._vc, value.grad_fn, value._output_nr, value._requires_grad = vc, node, nr, True
+            value._vc = vc
+            if self.array.dtype.kind == "f":  # (an integer result, such as indices, has no gradient)
+                value.grad_fn, value._output_nr, value._requires_grad = node, nr, True
             return value
         t = self.input
         if t is not None:

@@ -1,0 +1,15 @@
+"""``minitorch.linalg``: the part of ``torch.linalg`` minitorch has so far (vector norms)."""
+from __future__ import annotations
+
+from ._ops.norm import norm as _norm
+from ._ops.norm import vector_norm
+
+
+def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):  # noqa: A002
+    """``vector_norm`` for vectors (or ``dim`` an int); the Frobenius norm (``ord`` None or 'fro') of matrices."""
+    if ord is None or ord == "fro" or isinstance(dim, int) or (dim is None and A.dim() == 1):
+        return _norm(A, 2 if ord in (None, "fro") else ord, dim, keepdim, out=out, dtype=dtype)
+    raise NotImplementedError(f"minitorch.linalg.norm: matrix norm ord={ord!r} is not implemented yet")
+
+
+__all__ = ["norm", "vector_norm"]

@@ -1,0 +1,125 @@
+"""Ops real programs use beyond the core set (issue 10): sorting and selection, triangles, roll,
+vector norms, einsum, matmul(out=), range indices, the same tensor named twice in autograd.grad;
+values, dtypes, node names and gradients against PyTorch, errors with its texts."""
+import numpy as np
+import pytest
+
+import minitorch
+from op_helper import check_error, floats, helper_test_op
+
+f32 = np.float32
+TIES = np.array([[3.0, 1.0, 2.0, 1.0], [0.0, 5.0, 5.0, -1.0], [2.0, 2.0, 2.0, 2.0]], f32)
+
+
+def case(name, fn, *inputs, **opts):
+    return pytest.param(fn, inputs, opts, id=name)
+
+
+CASES = [
+    case("sort", lambda t, x: t.sort(x), (3, 5)),
+    case("sort-dim0-desc", lambda t, x: x.sort(0, descending=True), (4, 3)),
+    case("sort-ties-stable", lambda t, x: t.sort(x, stable=True), TIES),
+    case("sort-ties-desc", lambda t, x: t.sort(x, descending=True, stable=True), TIES),
+    case("sort-0d", lambda t, x: t.sort(x), ()),
+    case("argsort", lambda t, x: x.argsort(dim=0, descending=True, stable=True), TIES),
+    case("topk", lambda t, x: t.topk(x, 2), (3, 5)),
+    case("topk-smallest-dim0", lambda t, x: x.topk(3, dim=0, largest=False), (4, 3)),
+    case("topk-distinct", lambda t, x: t.topk(x, 2, dim=1), np.array([[3.0, 1.0, 2.0, 0.0], [0.0, 5.0, 4.0, -1.0]], f32)),
+    case("tril", lambda t, x: t.tril(x), (3, 4)),
+    case("triu-batch-diag", lambda t, x: t.triu(x, 1), (2, 3, 3)),
+    case("tril-neg", lambda t, x: x.tril(-1), (4, 3)),
+    case("tril_", lambda t, x: x.clone().tril_(1), (3, 3)),
+    case("triu_", lambda t, x: x.clone().triu_(), (3, 3)),
+    case("roll-flat", lambda t, x: t.roll(x, 2), (3, 4)),
+    case("roll-dims", lambda t, x: x.roll((1, -1), (0, 1)), (3, 4)),
+    case("roll-neg-dim", lambda t, x: x.roll(5, -1), (2, 3)),
+    case("norm", lambda t, x: x.norm(), (3, 4)),
+    case("norm-dim", lambda t, x: t.norm(x, dim=1), (3, 4)),
+    case("norm-p1-keepdim", lambda t, x: x.norm(p=1, dim=0, keepdim=True), (3, 4)),
+    case("norm-p3", lambda t, x: x.norm(p=3, dim=(0, 1)), (3, 4)),
+    case("norm-inf-ties", lambda t, x: x.norm(p=float("inf"), dim=1), TIES),
+    case("norm-neginf", lambda t, x: t.linalg.vector_norm(x, ord=float("-inf"), dim=0), (3, 4)),
+    case("norm-zero-vector", lambda t, x: (x * 0).norm(dim=1), (2, 3)),
+    case("vector_norm-p0", lambda t, x: t.linalg.vector_norm(x, ord=0), (3, 4)),
+    case("linalg.norm", lambda t, x: t.linalg.norm(x), (3, 4)),
+    case("norm-float64", lambda t, x: x.norm(dim=0), (3, 4), dtype=np.float64),
+]
+EINSUM = [
+    case("einsum-mm", lambda t, a, b: t.einsum("ij,jk->ik", a, b), (2, 3), (3, 4)),
+    case("einsum-batch", lambda t, a, b: t.einsum("bij,bjk->bik", a, b), (2, 2, 3), (2, 3, 4)),
+    case("einsum-ellipsis-implicit", lambda t, a, b: t.einsum("...ij,jk", a, b), (5, 2, 3), (3, 4)),
+    case("einsum-sum-one-operand", lambda t, a: t.einsum("ij->j", a), (3, 4)),
+    case("einsum-outer", lambda t, a, b: t.einsum("i,j->ij", a, b), (3,), (4,)),
+    case("einsum-list", lambda t, a, b: t.einsum("ij,ij->i", [a, b]), (3, 4), (3, 4)),
+    case("einsum-unshared-index", lambda t, a, b: t.einsum("ij,kl->jk", a, b), (2, 3), (4, 5)),
+    case("einsum-spaces-transpose", lambda t, a: t.einsum("b i j -> b j i", a), (2, 3, 4)),
+]
+
+
+@pytest.mark.parametrize("fn,inputs,opts", CASES)
+def test_ops_match_torch(fn, inputs, opts):
+    helper_test_op(inputs, fn, **opts)
+
+
+@pytest.mark.parametrize("fn,inputs,opts", EINSUM)
+def test_einsum_matches_torch(fn, inputs, opts):
+    helper_test_op(inputs, fn, check_node=False, **opts)  # torch's nodes are the bmm/view it lowers to
+
+
+@pytest.mark.parametrize("fn, inputs, exc, msg", [
+    (lambda t, x: t.topk(x, 5), ((2, 4),), RuntimeError, "selected index k out of range"),
+    (lambda t, x: t.tril(x), ((3,),), RuntimeError, "tril: input tensor must have at least 2 dimensions"),
+    (lambda t, x: x.triu(), ((3,),), RuntimeError, "triu: input tensor must have at least 2 dimensions"),
+    (lambda t, x: t.roll(x, (1, 2)), ((2, 3),), RuntimeError, "shifts and dimensions must align. shifts: 2, dims:0"),
+    (lambda t, x: t.roll(x, 1, (0, 1)), ((2, 3),), RuntimeError,
+     "shifts and dimensions must align. shifts: 1, dims:2"),
+    (lambda t, x: t.linalg.vector_norm(x.long()), ((2, 3),), RuntimeError,
+     "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
+])
+def test_errors_match_torch(fn, inputs, exc, msg):
+    check_error(fn, *inputs, exc=exc, msg=msg)
+
+
+def test_norm_gradients_hand_derived():
+    x = minitorch.tensor([[3.0, -4.0], [0.0, 0.0]], requires_grad=True)
+    x.norm(dim=1).sum().backward()  # x / |x|, and 0 for the zero row (torch's subgradient)
+    assert x.grad.tolist() == [[pytest.approx(0.6), pytest.approx(-0.8)], [0.0, 0.0]]
+    z = minitorch.tensor([2.0, -2.0, 1.0], requires_grad=True)
+    z.norm(p=float("inf")).backward()  # the maximum is shared by the two ties
+    assert z.grad.tolist() == [0.5, -0.5, 0.0]
+
+
+def test_sort_and_topk_without_torch():
+    x = minitorch.tensor(TIES)
+    values, indices = minitorch.sort(x, descending=True)
+    assert indices.tolist() == [[0, 2, 1, 3], [1, 2, 0, 3], [0, 1, 2, 3]]
+    assert values.tolist() == np.sort(TIES, 1)[:, ::-1].tolist()
+    assert minitorch.topk(x, 1).indices.tolist() == [[0], [1], [0]]
+    y = minitorch.tensor(TIES, requires_grad=True)
+    y.topk(2).values.sum().backward()
+    assert y.grad.tolist() == [[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]]
+
+
+def test_einsum_without_torch():
+    a, b = floats((2, 3)), floats((3, 4))
+    ta, tb = minitorch.tensor(a, requires_grad=True), minitorch.tensor(b, requires_grad=True)
+    out = minitorch.einsum("ij,jk->ik", ta, tb)
+    np.testing.assert_allclose(out.detach().numpy(), a @ b, rtol=1e-6)
+    out.sum().backward()
+    np.testing.assert_allclose(ta.grad.numpy(), np.ones((2, 4), f32) @ b.T, rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="repeated index"):
+        minitorch.einsum("ii->i", minitorch.ones(2, 2, requires_grad=True)).sum().backward()
+
+
+def test_matmul_out_and_range_index():
+    a, b = minitorch.ones(2, 3), minitorch.ones(3, 2)
+    out = minitorch.zeros(2, 2)
+    assert minitorch.matmul(a, b, out=out) is out and out.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+    x = minitorch.arange(12.0).reshape(4, 3)
+    assert x[range(1, 3)].tolist() == [[3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]
+
+
+def test_grad_of_a_tensor_named_twice():
+    x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    g1, g2 = minitorch.autograd.grad((x * x).sum(), (x, x))
+    assert g1.tolist() == g2.tolist() == [2.0, 4.0]
