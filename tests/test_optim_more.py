@@ -372,3 +372,191 @@ def test_defaults_match_torch(name):
     assert ours.defaults == theirs.defaults
     assert list(ours.defaults) == list(theirs.defaults)
     assert ours.state_dict()["param_groups"] == theirs.state_dict()["param_groups"]
+
+
+# ---- LBFGS ----------------------------------------------------------------------------------------------
+
+def _lbfgs_problem(lib, kind, dtype, **kwargs):
+    """An LBFGS over a 6-vector and a closure for ``kind``: 'rosenbrock' or a positive-definite 'quadratic'."""
+    x = lib.tensor(np.array([-1.5, 2.0, 0.5, -0.7, 1.0, 0.3], dtype=dtype), requires_grad=True)
+    opt = lib.optim.LBFGS([x], **kwargs)
+    a = np.random.default_rng(0).standard_normal((6, 6))
+    m = lib.tensor((a @ a.T + 6 * np.eye(6)).astype(dtype))
+    b = lib.tensor(np.arange(6.0, dtype=dtype))
+
+    def closure():
+        opt.zero_grad()
+        if kind == "rosenbrock":
+            head, tail = x[:-1], x[1:]
+            loss = (100 * (tail - head * head) ** 2 + (1 - head) ** 2).sum()
+        else:
+            loss = 0.5 * (x * (m @ x)).sum() - (b * x).sum()
+        loss.backward()
+        return loss
+
+    return x, opt, closure
+
+
+def _lbfgs_trajectory(lib, kind, dtype, kwargs, steps=5):
+    x, opt, closure = _lbfgs_problem(lib, kind, dtype, **kwargs)
+    points, losses = [], []
+    for _ in range(steps):
+        losses.append(float(opt.step(closure).detach()))
+        points.append(x.detach().numpy().copy())
+    return points, losses, opt
+
+
+def test_lbfgs_first_iteration_by_hand(lib):
+    x = _param(lib, [1.0, 2.0])
+    opt = lib.optim.LBFGS([x], max_iter=1)
+
+    def closure():
+        opt.zero_grad()
+        loss = (x * x).sum()
+        loss.backward()
+        return loss
+
+    # g = [2, 4]: the first step ever is -g scaled by min(1, 1 / sum|g|) = 1/6
+    loss = opt.step(closure)
+    assert loss.item() == 5.0
+    assert x.tolist() == pytest.approx([2 / 3, 4 / 3], rel=1e-15)
+    state = opt.state[x]
+    assert list(state) == ["func_evals", "n_iter", "d", "t", "old_dirs", "old_stps", "ro", "H_diag",
+                           "prev_flat_grad", "prev_loss"]
+    assert state["func_evals"] == 1 and state["n_iter"] == 1 and state["H_diag"] == 1
+    assert state["d"].tolist() == [-2.0, -4.0] and state["prev_loss"] == 5.0
+    assert opt.param_groups[0]["max_eval"] == 1  # max_iter * 5 // 4
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_second_iteration_is_the_secant_newton_step(lib, line_search_fn):
+    # f = 2 x^2 from x = 3: g = 12, t = 1/12, x = 2 (the first line-search trial already meets strong Wolfe);
+    # then y = 8 - 12 = -4, s = -1, H = ys / yy = 1/4 = 1 / f'': d = -8/4 = -2, t = lr = 1, x = 0 exactly
+    x = _param(lib, [3.0])
+    opt = lib.optim.LBFGS([x], max_iter=2, max_eval=5, line_search_fn=line_search_fn)
+
+    def closure():
+        opt.zero_grad()
+        loss = 2 * (x * x).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    assert x.item() == 0.0
+    state = opt.state[x]
+    assert state["H_diag"].item() == 0.25 and state["ro"][0].item() == 0.25
+    assert state["old_dirs"][0].tolist() == [-4.0] and state["old_stps"][0].tolist() == [-1.0]
+    assert len(state["al"]) == 100 and state["al"][1] is None
+    assert state["n_iter"] == 2
+    # at the optimum the next step returns after one evaluation, changing nothing
+    evals = state["func_evals"]
+    assert opt.step(closure).item() == 0.0
+    assert state["func_evals"] == evals + 1 and state["n_iter"] == 2
+
+
+def test_lbfgs_minimises_rosenbrock():
+    x, opt, closure = _lbfgs_problem(minitorch, "rosenbrock", np.float64, line_search_fn="strong_wolfe",
+                                      max_iter=200, tolerance_grad=1e-10, tolerance_change=1e-14)
+    x.data = minitorch.tensor([-1.2, 1.0, -1.2, 1.0, -1.2, 1.0], dtype=minitorch.float64)
+    for _ in range(3):
+        opt.step(closure)
+    loss = closure().item()
+    assert loss < 1e-10 or abs(loss - 3.986579) < 1e-4  # the global minimum (all ones) or the known local one
+
+
+def test_lbfgs_rejects_groups_and_unknown_line_search(lib):
+    p, q = _param(lib, [1.0]), _param(lib, [2.0])
+    with pytest.raises(ValueError, match=r"^LBFGS doesn't support per-parameter options \(parameter groups\)$"):
+        lib.optim.LBFGS([{"params": [p]}, {"params": [q]}])
+    opt = lib.optim.LBFGS([p], line_search_fn="armijo")
+
+    def closure():
+        opt.zero_grad()
+        loss = (p * p).sum()
+        loss.backward()
+        return loss
+
+    with pytest.raises(RuntimeError, match="^only 'strong_wolfe' is supported$"):
+        opt.step(closure)
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_state_dict_round_trip(line_search_fn):
+    kwargs = {"max_iter": 3, "history_size": 2, "line_search_fn": line_search_fn}
+    x, opt, closure = _lbfgs_problem(minitorch, "rosenbrock", np.float64, **kwargs)
+    for _ in range(2):
+        opt.step(closure)
+    y, reloaded, closure_y = _lbfgs_problem(minitorch, "rosenbrock", np.float64, **kwargs)
+    y.data = x.detach().clone()
+    reloaded.load_state_dict(opt.state_dict())
+    for _ in range(2):
+        opt.step(closure)
+        reloaded.step(closure_y)
+    assert y.tolist() == x.tolist()
+
+
+LBFGS_CASES = [{"max_iter": 4}, {"max_iter": 4, "line_search_fn": "strong_wolfe"},
+               {"max_iter": 3, "history_size": 2, "lr": 0.5},
+               {"max_iter": 6, "history_size": 3, "line_search_fn": "strong_wolfe", "max_eval": 8}]
+
+
+def _assert_same_state(ours, theirs, rtol, atol):
+    assert list(ours) == list(theirs)
+    for key, value in theirs.items():
+        mine = ours[key]
+        if isinstance(value, list):
+            assert len(mine) == len(value), key
+            pairs = list(zip(mine, value))
+        else:
+            pairs = [(mine, value)]
+        for a, b in pairs:
+            assert (a is None) == (b is None), key
+            if b is None:
+                continue
+            np.testing.assert_allclose(np.asarray(a.tolist() if hasattr(a, "tolist") else a, dtype=float),
+                                       np.asarray(b.tolist() if hasattr(b, "tolist") else b, dtype=float),
+                                       rtol=rtol, atol=atol, err_msg=key)
+            if key != "t":  # torch's t is a 0-d tensor or a number depending on how it was last computed
+                assert hasattr(a, "shape") == hasattr(b, "shape"), key
+
+
+@pytest.mark.parametrize("kind", ["rosenbrock", "quadratic"])
+@pytest.mark.parametrize("kwargs", LBFGS_CASES, ids=[str(i) for i in range(len(LBFGS_CASES))])
+def test_lbfgs_matches_torch_float64(kind, kwargs):
+    torch = pytest.importorskip("torch")
+    ours, our_losses, our_opt = _lbfgs_trajectory(minitorch, kind, np.float64, kwargs)
+    theirs, their_losses, their_opt = _lbfgs_trajectory(torch, kind, np.float64, kwargs)
+    # the same algorithm in float64: Rosenbrock's ill-conditioning grows the last-bit differences of dot
+    # products summed in different orders to about 1e-10 over 5 steps
+    np.testing.assert_allclose(our_losses, their_losses, rtol=1e-9)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-9)
+    ours_sd, their_sd = our_opt.state_dict(), their_opt.state_dict()
+    assert ours_sd["param_groups"] == their_sd["param_groups"]
+    assert ours_sd["state"][0]["func_evals"] == their_sd["state"][0]["func_evals"]
+    _assert_same_state(ours_sd["state"][0], their_sd["state"][0], rtol=1e-6, atol=1e-8)
+    assert repr(our_opt) == repr(their_opt)
+
+
+@pytest.mark.parametrize("kwargs", LBFGS_CASES, ids=[str(i) for i in range(len(LBFGS_CASES))])
+def test_lbfgs_matches_torch_float32(kwargs):
+    # float32: the closures' losses differ in their last bits (sums in different orders), and near the
+    # optimum the line search's comparisons of losses equal to float32 precision can go either way, so
+    # iterates agree to the precision float32 locates a minimum with (about sqrt(eps) relative), and
+    # the evaluation counts may differ
+    torch = pytest.importorskip("torch")
+    ours, our_losses, our_opt = _lbfgs_trajectory(minitorch, "quadratic", np.float32, kwargs)
+    theirs, their_losses, their_opt = _lbfgs_trajectory(torch, "quadratic", np.float32, kwargs)
+    np.testing.assert_allclose(our_losses, their_losses, rtol=1e-5)
+    for a, b in zip(ours, theirs):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-3)
+    state = our_opt.state[our_opt.param_groups[0]["params"][0]]
+    assert state["d"].dtype == minitorch.float32 and state["ro"][0].dtype == minitorch.float32
+
+
+def test_lbfgs_defaults_match_torch():
+    torch = pytest.importorskip("torch")
+    ours = minitorch.optim.LBFGS([_param(minitorch, [1.0])])
+    theirs = torch.optim.LBFGS([_param(torch, [1.0])])
+    assert ours.defaults == theirs.defaults and list(ours.defaults) == list(theirs.defaults)
