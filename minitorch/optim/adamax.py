@@ -1,0 +1,54 @@
+"""Adamax: Adam with the infinity norm in place of the second moment."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
+                        _params_with_grad, _step_counter, _zeros_like)
+
+
+class Adamax(Optimizer):
+    """Adamax, like ``torch.optim.Adamax``.
+
+    ``m = lerp(m, g, 1 - beta1)``, ``u = max(beta2 * u, |g| + eps)``, then
+    ``p -= lr / (1 - beta1**t) * m / u``. State: ``step``, ``exp_avg`` (``m``) and ``exp_inf`` (``u``).
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, foreach: bool | None = None, *, maximize: bool = False,
+                 differentiable: bool = False, capturable: bool = False) -> None:
+        _check_lr(lr)
+        _check_non_negative(eps, "epsilon value")
+        for i, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+        _check_non_negative(weight_decay, "weight_decay value")
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+        super().__init__(params, defaults)
+
+    def _update_group(self, group: dict[str, Any]) -> None:
+        lr, eps, weight_decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
+        beta1, beta2 = map(float, group["betas"])
+        for p, grad in _params_with_grad(group):
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = _step_counter()
+                state["exp_avg"] = _zeros_like(p)
+                state["exp_inf"] = _zeros_like(p)
+            step = _increment(state["step"])
+            x = p._data
+            g = _effective_grad(x, grad, weight_decay, group["maximize"])
+            exp_avg, exp_inf = state["exp_avg"]._data, state["exp_inf"]._data
+            _lerp_(exp_avg, g, 1 - beta1)
+            exp_inf *= beta2
+            norm = np.abs(g)
+            norm += eps
+            np.maximum(exp_inf, norm, out=exp_inf)
+            update = exp_avg / exp_inf
+            update *= -lr / (1 - beta1 ** step)
+            x += update
+            p._bump()

@@ -1,0 +1,78 @@
+"""NAdam: Adam with Nesterov momentum and a momentum-decay schedule."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import get_default_dtype
+from .._tensor import Tensor
+from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
+                        _params_with_grad, _step_counter, _zeros_like)
+
+
+class NAdam(Optimizer):
+    """NAdam, like ``torch.optim.NAdam``.
+
+    With ``mu_t = beta1 * (1 - 0.5 * 0.96**(t * momentum_decay))`` and ``mu_product`` their running product
+    (kept in ``state['mu_product']``, a 0-d tensor of the default dtype, as torch does):
+    ``m = lerp(m, g, 1 - beta1)``, ``v = beta2 * v + (1 - beta2) * g * g``,
+    ``denom = sqrt(v / (1 - beta2**t)) + eps`` and
+    ``p -= lr * (1 - mu_t) / (1 - mu_product) * g / denom + lr * mu_{t+1} / (1 - mu_product * mu_{t+1}) * m / denom``.
+    ``weight_decay`` is L2 (added to ``g``), or with ``decoupled_weight_decay`` scales ``p`` by ``1 - lr * wd``.
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3,
+                 decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False) -> None:
+        _check_lr(lr)
+        _check_non_negative(eps, "epsilon value")
+        for i, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+        _check_non_negative(weight_decay, "weight_decay value")
+        _check_non_negative(momentum_decay, "momentum_decay value")
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+                    "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
+                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def _update_group(self, group: dict[str, Any]) -> None:
+        lr, eps, weight_decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
+        beta1, beta2 = map(float, group["betas"])
+        momentum_decay, decoupled = float(group["momentum_decay"]), group["decoupled_weight_decay"]
+        for p, grad in _params_with_grad(group):
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = _step_counter()
+                state["mu_product"] = Tensor._wrap(np.ones((), get_default_dtype().np))
+                state["exp_avg"] = _zeros_like(p)
+                state["exp_avg_sq"] = _zeros_like(p)
+            step = _increment(state["step"])
+            x = p._data
+            g = _effective_grad(x, grad, 0.0 if decoupled else weight_decay, group["maximize"])
+            if decoupled and weight_decay != 0:
+                x *= 1 - lr * weight_decay
+
+            mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
+            mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
+            mu_product = state["mu_product"]._data
+            mu_product *= mu
+            mu_prod = float(mu_product)  # rounded to the counter's dtype, as torch reads it back
+
+            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+            _lerp_(exp_avg, g, 1 - beta1)
+            exp_avg_sq *= beta2
+            exp_avg_sq += (1 - beta2) * g * g
+            denom = exp_avg_sq / (1 - beta2 ** step)
+            np.sqrt(denom, out=denom)
+            denom += eps
+            update = g / denom
+            update *= -lr * (1.0 - mu) / (1.0 - mu_prod)
+            x += update
+            update = exp_avg / denom
+            update *= (-lr * mu_next) / (1.0 - mu_prod * mu_next)
+            x += update
+            p._bump()

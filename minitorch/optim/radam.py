@@ -1,0 +1,72 @@
+"""RAdam: Adam with a rectified (variance-corrected) adaptive learning rate."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
+                        _params_with_grad, _step_counter, _zeros_like)
+
+
+class RAdam(Optimizer):
+    """RAdam, like ``torch.optim.RAdam``.
+
+    ``m = lerp(m, g, 1 - beta1)``, ``v = beta2 * v + (1 - beta2) * g * g``; with
+    ``rho_inf = 2 / (1 - beta2) - 1`` and ``rho_t = rho_inf - 2 t beta2**t / (1 - beta2**t)``:
+    if ``rho_t > 5``, ``p -= lr * m / (1 - beta1**t) * sqrt(1 - beta2**t) / (sqrt(v) + eps) * r_t`` with the
+    rectification ``r_t = sqrt((rho_t - 4)(rho_t - 2) rho_inf / ((rho_inf - 4)(rho_inf - 2) rho_t))``,
+    else ``p -= lr * m / (1 - beta1**t)``. ``weight_decay`` as in NAdam (L2, or decoupled).
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, decoupled_weight_decay: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
+        _check_lr(lr)
+        _check_non_negative(eps, "epsilon value")
+        for i, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+        _check_non_negative(weight_decay, "weight_decay value")
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+                    "foreach": foreach, "capturable": capturable, "decoupled_weight_decay": decoupled_weight_decay,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def _update_group(self, group: dict[str, Any]) -> None:
+        lr, eps, weight_decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
+        beta1, beta2 = map(float, group["betas"])
+        decoupled = group["decoupled_weight_decay"]
+        for p, grad in _params_with_grad(group):
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = _step_counter()
+                state["exp_avg"] = _zeros_like(p)
+                state["exp_avg_sq"] = _zeros_like(p)
+            step = _increment(state["step"])
+            x = p._data
+            g = _effective_grad(x, grad, 0.0 if decoupled else weight_decay, group["maximize"])
+            if decoupled and weight_decay != 0:
+                x *= 1 - lr * weight_decay
+
+            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+            _lerp_(exp_avg, g, 1 - beta1)
+            exp_avg_sq *= beta2
+            exp_avg_sq += (1 - beta2) * g * g
+            bias_correction1 = 1 - beta1 ** step
+            bias_correction2 = 1 - beta2 ** step
+            update = exp_avg / bias_correction1
+            update *= lr
+            rho_inf = 2 / (1 - beta2) - 1
+            rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+            if rho_t > 5.0:
+                rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+                adaptive = np.sqrt(exp_avg_sq)
+                adaptive += eps
+                np.divide(bias_correction2 ** 0.5, adaptive, out=adaptive)
+                update *= adaptive
+                update *= rect
+            x -= update
+            p._bump()
