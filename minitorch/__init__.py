@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 from ._tensor_str import set_printoptions
 from ._threads import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
+from . import distributions
 from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled
