@@ -9,7 +9,7 @@ import numpy as np
 from .._tensor import Tensor
 
 __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
-           "half_open_interval", "independent", "integer_interval", "interval", "is_dependent",
+           "half_open_interval", "independent", "integer_interval", "interval", "is_dependent", "less_than",
            "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer", "one_hot", "positive",
            "positive_definite", "real", "real_vector", "simplex", "symmetric", "unit_interval"]
 
@@ -170,6 +170,17 @@ class _GreaterThanEq(_GreaterThan):
         return _bool(_arr(self.lower_bound) <= _arr(value))
 
 
+class _LessThan(Constraint):
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return _bool(_arr(value) < _arr(self.upper_bound))
+
+    def __repr__(self):
+        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
+
+
 class _Interval(Constraint):
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound, self.upper_bound = lower_bound, upper_bound
@@ -250,6 +261,7 @@ positive = _GreaterThan(0.0)
 nonnegative = _GreaterThanEq(0.0)
 greater_than = _GreaterThan
 greater_than_eq = _GreaterThanEq
+less_than = _LessThan
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 unit_interval = _Interval(0.0, 1.0)
