@@ -393,3 +393,12 @@ def test_standard_gamma_gradient():
     ours = standard_gamma_grad(np.broadcast_to(alpha, samples.shape), samples.numpy())
     theirs = torch._standard_gamma_grad(torch.tensor(alpha).repeat(50, 1), samples).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=3e-3)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_float32_parameters_give_float32_results(name):
+    make, params, _, _, _ = CASES[name]
+    d = make(D, minitorch, *[minitorch.tensor(np.asarray(p, np.float32)) for p in params])
+    s = d.sample((2,))
+    assert s.dtype == (minitorch.int64 if name.startswith("Categorical") else minitorch.float32)
+    assert d.log_prob(s).dtype == d.entropy().dtype == minitorch.float32
