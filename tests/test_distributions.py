@@ -31,7 +31,7 @@ def _t(lib, x, requires_grad=False):
 
 
 def _mvn_tril(L, lib, loc, A):
-    return L.MultivariateNormal(loc, scale_tril=A * _t(lib, MASK))
+    return L.MultivariateNormal(loc, scale_tril=A * lib.tensor(MASK, dtype=A.dtype))
 
 
 def _mvn_cov(L, lib, loc, A):
