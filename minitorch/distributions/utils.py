@@ -1,0 +1,76 @@
+"""Helpers shared by the distributions (as ``torch.distributions.utils``)."""
+from __future__ import annotations
+
+import functools
+from numbers import Number
+
+import numpy as np
+
+from .. import _factories
+from .._tensor import Tensor
+from .._ops.unary import sigmoid
+from .._ops.arithmetic import clamp
+from .._ops.reduction import softmax
+from .._ops.unary import log, log1p
+from .._ops.view import broadcast_to
+
+
+def _np_dtype(t: Tensor):
+    return t._data.dtype
+
+
+def broadcast_all(*values):
+    """Numbers and tensors to tensors of one broadcast shape (numbers take the tensors' dtype)."""
+    if not all(isinstance(v, (Tensor, Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor or objects "
+                         "implementing __torch_function__.")
+    if not any(isinstance(v, Tensor) for v in values):
+        return tuple(_factories.tensor(float(v)) for v in values)
+    dtype = next(v.dtype for v in values if isinstance(v, Tensor))
+    values = [v if isinstance(v, Tensor) else _factories.tensor(v, dtype=dtype) for v in values]
+    shape = np.broadcast_shapes(*(tuple(v.shape) for v in values))
+    return tuple(v if tuple(v.shape) == shape else broadcast_to(v, shape) for v in values)
+
+
+def _standard_normal(shape, dtype):
+    return _factories.randn(tuple(shape), dtype=dtype)
+
+
+def _sum_rightmost(value, dim: int):
+    """Sum out the ``dim`` rightmost dimensions."""
+    if dim == 0:
+        return value
+    return value.reshape(tuple(value.shape[:value.dim() - dim]) + (-1,)).sum(-1)
+
+
+def clamp_probs(probs):
+    eps = float(np.finfo(_np_dtype(probs)).eps)
+    return clamp(probs, min=eps, max=1 - eps)
+
+
+def logits_to_probs(logits, is_binary: bool = False):
+    if is_binary:
+        return sigmoid(logits)
+    return softmax(logits, dim=-1)
+
+
+def probs_to_logits(probs, is_binary: bool = False):
+    ps_clamped = clamp_probs(probs)
+    if is_binary:
+        return log(ps_clamped) - log1p(-ps_clamped)
+    return log(ps_clamped)
+
+
+class lazy_property:
+    """Computed on first access, then cached in the instance ``__dict__`` (shown by ``repr`` from then on)."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        functools.update_wrapper(self, wrapped)
+
+    def __get__(self, instance, obj_type=None):
+        if instance is None:
+            return self
+        value = self.wrapped(instance)
+        instance.__dict__[self.wrapped.__name__] = value
+        return value
