@@ -123,3 +123,11 @@ def test_grad_of_a_tensor_named_twice():
     x = minitorch.tensor([1.0, 2.0], requires_grad=True)
     g1, g2 = minitorch.autograd.grad((x * x).sum(), (x, x))
     assert g1.tolist() == g2.tolist() == [2.0, 4.0]
+
+
+def test_matmul_and_reshape_take_arrays_inside_backward_formulas():
+    a, b = floats((2, 3, 4)), floats((2, 4, 5))
+    out = minitorch.matmul(a, b)
+    assert type(out) is np.ndarray
+    np.testing.assert_allclose(out, a @ b, rtol=1e-6)
+    assert minitorch._ops.view.reshape(floats((2, 3)).T, 6).shape == (6,)

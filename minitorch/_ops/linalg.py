@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._tensor import _C_TYPE_NAMES
+from .._tensor import _C_TYPE_NAMES, Tensor
 from ..autograd.function import Op
 from .broadcast import _out, broadcast_shape
 from .._registry import register
@@ -211,6 +211,8 @@ def _product(input, other):
     da, db = np.ndim(input), np.ndim(other)
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):  # arrays, in a first-order backward
+        return np.matmul(input, other)
     if da == 1 and db == 1:
         return Dot.apply(input, other)
     if da == 2 and db == 1:

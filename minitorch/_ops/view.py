@@ -100,11 +100,12 @@ def _view_dtype(input, dt):
 
 @register
 def reshape(input, *shape):
-    """A view when the strides allow it, else a copy."""
-    shape = infer_size(parse_shape(shape), input._data.size)
-    if input._data.flags.c_contiguous:
+    """A view when the strides allow it, else a copy (of a tensor, or of an array inside a backward formula)."""
+    data = input._data if isinstance(input, Tensor) else input
+    shape = infer_size(parse_shape(shape), data.size)
+    if data.flags.c_contiguous:
         return View.apply(input, shape=shape)
-    if _viewable(input._data, shape):
+    if _viewable(data, shape):
         return ReshapeAlias.apply(input, shape=shape)
     from .copying import clone
     return UnsafeView.apply(clone(input), shape=shape)
