@@ -1,7 +1,9 @@
 """The op registry: the Tensor methods and ``minitorch.*`` functions are exactly the registered ops,
 the generated index blocks are current, and every registered differentiable op passes gradcheck
 and gradgradcheck in float64 (a new op is swept as soon as it is registered)."""
+import importlib.util
 import inspect
+import pathlib
 
 import numpy as np
 import pytest
@@ -10,17 +12,10 @@ import minitorch as mt
 import minitorch.nn.functional as F
 from minitorch import _registry
 from minitorch.autograd import gradcheck, gradgradcheck
+from registry_inputs import idx as _idx
+from registry_inputs import x as _x
 
 OP_MODULES = ("minitorch._ops.", "minitorch._factories")
-
-
-def _x(*shape, low=0.5, high=1.5, seed=0):
-    values = np.random.default_rng(seed).uniform(low, high, shape)
-    return mt.tensor(values, dtype=mt.float64, requires_grad=True)
-
-
-def _idx(*values):
-    return mt.tensor(values, dtype=mt.int64)
 
 
 # Inputs for the ops that take more than one (3, 4) float tensor in (0.5, 1.5): name -> (function, inputs).
@@ -134,6 +129,15 @@ NOT_DIFFERENTIABLE = {
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "F.one_hot",
     "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "argsort",
 }
+
+# More inputs live beside the ops they belong to: every tests/registry_samples_*.py defines SAMPLES (and may
+# define NOT_DIFFERENTIABLE) in the same form.
+for _path in sorted(pathlib.Path(__file__).parent.glob("registry_samples_*.py")):
+    _spec = importlib.util.spec_from_file_location(_path.stem, _path)
+    _module = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_module)
+    SAMPLES.update(_module.SAMPLES)
+    NOT_DIFFERENTIABLE |= getattr(_module, "NOT_DIFFERENTIABLE", set())
 
 
 # Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.
