@@ -162,8 +162,8 @@ class Tensor:
             relu_, round, round_, rsqrt, sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tanh, tanh_, trunc)
         from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, split, split_with_sizes, squeeze,
-            sum_to_size, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsqueeze, view,
-            view_as)
+            squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims, transpose_ as swapdims_, t, t_,
+            tensor_split, tile, transpose, transpose_, unbind, unflatten, unsqueeze, unsqueeze_, view, view_as)
         # end of the generated block
 
     # rarely set; kept in the instance __dict__ when they are

@@ -30,6 +30,13 @@ CASES = [
     case("tril-neg", lambda t, x: x.tril(-1), (4, 3)),
     case("tril_", lambda t, x: x.clone().tril_(1), (3, 3)),
     case("triu_", lambda t, x: x.clone().triu_(), (3, 3)),
+    case("unsqueeze_", lambda t, x: (x * 1).unsqueeze_(-1), (2, 3)),
+    case("squeeze_-all", lambda t, x: (x * 1).squeeze_(), (2, 1, 3, 1)),
+    case("squeeze_-dim", lambda t, x: (x * 1).squeeze_(1), (2, 1, 3)),
+    case("squeeze_-dims", lambda t, x: (x * 1).squeeze_((1, 3)), (2, 1, 3, 1)),
+    case("transpose_", lambda t, x: (x * 1).transpose_(0, 2), (2, 3, 4)),
+    case("swapdims_", lambda t, x: (x * 1).swapdims_(0, 1), (2, 3)),
+    case("t_", lambda t, x: (x * 1).t_(), (2, 3)),
     case("roll-flat", lambda t, x: t.roll(x, 2), (3, 4)),
     case("roll-dims", lambda t, x: x.roll((1, -1), (0, 1)), (3, 4)),
     case("roll-neg-dim", lambda t, x: x.roll(5, -1), (2, 3)),
@@ -68,6 +75,9 @@ def test_einsum_matches_torch(fn, inputs, opts):
 
 @pytest.mark.parametrize("fn, inputs, exc, msg", [
     (lambda t, x: t.topk(x, 5), ((2, 4),), RuntimeError, "selected index k out of range"),
+    (lambda t, x: x.requires_grad_().unsqueeze_(0), ((2,),), RuntimeError,
+     "a leaf Variable that requires grad is being used in an in-place operation."),
+    (lambda t, x: (x * 1).t_(), ((2, 3, 4),), RuntimeError, "t_() expects a tensor with <= 2 dimensions, but self is 3D"),
     (lambda t, x: t.tril(x), ((3,),), RuntimeError, "tril: input tensor must have at least 2 dimensions"),
     (lambda t, x: x.triu(), ((3,),), RuntimeError, "triu: input tensor must have at least 2 dimensions"),
     (lambda t, x: t.roll(x, (1, 2)), ((2, 3),), RuntimeError, "shifts and dimensions must align. shifts: 2, dims:0"),

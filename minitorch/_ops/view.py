@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op
+from ..autograd.function import Op, check_inplace
 from .._registry import register
 from .broadcast import result_dtype
 
@@ -302,6 +302,59 @@ class Unsqueeze(Op):
 def unsqueeze(input, dim: int):
     """Insert a dim of size 1 at ``dim``."""
     return Unsqueeze.apply(input, dim=_wrap_dim(dim, np.ndim(input) + 1))
+
+
+# ---- in-place forms of view ops: the tensor itself takes the new shape -----------------------------------
+def _reshaped_in_place(op: type, name: str):
+    """The in-place form of view op ``op`` (named ``name`` as torch's node is): ``self`` takes the result's
+    shape and, when recorded, its history goes through one ``op`` node; its version goes up."""
+    inplace_op = type(op.__qualname__ + "_", (op,), {"view": False, "__qualname__": op.__qualname__ + "_"}, name=name)
+
+    def apply(self, **params):
+        check_inplace(self)
+        out = inplace_op.apply(self, **params)
+        self._data = out._data
+        if out.grad_fn is not None:
+            self.grad_fn, self._output_nr = out.grad_fn, 0
+        self._bump(op.__qualname__.lower() + "_")
+        return self
+    return apply
+
+
+_unsqueeze_ = _reshaped_in_place(Unsqueeze, "UnsqueezeBackward1")
+_squeeze_ = {None: _reshaped_in_place(Squeeze, "SqueezeBackward3"), int: _reshaped_in_place(SqueezeDim, "SqueezeBackward4"),
+             tuple: _reshaped_in_place(SqueezeDims, "SqueezeBackward5")}
+_transpose_ = _reshaped_in_place(Transpose, "TransposeBackward1")
+_t_ = _reshaped_in_place(T, "TBackward1")
+
+
+@register(top_level=False)
+def unsqueeze_(input, dim: int):
+    return _unsqueeze_(input, dim=_wrap_dim(dim, input.dim() + 1))
+
+
+@register(top_level=False)
+def squeeze_(input, dim=None):
+    nd = input.dim()
+    if dim is None:
+        return _squeeze_[None](input)
+    if isinstance(dim, int):
+        return _squeeze_[int](input, dims=(_wrap_dim(dim, nd),))
+    return _squeeze_[tuple](input, dims=tuple(_wrap_dim(d, nd) for d in dim))
+
+
+@register(top_level=False, aliases=("swapdims_", "swapaxes_"))
+def transpose_(input, dim0: int, dim1: int):
+    nd = input.dim()
+    return _transpose_(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
+
+
+@register(top_level=False)
+def t_(input):
+    nd = input.dim()
+    if nd > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return _t_(input, dim0=0, dim1=nd - 1 if nd else 0)
 
 
 class Expand(Op):
