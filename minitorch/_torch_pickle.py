@@ -180,6 +180,7 @@ _GLOBALS = {
     "torch.bfloat16": _dtype.float32,  # as bfloat16 storages load
 }
 _REBUILDERS = {name for name in _GLOBALS if name.startswith("torch._utils.")}
+SAFE_GLOBALS: dict = {}  # what the user allowed with serialization.add_safe_globals: qualified name -> object
 
 
 def _skip(*args):
@@ -201,6 +202,8 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD c
 
     def find_class(self, module, name):
         qualname = f"{'builtins' if module == '__builtin__' else module}.{name}"
+        if qualname in SAFE_GLOBALS:
+            return SAFE_GLOBALS[qualname]
         if qualname not in _GLOBALS:
             raise Refused(qualname)
         return _skip if self._dry and qualname in _REBUILDERS else _GLOBALS[qualname]
@@ -216,6 +219,8 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD c
         return self._storage(storage_type, str(key), numel)
 
     def load_build(self):
+        if type(self.stack[-2]) in SAFE_GLOBALS.values():  # a class the user allowed: its state is set as pickle does
+            return super().load_build()
         if type(self.stack[-2]) is not OrderedDict or type(self.stack[-1]) is not dict:
             raise pickle.UnpicklingError(f"BUILD of a {type(self.stack[-2]).__name__} is not allowed (only the "
                                          "attributes of an OrderedDict may be set)")

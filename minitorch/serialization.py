@@ -297,7 +297,8 @@ def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, k
             f"minitorch.load: {name} needs the global '{e}', which minitorch refuses to load: it reads PyTorch "
             "checkpoints with a restricted unpickler that only rebuilds tensors, containers, sizes, dtypes and "
             "devices, and never unpickles arbitrary objects, even with weights_only=False. Save a state_dict "
-            "of tensors and plain values instead.") from None
+            f"of tensors and plain values instead, or, if you trust this class, allow it with "
+            f"minitorch.serialization.add_safe_globals([{str(e).rsplit('.', 1)[-1]}]).") from None
     except Invalid as e:
         raise RuntimeError(f"minitorch.load: {name} (a PyTorch {kind} checkpoint) {e}") from None
     except Exception as e:
@@ -426,3 +427,32 @@ def _decode(node, arrays: dict[str, np.ndarray]):
         raise ValueError(f"unknown tag {tag!r}")
 
     return decode(node)
+
+
+# ---- globals the user allows in PyTorch checkpoints ---------------------------------------------------------
+def add_safe_globals(safe_globals: list) -> None:
+    """Allow these classes or functions (or ``(object, "module.name")`` pairs) in ``torch.save`` files, as
+    ``torch.serialization.add_safe_globals`` does: a checkpoint may then rebuild them and set their state."""
+    for item in safe_globals:
+        obj, name = item if isinstance(item, tuple) else (item, f"{item.__module__}.{item.__qualname__}")
+        _torch_pickle.SAFE_GLOBALS[name] = obj
+
+
+def get_safe_globals() -> list:
+    return list(_torch_pickle.SAFE_GLOBALS.values())
+
+
+def clear_safe_globals() -> None:
+    _torch_pickle.SAFE_GLOBALS.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals: list):
+    """Allow ``safe_globals`` (see ``add_safe_globals``) inside the ``with`` block only."""
+    before = dict(_torch_pickle.SAFE_GLOBALS)
+    add_safe_globals(safe_globals)
+    try:
+        yield
+    finally:
+        _torch_pickle.SAFE_GLOBALS.clear()
+        _torch_pickle.SAFE_GLOBALS.update(before)

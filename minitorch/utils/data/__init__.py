@@ -1,9 +1,12 @@
 """Datasets, samplers and the DataLoader, as in ``torch.utils.data``."""
 from .dataloader import DataLoader, default_collate, default_convert, get_worker_info
+from . import distributed
+from .distributed import DistributedSampler
 from .dataset import ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset, random_split
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
                       WeightedRandomSampler)
 
-__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
+__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler",
+           "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
            "WeightedRandomSampler", "default_collate", "default_convert", "get_worker_info", "random_split"]
