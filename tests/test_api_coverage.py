@@ -8,7 +8,6 @@ import types
 
 import pytest
 
-
 torch = pytest.importorskip("torch")
 
 NAMESPACES = {  # namespace -> (torch object, minitorch object)
