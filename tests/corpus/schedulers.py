@@ -1,7 +1,8 @@
 """Learning-rate schedulers, stepped 25 times on two parameter groups: lrs, momentum and state_dict keys.
 
 Run as ``python schedulers.py torch`` or ``python schedulers.py minitorch``; the outputs must be equal."""
-import sys, warnings
+import sys
+import warnings
 warnings.simplefilter("ignore")
 lib = __import__(sys.argv[1])
 torch = lib
