@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         ge, greater, greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less, less_equal,
         logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal, signbit)
     from minitorch._ops.copying import clone
+    from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select,
         narrow, nonzero, scatter, scatter_add, select, take_along_dim)
     from minitorch._ops.linalg import (addmm, bmm, dot, einsum, ger, inner, matmul, mm, mv, outer)

@@ -148,6 +148,7 @@ class Tensor:
             equal, ge, greater, greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less,
             less_equal, logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal, signbit)
         from minitorch._ops.copying import (clone, copy_, fill_, zero_)
+        from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
             masked_fill_, masked_select, narrow, nonzero, scatter, scatter_, scatter_add, scatter_add_, select,
             take_along_dim)

@@ -1,6 +1,8 @@
-"""``minitorch.linalg``: the part of ``torch.linalg`` minitorch has so far (vector norms)."""
+"""``minitorch.linalg``: the part of ``torch.linalg`` minitorch has so far: vector norms, inv, det, slogdet,
+solve, cholesky and solve_triangular, all differentiable."""
 from __future__ import annotations
 
+from ._ops.decompositions import cholesky, det, inv, slogdet, solve, solve_triangular
 from ._ops.norm import norm as _norm
 from ._ops.norm import vector_norm
 
@@ -12,4 +14,4 @@ def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):
     raise NotImplementedError(f"minitorch.linalg.norm: matrix norm ord={ord!r} is not implemented yet")
 
 
-__all__ = ["norm", "vector_norm"]
+__all__ = ["cholesky", "det", "inv", "norm", "slogdet", "solve", "solve_triangular", "vector_norm"]

@@ -9,7 +9,7 @@ import minitorch
 import minitorch.distributions as D
 from minitorch.autograd import gradcheck
 from minitorch.distributions._gamma_sampler import standard_gamma_grad
-from minitorch.distributions._linalg import cholesky, solve_triangular
+from minitorch._ops.decompositions import cholesky, solve_triangular
 from minitorch.distributions._special import digamma, lgamma, polygamma
 
 f64 = np.float64

@@ -51,6 +51,20 @@ CASES = [
     case("linalg.norm", lambda t, x: t.linalg.norm(x), (3, 4)),
     case("norm-float64", lambda t, x: x.norm(dim=0), (3, 4), dtype=np.float64),
 ]
+LINALG = [
+    case("inv", lambda t, a: t.linalg.inv(a + 3 * t.eye(3)), (3, 3)),
+    case("inverse-batch", lambda t, a: (a + 3 * t.eye(3)).inverse(), (2, 3, 3)),
+    case("det", lambda t, a: t.linalg.det(a), (3, 3)),
+    case("det-batch", lambda t, a: a.det(), (2, 3, 3)),
+    case("slogdet", lambda t, a: t.linalg.slogdet(a).logabsdet, (3, 3)),
+    case("logdet-spd", lambda t, a: t.logdet(a @ a.mT + t.eye(3)), (3, 3)),
+    case("solve", lambda t, a, b: t.linalg.solve(a + 3 * t.eye(3), b), (3, 3), (3, 2)),
+    case("solve-vector", lambda t, a, b: t.linalg.solve(a + 3 * t.eye(3), b), (3, 3), (3,)),
+    case("solve-batch-broadcast", lambda t, a, b: t.linalg.solve(a + 3 * t.eye(3), b), (2, 3, 3), (3, 2)),
+    case("cholesky", lambda t, a: t.linalg.cholesky(a @ a.mT + t.eye(3)), (3, 3)),
+    case("solve_triangular", lambda t, a, b: t.linalg.solve_triangular(a.triu() + 3 * t.eye(3), b, upper=True),
+         (3, 3), (3, 2)),
+]
 EINSUM = [
     case("einsum-mm", lambda t, a, b: t.einsum("ij,jk->ik", a, b), (2, 3), (3, 4)),
     case("einsum-batch", lambda t, a, b: t.einsum("bij,bjk->bik", a, b), (2, 2, 3), (2, 3, 4)),
@@ -68,6 +82,11 @@ def test_ops_match_torch(fn, inputs, opts):
     helper_test_op(inputs, fn, **opts)
 
 
+@pytest.mark.parametrize("fn,inputs,opts", LINALG)
+def test_linalg_matches_torch(fn, inputs, opts):
+    helper_test_op(inputs, fn, dtype=np.float64, **opts)
+
+
 @pytest.mark.parametrize("fn,inputs,opts", EINSUM)
 def test_einsum_matches_torch(fn, inputs, opts):
     helper_test_op(inputs, fn, check_node=False, **opts)  # torch's nodes are the bmm/view it lowers to
@@ -75,6 +94,9 @@ def test_einsum_matches_torch(fn, inputs, opts):
 
 @pytest.mark.parametrize("fn, inputs, exc, msg", [
     (lambda t, x: t.topk(x, 5), ((2, 4),), RuntimeError, "selected index k out of range"),
+    (lambda t, x: t.linalg.inv(x), ((2, 3),), RuntimeError,
+     "linalg.inv: A must be batches of square matrices, but they are 2 by 3 matrices"),
+    (lambda t, x: t.linalg.det(x), ((3,),), RuntimeError, "linalg.det: The input tensor A must have at least 2 dimensions."),
     (lambda t, x: x.requires_grad_().unsqueeze_(0), ((2,),), RuntimeError,
      "a leaf Variable that requires grad is being used in an in-place operation."),
     (lambda t, x: (x * 1).t_(), ((2, 3, 4),), RuntimeError, "t_() expects a tensor with <= 2 dimensions, but self is 3D"),

@@ -21,7 +21,7 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .uniform import Uniform
 from .utils import _sum_rightmost
-from ._linalg import solve_triangular
+from .._ops.decompositions import solve_triangular
 
 __all__ = ["kl_divergence", "register_kl"]
 

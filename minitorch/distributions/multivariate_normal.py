@@ -9,7 +9,7 @@ from .. import _factories
 from .._tensor import Size
 from .._ops.linalg import matmul
 from . import constraints
-from ._linalg import cholesky, solve_triangular
+from .._ops.decompositions import cholesky, solve_triangular
 from .distribution import Distribution
 from .utils import _standard_normal, lazy_property
 
