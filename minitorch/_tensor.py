@@ -141,30 +141,33 @@ class Tensor:
         from minitorch._factories import (bernoulli_, exponential_, new_empty, new_full, new_ones, new_tensor,
             new_zeros, normal_, random_, uniform_)
         from minitorch._ops.activation import erf
-        from minitorch._ops.arithmetic import (add, add_, clamp, clamp_, clamp_max, clamp_max_, clamp_min,
-            clamp_min_, clip, div, div_, divide, floor_divide, fmax, fmin, fmod, maximum, minimum, mul, mul_,
-            multiply, pow, pow_, remainder, square, sub, sub_, subtract, true_divide)
+        from minitorch._ops.arithmetic import (add, add_, addcdiv, addcmul, clamp, clamp_, clamp_max, clamp_max_,
+            clamp_min, clamp_min_, clip, div, div_, divide, floor_divide, fmax, fmin, fmod, lerp, maximum, minimum,
+            mul, mul_, multiply, nan_to_num, pow, pow_, remainder, square, sub, sub_, subtract, true_divide)
         from minitorch._ops.comparison import (allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq,
             equal, ge, greater, greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less,
             less_equal, logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal, signbit)
         from minitorch._ops.copying import (clone, copy_, fill_, zero_)
+        from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
         from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
+        from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
-            masked_fill_, masked_select, narrow, nonzero, scatter, scatter_, scatter_add, scatter_add_, select,
-            take_along_dim)
-        from minitorch._ops.linalg import (addmm, bmm, dot, einsum, ger, inner, matmul, mm, mv, outer)
+            masked_fill_, masked_select, narrow, nonzero, repeat_interleave, scatter, scatter_, scatter_add,
+            scatter_add_, select, take, take_along_dim)
+        from minitorch._ops.linalg import (addmm, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer)
         from minitorch._ops.norm import norm
         from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
             log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)
-        from minitorch._ops.sorting import (argsort, sort, topk)
+        from minitorch._ops.sorting import (argsort, median, sort, topk)
         from minitorch._ops.triangular import (tril, tril_, triu, triu_)
         from minitorch._ops.unary import (abs, abs_, absolute, ceil, ceil_, cos, cos_, exp, exp_, expm1, fix,
             floor, floor_, frac, log, log10, log1p, log2, log_, neg, neg_, negative, reciprocal, reciprocal_, relu,
             relu_, round, round_, rsqrt, sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tanh, tanh_, trunc)
         from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
-            moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, split, split_with_sizes, squeeze,
-            squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims, transpose_ as swapdims_, t, t_,
-            tensor_split, tile, transpose, transpose_, unbind, unflatten, unsqueeze, unsqueeze_, view, view_as)
+            moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, rot90, split, split_with_sizes,
+            squeeze, squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims, transpose_ as swapdims_,
+            t, t_, tensor_split, tile, transpose, transpose_, unbind, unflatten, unsqueeze, unsqueeze_, view,
+            view_as)
         # end of the generated block
 
     # rarely set; kept in the instance __dict__ when they are

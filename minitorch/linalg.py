@@ -3,6 +3,7 @@ solve, cholesky and solve_triangular, all differentiable."""
 from __future__ import annotations
 
 from ._ops.decompositions import cholesky, det, inv, slogdet, solve, solve_triangular
+from ._ops.linalg import cross as _cross
 from ._ops.norm import norm as _norm
 from ._ops.norm import vector_norm
 
@@ -14,4 +15,9 @@ def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):
     raise NotImplementedError(f"minitorch.linalg.norm: matrix norm ord={ord!r} is not implemented yet")
 
 
-__all__ = ["cholesky", "det", "inv", "norm", "slogdet", "solve", "solve_triangular", "vector_norm"]
+def cross(input, other, *, dim: int = -1):  # noqa: A002
+    """The cross product of 3-vectors along ``dim`` (the last by default, unlike ``minitorch.cross``)."""
+    return _cross(input, other, dim)
+
+
+__all__ = ["cross", "cholesky", "det", "inv", "norm", "slogdet", "solve", "solve_triangular", "vector_norm"]

@@ -65,6 +65,42 @@ LINALG = [
     case("solve_triangular", lambda t, a, b: t.linalg.solve_triangular(a.triu() + 3 * t.eye(3), b, upper=True),
          (3, 3), (3, 2)),
 ]
+# written with other ops: values and gradients as torch's, nodes those of the ops they are made of
+COMPOSED = [
+    case("diagonal", lambda t, x: x.diagonal(1), (3, 4)),
+    case("diagonal-dims", lambda t, x: t.diagonal(x, -1, 0, 2), (3, 2, 4)),
+    case("diag-vector", lambda t, x: t.diag(x, -1), (3,)),
+    case("diag-matrix", lambda t, x: t.diag(x), (3, 4)),
+    case("diag_embed", lambda t, x: t.diag_embed(x, 1), (2, 3)),
+    case("trace", lambda t, x: t.trace(x), (3, 4)),
+    case("repeat_interleave", lambda t, x: x.repeat_interleave(2, dim=1), (2, 3)),
+    case("repeat_interleave-flat", lambda t, x: t.repeat_interleave(x, 3), (2, 2)),
+    case("take", lambda t, x: t.take(x, t.tensor([[0, 5], [3, 3]])), (2, 3)),
+    case("rot90", lambda t, x: t.rot90(x, 1, (0, 1)), (2, 3)),
+    case("rot90-k3", lambda t, x: x.rot90(3, (1, 2)), (2, 3, 4)),
+    case("meshgrid-ij", lambda t, x, y: t.meshgrid(x, y, indexing="ij"), (2,), (3,)),
+    case("meshgrid-xy", lambda t, x, y: t.meshgrid(x, y, indexing="xy"), (2,), (3,)),
+    case("cross", lambda t, x, y: t.cross(x, y, dim=1), (2, 3), (2, 3)),
+    case("linalg.cross", lambda t, x, y: t.linalg.cross(x, y), (4, 3), (4, 3)),
+    case("kron", lambda t, x, y: t.kron(x, y), (2, 3), (3, 2)),
+    case("cdist", lambda t, x, y: t.cdist(x, y), (3, 4), (2, 4)),
+    case("cdist-p1-batch", lambda t, x, y: t.cdist(x, y, p=1), (2, 3, 4), (2, 2, 4)),
+    case("median", lambda t, x: x.median(), (3, 5)),
+    case("median-dim", lambda t, x: t.median(x, 1), (3, 5)),
+    case("lerp", lambda t, x, y: t.lerp(x, y, 0.3), (3, 4), (3, 4)),
+    case("lerp-tensor-weight", lambda t, x, y, w: x.lerp(y, w), (3, 4), (3, 4), (4,)),
+    case("addcmul", lambda t, x, y, z: t.addcmul(x, y, z, value=0.5), (3, 4), (3, 4), (4,)),
+    case("addcdiv", lambda t, x, y, z: x.addcdiv(y, z, value=2), (3, 4), (3, 4), floats((4,), 1.0, 2.0)),
+    case("nan_to_num", lambda t, x: t.nan_to_num(x / (x > 0), nan=0.5), (3, 4)),
+]
+COUNTS = [
+    case("unique", lambda t, x: t.unique(x, return_inverse=True, return_counts=True), np.array([3, 1, 3, 2])),
+    case("bincount", lambda t, x: t.bincount(x, minlength=6), np.array([0, 1, 1, 3])),
+    case("bincount-weights", lambda t, x, w: t.bincount(x, w), np.array([0, 1, 1, 3]), np.array([0.5, 1, 2, 3], f32)),
+    case("histc", lambda t, x: t.histc(x, bins=5), (20,)),
+    case("searchsorted", lambda t, s, v: t.searchsorted(s, v, right=True), np.array([1, 3, 5]), np.array([3, 0, 6])),
+    case("bucketize", lambda t, v, b: t.bucketize(v, b), np.array([0.5, 3.0], f32), np.array([1.0, 2.0, 3.0], f32)),
+]
 EINSUM = [
     case("einsum-mm", lambda t, a, b: t.einsum("ij,jk->ik", a, b), (2, 3), (3, 4)),
     case("einsum-batch", lambda t, a, b: t.einsum("bij,bjk->bik", a, b), (2, 2, 3), (2, 3, 4)),
@@ -85,6 +121,16 @@ def test_ops_match_torch(fn, inputs, opts):
 @pytest.mark.parametrize("fn,inputs,opts", LINALG)
 def test_linalg_matches_torch(fn, inputs, opts):
     helper_test_op(inputs, fn, dtype=np.float64, **opts)
+
+
+@pytest.mark.parametrize("fn,inputs,opts", COMPOSED)
+def test_composed_ops_match_torch(fn, inputs, opts):
+    helper_test_op(inputs, fn, check_node=False, **opts)
+
+
+@pytest.mark.parametrize("fn,inputs,opts", COUNTS)
+def test_counting_ops_match_torch(fn, inputs, opts):
+    helper_test_op(inputs, fn, grad=False, **opts)
 
 
 @pytest.mark.parametrize("fn,inputs,opts", EINSUM)

@@ -71,6 +71,14 @@ SAMPLES = {
     "prod": (lambda x: x.prod(1), lambda: (mt.tensor([[0.5, 0.0, 1.5], [0.0, 0.0, 2.0], [1.0, 2.0, 3.0]],
                                                      dtype=mt.float64, requires_grad=True),)),
     "sort": (lambda x: x.sort(1, descending=True).values, lambda: (_x(3, 4),)),
+    "addcdiv": (lambda a, b, c: a.addcdiv(b, c, value=0.5), lambda: (_x(3, 4), _x(3, 4, seed=1), _x(4, seed=2))),
+    "addcmul": (lambda a, b, c: mt.addcmul(a, b, c, value=2), lambda: (_x(3, 4), _x(3, 4, seed=1), _x(4, seed=2))),
+    "lerp": (lambda a, b, w: a.lerp(b, w), lambda: (_x(3, 4), _x(3, 4, seed=1), _x(4, seed=2))),
+    "cdist": (lambda a, b: mt.cdist(a, b), lambda: (_x(3, 4), _x(2, 4, low=2.0, high=3.0, seed=1))),
+    "cross": (lambda a, b: mt.cross(a, b, dim=1), lambda: (_x(2, 3), _x(2, 3, seed=1))),
+    "kron": (None, lambda: (_x(2, 3), _x(3, 2, seed=1))),
+    "repeat_interleave": (lambda a: a.repeat_interleave(mt.tensor([2, 0, 1, 3]), dim=1), lambda: (_x(3, 4),)),
+    "take": (lambda a: a.take(_idx([0, 5], [11, 5])), lambda: (_x(3, 4),)),
     "inverse": (lambda a: (a + 3 * mt.eye(3, dtype=mt.float64)).inverse(), lambda: (_x(2, 3, 3),)),
     "det": (lambda a: (a + 3 * mt.eye(3, dtype=mt.float64)).det(), lambda: (_x(2, 3, 3),)),
     "slogdet": (lambda a: mt.slogdet(a - 3 * mt.eye(3, dtype=mt.float64)).logabsdet, lambda: (_x(3, 3),)),
@@ -135,7 +143,8 @@ NOT_DIFFERENTIABLE = {
     "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "signbit", "eq", "ne", "not_equal", "lt",
     "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "F.one_hot",
-    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "argsort",
+    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "argsort", "unique", "bincount", "histc",
+    "searchsorted", "bucketize",
 }
 
 # More inputs live beside the ops they belong to: every tests/registry_samples_*.py defines SAMPLES (and may

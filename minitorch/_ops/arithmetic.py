@@ -625,3 +625,36 @@ def pow_(input, exponent):
     if _is_number(exponent):
         return _PowScalar_.apply(input, exponent=_scalar(exponent))
     return _Pow_.apply(input, exponent)
+
+
+# ---- compositions: their gradients come from the ops they are written with ---------------------------------
+@register
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``."""
+    return input + weight * (end - input)
+
+
+@register
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 * tensor2``."""
+    return input + tensor1 * tensor2 * value if value != 1 else input + tensor1 * tensor2
+
+
+@register
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 / tensor2``."""
+    return input + tensor1 / tensor2 * value if value != 1 else input + tensor1 / tensor2
+
+
+@register
+def nan_to_num(input, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None):
+    """NaN, +inf and -inf replaced by ``nan``, ``posinf`` and ``neginf`` (default: the dtype's extremes)."""
+    data = input._data
+    if data.dtype.kind != "f":
+        return input.clone()
+    info = np.finfo(data.dtype)
+    posinf = float(info.max) if posinf is None else posinf
+    neginf = float(info.min) if neginf is None else neginf
+    out = where(Tensor._wrap(np.isnan(data)), nan, input)
+    out = where(Tensor._wrap(np.isposinf(data)), posinf, out)
+    return where(Tensor._wrap(np.isneginf(data)), neginf, out)

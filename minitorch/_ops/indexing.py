@@ -590,3 +590,24 @@ def argwhere(input):
     return nonzero(input)
 
 
+
+
+# ---- compositions of indexing --------------------------------------------------------------------------------
+@register
+def repeat_interleave(input, repeats=None, dim: int | None = None, *, output_size: int | None = None):
+    """Each element (or slice along ``dim``) repeated ``repeats`` times (an int, or a tensor of counts).
+    Given only a 1-D tensor of counts, the indices 0, 1, ... repeated as many times."""
+    if repeats is None:
+        return Tensor._wrap(np.repeat(np.arange(input._data.size), input._data))
+    counts = repeats._data if isinstance(repeats, Tensor) else repeats
+    if dim is None:
+        input, dim = input.reshape(-1), 0
+    d = _wrap_dim(dim, input._data.ndim)
+    index = np.repeat(np.arange(input._data.shape[d]), counts)
+    return index_select(input, d, Tensor._wrap(index))
+
+
+@register
+def take(input, index):
+    """The entries of ``input``, read as a flat vector, at ``index`` (any shape)."""
+    return input.reshape(-1)[index]

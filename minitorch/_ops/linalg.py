@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._tensor import _C_TYPE_NAMES, Tensor
+from .._tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
 from ..autograd.function import Op
 from .broadcast import _out, broadcast_shape
 from .._registry import register
-from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, sum_to_size, t,
-                   transpose, unsqueeze, view)
+from .norm import vector_norm
+from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, stack, sum_to_size,
+                   t, transpose, unsqueeze, view)
 
 
 def _same_dtype(a, b):
@@ -337,3 +338,36 @@ def einsum(equation: str, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     return Einsum.apply(*operands, equation=equation)
+
+
+# ---- products and distances written with other ops -----------------------------------------------------------
+@register
+def cross(input, other, dim: int | None = None):
+    """The cross product of 3-vectors along ``dim`` (the first dim of size 3 when not given)."""
+    if dim is None:
+        dim = next((d for d, n in enumerate(np.shape(input)) if n == 3), -1)
+    d = _wrap_dim(dim, np.ndim(input))
+    if np.shape(input)[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {np.shape(input)[d]} and "
+                           f"{np.shape(other)[d]}")
+    a = [input.select(d, i) for i in range(3)]
+    b = [other.select(d, i) for i in range(3)]
+    parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    return stack(parts, d)
+
+
+@register
+def kron(input, other):
+    """The Kronecker product: every entry of ``input`` times the whole of ``other``, tiled."""
+    nd = max(input.dim(), other.dim())
+    a = input.reshape((1,) * (nd - input.dim()) + tuple(input.shape))
+    b = other.reshape((1,) * (nd - other.dim()) + tuple(other.shape))
+    a_e = a.reshape(tuple(x for n in a.shape for x in (n, 1)))
+    b_e = b.reshape(tuple(x for n in b.shape for x in (1, n)))
+    return (a_e * b_e).reshape(tuple(m * n for m, n in zip(a.shape, b.shape)))
+
+
+@register(method=False)
+def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
+    """The ``p``-norm distance between each row of ``x1`` and each row of ``x2`` (batched)."""
+    return vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, -1)

@@ -199,6 +199,7 @@ class return_types:
     sort = _return_type("sort")
     topk = _return_type("topk")
     slogdet = _return_type("slogdet", ("sign", "logabsdet"))
+    median = _return_type("median")
 
 
 class _Extremum(Op):

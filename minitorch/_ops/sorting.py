@@ -75,3 +75,18 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     index = np.take(order, np.arange(k), axis=d) if input.dim() else order
     values, indices = Topk.apply(input, index=index, dim=d)
     return return_types.topk(values, indices)
+
+
+@register
+def median(input, dim: int | None = None, keepdim: bool = False):
+    """The lower median of all elements, or along ``dim`` with the index it came from."""
+    if dim is None:
+        flat = input.reshape(-1)
+        return sort(flat).values[(flat.numel() - 1) // 2]
+    d = _wrap_dim(dim, input.dim())
+    values, indices = sort(input, d)
+    middle = (input.shape[d] - 1) // 2 if input.dim() else 0
+    values, indices = values.select(d, middle), indices.select(d, middle)
+    if keepdim:
+        values, indices = values.unsqueeze(d), indices.unsqueeze(d)
+    return return_types.median(values, indices)

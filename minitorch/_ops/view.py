@@ -6,6 +6,8 @@ makes them share the version counter too, as torch views do.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
@@ -221,7 +223,6 @@ def T_property(self):
     """``x.T``: all dims reversed."""
     nd = self._data.ndim
     if nd != 2 and nd > 0:
-        import warnings
         warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and "
                       "it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices "
                       "or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
@@ -710,3 +711,39 @@ def contiguous(input, memory_format=None):
         return input
     from .copying import clone
     return clone(input)
+
+
+@register
+def rot90(input, k: int = 1, dims=(0, 1)):
+    """Rotate by 90 degrees ``k`` times in the plane of ``dims`` (from the first towards the second)."""
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    d0, d1 = dims
+    k %= 4
+    if k == 1:
+        return transpose(flip(input, [d1]), d0, d1)
+    if k == 2:
+        return flip(input, [d0, d1])
+    if k == 3:
+        return flip(transpose(input, d0, d1), [d1])
+    return input.clone()
+
+
+def meshgrid(*tensors, indexing: str | None = None):
+    """Coordinate grids of 1-D tensors: each expanded over the others' sizes ('ij' or 'xy' order)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    swap = indexing == "xy" and len(tensors) >= 2
+    ordered = (tensors[1], tensors[0], *tensors[2:]) if swap else tensors
+    shape = tuple(t.numel() for t in ordered)
+    grids = [expand(reshape(t, (1,) * i + (-1,) + (1,) * (len(ordered) - i - 1)), shape) for i, t in enumerate(ordered)]
+    if swap:  # 'xy': the first two grids are made in swapped order, then handed back in the given order
+        grids = [grids[1], grids[0], *grids[2:]]
+    return tuple(grids)
+
+
+meshgrid = register(meshgrid, method=False)

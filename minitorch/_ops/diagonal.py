@@ -1,0 +1,62 @@
+"""Diagonals: ``diagonal`` (a view-like read of the entries i, i + offset), ``diag_embed`` (vectors onto
+the diagonal of zero matrices), ``diag`` (either, by the input's dims) and ``trace``. Built from indexing
+and broadcasting ops, so their gradients come from those."""
+from __future__ import annotations
+
+import numpy as np
+
+from .._registry import register
+from .._tensor import Tensor, _wrap_dim
+from .indexing import index_put
+from .view import movedim
+
+
+def _diagonal_index(rows: int, cols: int, offset: int) -> tuple[np.ndarray, np.ndarray]:
+    n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
+    i = np.arange(n)
+    return i + max(0, -offset), i + max(0, offset)
+
+
+@register
+def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    """The entries (i, i + offset) of dims ``dim1`` and ``dim2``, as the last dim."""
+    nd = input.dim()
+    d1, d2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    moved = movedim(input, (d1, d2), (-2, -1))
+    rows, cols = moved.shape[-2:]
+    i, j = _diagonal_index(rows, cols, offset)
+    return moved[..., Tensor._wrap(i), Tensor._wrap(j)]
+
+
+_diagonal = diagonal  # (diag's argument is called diagonal, as torch's is)
+
+
+@register
+def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
+    """Each vector (the last dim) on the ``offset`` diagonal of a matrix of zeros in dims ``dim1``, ``dim2``."""
+    n = input.shape[-1] + abs(offset)
+    rows, cols = _diagonal_index(n, n, offset)
+    zeros = Tensor._wrap(np.zeros(tuple(input.shape[:-1]) + (n, n), input._data.dtype))
+    out = index_put(zeros, (slice(None),) * (input.dim() - 1) + (rows, cols), input)
+    nd = out.dim()
+    return movedim(out, (-2, -1), (_wrap_dim(dim1, nd), _wrap_dim(dim2, nd)))
+
+
+@register
+def diag(input, diagonal: int = 0):
+    """A vector onto a diagonal matrix, or the diagonal of a matrix as a vector."""
+    if input.dim() == 1:
+        return diag_embed(input, diagonal)
+    if input.dim() == 2:
+        return _diagonal(input, diagonal)
+    raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.dim()}D")
+
+
+@register
+def trace(input):
+    """The sum of the main diagonal of a matrix."""
+    if input.dim() != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
+    return diagonal(input).sum()
