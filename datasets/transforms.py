@@ -14,16 +14,17 @@ from enum import Enum
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageEnhance
+from PIL import Image, ImageEnhance, ImageOps
 
 import minitorch
 from minitorch import Tensor
 
-__all__ = ["CenterCrop", "ColorJitter", "Compose", "ConvertImageDtype", "GaussianBlur", "Grayscale",
-           "InterpolationMode", "Lambda", "Normalize", "PILToTensor", "Pad", "RandomAffine", "RandomApply",
-           "RandomChoice", "RandomCrop", "RandomErasing", "RandomGrayscale", "RandomHorizontalFlip", "RandomOrder",
-           "RandomResizedCrop", "RandomRotation", "RandomVerticalFlip", "Resize", "ToPILImage", "ToTensor",
-           "functional"]
+__all__ = ["CenterCrop", "ColorJitter", "Compose", "ConvertImageDtype", "FiveCrop", "GaussianBlur", "Grayscale",
+           "InterpolationMode", "Lambda", "Normalize", "PILToTensor", "Pad", "RandomAdjustSharpness", "RandomAffine",
+           "RandomApply", "RandomAutocontrast", "RandomChoice", "RandomCrop", "RandomEqualize", "RandomErasing",
+           "RandomGrayscale", "RandomHorizontalFlip", "RandomInvert", "RandomOrder", "RandomPosterize",
+           "RandomResizedCrop", "RandomRotation", "RandomSolarize", "RandomVerticalFlip", "Resize", "TenCrop",
+           "ToPILImage", "ToTensor", "functional"]
 
 
 class InterpolationMode(Enum):
@@ -984,6 +985,122 @@ def convert_image_dtype(image: Tensor, dtype: minitorch.dtype = minitorch.float3
     return minitorch.from_numpy(arr.astype(target) * target.type(factor))
 
 
+def _pixel_image(img: Image.Image | Tensor, need_uint8: bool = False) -> np.ndarray:
+    _check_image(img)
+    arr = img.numpy()
+    if _num_channels(img) not in (1, 3):
+        raise TypeError(f"Input image tensor permitted channel values are [1, 3], but found {_num_channels(img)}")
+    if need_uint8 and arr.dtype != np.uint8:
+        raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
+    return arr
+
+
+def invert(img: Image.Image | Tensor) -> Image.Image | Tensor:
+    """``max - img`` (255 for uint8, 1 for floats)."""
+    if isinstance(img, Image.Image):
+        return ImageOps.invert(img)
+    arr = _pixel_image(img)
+    return minitorch.from_numpy((np.array(_max_value(arr.dtype), dtype=arr.dtype) - arr).astype(arr.dtype))
+
+
+def posterize(img: Image.Image | Tensor, bits: int) -> Image.Image | Tensor:
+    """Keep the ``bits`` most significant bits of each uint8 value."""
+    if not 0 <= bits <= 8:
+        raise ValueError(f"The number if bits should be between 0 and 8. Got {bits}")
+    if isinstance(img, Image.Image):
+        return ImageOps.posterize(img, bits)
+    arr = _pixel_image(img, need_uint8=True)
+    return minitorch.from_numpy(arr & np.uint8((0xFF << (8 - bits)) & 0xFF))
+
+
+def solarize(img: Image.Image | Tensor, threshold: float) -> Image.Image | Tensor:
+    """Invert the values at or above ``threshold``."""
+    if isinstance(img, Image.Image):
+        return ImageOps.solarize(img, threshold)
+    arr = _pixel_image(img)
+    if threshold > _max_value(arr.dtype):
+        raise TypeError("Threshold should be less than bound of img.")
+    return minitorch.from_numpy(np.where(arr >= threshold, invert(img).numpy(), arr))
+
+
+def adjust_sharpness(img: Image.Image | Tensor, sharpness_factor: float) -> Image.Image | Tensor:
+    """Blend with a smoothed copy (3x3 kernel, centre weight 5; borders kept): 0 smooth, 1 unchanged, 2 sharper."""
+    if sharpness_factor < 0:
+        raise ValueError(f"sharpness_factor ({sharpness_factor}) is not non-negative.")
+    if isinstance(img, Image.Image):
+        return ImageEnhance.Sharpness(img).enhance(sharpness_factor)
+    arr = _pixel_image(img)
+    if arr.shape[-1] <= 2 or arr.shape[-2] <= 2:
+        return img
+    src = arr.astype(np.float64)
+    h, w = arr.shape[-2:]
+    smooth = sum(src[..., i:i + h - 2, j:j + w - 2] for i in range(3) for j in range(3)) + 4 * src[..., 1:-1, 1:-1]
+    smooth = smooth / 13.0
+    degenerate = src.copy()
+    degenerate[..., 1:-1, 1:-1] = np.round(smooth) if np.issubdtype(arr.dtype, np.integer) else smooth
+    return _blend(arr, degenerate, sharpness_factor)
+
+
+def autocontrast(img: Image.Image | Tensor) -> Image.Image | Tensor:
+    """Stretch each channel's values to the full range (a constant channel is left alone)."""
+    if isinstance(img, Image.Image):
+        return ImageOps.autocontrast(img)
+    arr = _pixel_image(img)
+    bound = _max_value(arr.dtype)
+    work = arr.astype(arr.dtype if np.issubdtype(arr.dtype, np.floating) else np.float32)
+    minimum = work.min(axis=(-2, -1), keepdims=True)
+    maximum = work.max(axis=(-2, -1), keepdims=True)
+    flat = maximum == minimum
+    scale = bound / np.where(flat, 1, maximum - minimum)
+    minimum, scale = np.where(flat, 0, minimum), np.where(flat, 1, scale)
+    return minitorch.from_numpy(np.clip((work - minimum) * scale, 0, bound).astype(arr.dtype))
+
+
+def equalize(img: Image.Image | Tensor) -> Image.Image | Tensor:
+    """Histogram equalisation of each channel of a uint8 image (PIL's ImageOps.equalize rule)."""
+    if isinstance(img, Image.Image):
+        return ImageOps.equalize(img)
+    arr = _pixel_image(img, need_uint8=True)
+    planes = arr.reshape(-1, *arr.shape[-2:])
+    out = np.empty_like(planes)
+    for k, plane in enumerate(planes):  # one lookup table per channel
+        hist = np.bincount(plane.ravel(), minlength=256)
+        nonzero = hist[hist != 0]
+        step = int(nonzero[:-1].sum()) // 255
+        if step == 0:
+            out[k] = plane
+            continue
+        lut = (np.cumsum(hist) + step // 2) // step
+        lut = np.clip(np.concatenate(([0], lut[:-1])), 0, 255)
+        out[k] = lut[plane]
+    return minitorch.from_numpy(out.reshape(arr.shape))
+
+
+def five_crop(img: Image.Image | Tensor, size: int | Sequence[int]) -> tuple:
+    """(top-left, top-right, bottom-left, bottom-right, centre) crops of ``size``."""
+    if isinstance(size, numbers.Number):
+        size = (int(size), int(size))
+    elif isinstance(size, (tuple, list)) and len(size) == 1:
+        size = (size[0], size[0])
+    if len(size) != 2:
+        raise ValueError("Please provide only two dimensions (h, w) for size.")
+    image_height, image_width = _image_size(img)
+    crop_height, crop_width = size
+    if crop_width > image_width or crop_height > image_height:
+        raise ValueError(f"Requested crop size {size} is bigger than input size {(image_height, image_width)}")
+    tl = _crop(img, 0, 0, crop_height, crop_width)
+    tr = _crop(img, 0, image_width - crop_width, crop_height, crop_width)
+    bl = _crop(img, image_height - crop_height, 0, crop_height, crop_width)
+    br = _crop(img, image_height - crop_height, image_width - crop_width, crop_height, crop_width)
+    return tl, tr, bl, br, _center_crop(img, (crop_height, crop_width))
+
+
+def ten_crop(img: Image.Image | Tensor, size: int | Sequence[int], vertical_flip: bool = False) -> tuple:
+    """``five_crop`` of the image and of its (horizontal, or vertical) mirror image."""
+    flipped = _vflip(img) if vertical_flip else _hflip(img)
+    return five_crop(img, size) + five_crop(flipped, size)
+
+
 # ``from torchvision.transforms import functional as F``: the functions above live in this very module.
 functional = sys.modules[__name__]
 
@@ -1349,3 +1466,113 @@ class RandomChoice(RandomTransforms):
 
     def __repr__(self) -> str:
         return f"{super().__repr__()}(p={self.p})"
+
+
+class _RandomPixelOp:
+    """Apply ``self._apply(img)`` with probability ``p``."""
+
+    def __init__(self, p: float = 0.5) -> None:
+        self.p = p
+
+    def _apply(self, img: Any) -> Any:
+        raise NotImplementedError
+
+    def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
+        if _rng().random() < self.p:
+            return self._apply(img)
+        return img
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(p={self.p})"
+
+
+class RandomInvert(_RandomPixelOp):
+    """``invert`` with probability ``p``."""
+
+    def _apply(self, img: Any) -> Any:
+        return invert(img)
+
+
+class RandomAutocontrast(_RandomPixelOp):
+    """``autocontrast`` with probability ``p``."""
+
+    def _apply(self, img: Any) -> Any:
+        return autocontrast(img)
+
+
+class RandomEqualize(_RandomPixelOp):
+    """``equalize`` with probability ``p``."""
+
+    def _apply(self, img: Any) -> Any:
+        return equalize(img)
+
+
+class RandomPosterize(_RandomPixelOp):
+    """``posterize`` to ``bits`` with probability ``p``."""
+
+    def __init__(self, bits: int, p: float = 0.5) -> None:
+        super().__init__(p)
+        self.bits = bits
+
+    def _apply(self, img: Any) -> Any:
+        return posterize(img, self.bits)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(bits={self.bits},p={self.p})"  # no space, as torchvision prints it
+
+
+class RandomSolarize(_RandomPixelOp):
+    """``solarize`` at ``threshold`` with probability ``p``."""
+
+    def __init__(self, threshold: float, p: float = 0.5) -> None:
+        super().__init__(p)
+        self.threshold = threshold
+
+    def _apply(self, img: Any) -> Any:
+        return solarize(img, self.threshold)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(threshold={self.threshold},p={self.p})"
+
+
+class RandomAdjustSharpness(_RandomPixelOp):
+    """``adjust_sharpness`` by ``sharpness_factor`` with probability ``p``."""
+
+    def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:
+        super().__init__(p)
+        if sharpness_factor < 0:
+            raise ValueError("sharpness_factor should be non-negative")
+        self.sharpness_factor = sharpness_factor
+
+    def _apply(self, img: Any) -> Any:
+        return adjust_sharpness(img, self.sharpness_factor)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(sharpness_factor={self.sharpness_factor},p={self.p})"
+
+
+class FiveCrop:
+    """The four corner crops and the centre crop of ``size``, as a tuple."""
+
+    def __init__(self, size: int | Sequence[int]) -> None:
+        self.size = _setup_size(size, error_msg="Please provide only two dimensions (h, w) for size.")
+
+    def __call__(self, img: Image.Image | Tensor) -> tuple:
+        return five_crop(img, self.size)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(size={self.size})"
+
+
+class TenCrop:
+    """``FiveCrop`` of the image and of its mirror image (left-right, or top-bottom with ``vertical_flip``)."""
+
+    def __init__(self, size: int | Sequence[int], vertical_flip: bool = False) -> None:
+        self.size = _setup_size(size, error_msg="Please provide only two dimensions (h, w) for size.")
+        self.vertical_flip = vertical_flip
+
+    def __call__(self, img: Image.Image | Tensor) -> tuple:
+        return ten_crop(img, self.size, self.vertical_flip)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(size={self.size}, vertical_flip={self.vertical_flip})"

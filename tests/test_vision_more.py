@@ -275,3 +275,54 @@ def test_color_adjustments_on_tensors():
     np.testing.assert_allclose(F.adjust_hue(_t(a), 0.0).numpy(), a, atol=1e-6)
     red = _t(np.array([1.0, 0.0, 0.0], np.float32).reshape(3, 1, 1))
     np.testing.assert_allclose(F.adjust_hue(red, 1 / 3).numpy().ravel(), [0, 1, 0], atol=1e-6)  # red -> green
+
+
+def test_draw_bounding_boxes():
+    img = _t(np.zeros((3, 10, 12), np.uint8))
+    out = image_utils.draw_bounding_boxes(img, minitorch.tensor([[1, 2, 6, 8]]), colors="red").numpy()
+    assert out.dtype == np.uint8 and out.shape == (3, 10, 12)
+    assert (out[0, 2, 1:7] == 255).all() and (out[0, 8, 1:7] == 255).all() and (out[0, 2:9, 1] == 255).all()
+    assert (out[1:] == 0).all() and out[0, 4, 3] == 0  # red outline, empty inside
+    assert image_utils._generate_color_palette(2) == [(0, 0, 0), (1, 127, 31)]  # (i * [2^25-1, 2^15-1, 2^21-1]) % 255
+    filled = image_utils.draw_bounding_boxes(minitorch.zeros(1, 10, 12), minitorch.tensor([[1.0, 2.0, 6.0, 8.0]]),
+                                             labels=["a"], fill=True, colors=(0, 255, 0))
+    assert filled.dtype == minitorch.float32 and filled.shape == (3, 10, 12)  # gray input comes back RGB
+    assert filled.numpy()[1, 5, 5] == pytest.approx(100 / 255)  # fill alpha 100 over black
+    with pytest.raises(ValueError):
+        image_utils.draw_bounding_boxes(img, minitorch.tensor([[6, 2, 1, 8]]))
+
+
+def test_pixel_ops_match_pillow():
+    u = _img(3, 6, 7, seed=2, dtype=np.uint8)
+    pil = Image.fromarray(u.transpose(1, 2, 0))
+    for fn in (F.invert, F.equalize, lambda x: F.posterize(x, 3), lambda x: F.solarize(x, 100),
+               lambda x: F.adjust_sharpness(x, 0.0), lambda x: F.adjust_sharpness(x, 2.0)):
+        assert np.array_equal(fn(_t(u)).numpy().transpose(1, 2, 0), np.asarray(fn(pil)))
+    # autocontrast truncates a float32 product on tensors (as torchvision does), Pillow a double one: off by <= 1
+    diff = F.autocontrast(_t(u)).numpy().transpose(1, 2, 0).astype(int) - np.asarray(F.autocontrast(pil))
+    assert np.abs(diff).max() <= 1
+    stretched = F.autocontrast(_t(np.array([[[0.2, 0.4, 0.6]]], np.float32))).numpy()
+    np.testing.assert_allclose(stretched, [[[0.0, 0.5, 1.0]]], atol=1e-6)
+    a = _img()
+    np.testing.assert_allclose(F.invert(_t(a)).numpy(), 1 - a, rtol=1e-6)
+    assert F.posterize(_t(np.array([[[255, 77]]], np.uint8)), 2).numpy().tolist() == [[[192, 64]]]
+    assert T.RandomInvert(p=1.0)(_t(u)).numpy()[0, 0, 0] == 255 - u[0, 0, 0]
+    assert repr(T.RandomInvert()) == "RandomInvert(p=0.5)"
+    assert repr(T.RandomPosterize(4)) == "RandomPosterize(bits=4,p=0.5)"
+    assert repr(T.RandomSolarize(128, p=0.2)) == "RandomSolarize(threshold=128,p=0.2)"
+    assert repr(T.RandomAdjustSharpness(2)) == "RandomAdjustSharpness(sharpness_factor=2,p=0.5)"
+    assert T.RandomEqualize(p=0.0)(_t(u)).numpy() is not None and T.RandomAutocontrast(p=1.0)(pil).size == (7, 6)
+
+
+def test_five_and_ten_crop():
+    a = _img(1, 4, 5)
+    tl, tr, bl, br, center = T.FiveCrop(2)(_t(a))
+    assert np.array_equal(tl.numpy(), a[:, :2, :2]) and np.array_equal(tr.numpy(), a[:, :2, 3:])
+    assert np.array_equal(bl.numpy(), a[:, 2:, :2]) and np.array_equal(br.numpy(), a[:, 2:, 3:])
+    assert np.array_equal(center.numpy(), a[:, 1:3, 2:4])  # round((4-2)/2), round((5-2)/2) = 1, 2
+    ten = T.TenCrop((2, 3), vertical_flip=True)(_t(a))
+    assert len(ten) == 10 and np.array_equal(ten[5].numpy(), a[:, ::-1][:, :2, :3])
+    assert repr(T.FiveCrop(2)) == "FiveCrop(size=(2, 2))"
+    assert repr(T.TenCrop(2)) == "TenCrop(size=(2, 2), vertical_flip=False)"
+    with pytest.raises(ValueError):
+        T.FiveCrop(6)(_t(a))
