@@ -22,9 +22,9 @@ from minitorch import Tensor
 __all__ = ["CenterCrop", "ColorJitter", "Compose", "ConvertImageDtype", "FiveCrop", "GaussianBlur", "Grayscale",
            "InterpolationMode", "Lambda", "Normalize", "PILToTensor", "Pad", "RandomAdjustSharpness", "RandomAffine",
            "RandomApply", "RandomAutocontrast", "RandomChoice", "RandomCrop", "RandomEqualize", "RandomErasing",
-           "RandomGrayscale", "RandomHorizontalFlip", "RandomInvert", "RandomOrder", "RandomPosterize",
-           "RandomResizedCrop", "RandomRotation", "RandomSolarize", "RandomVerticalFlip", "Resize", "TenCrop",
-           "ToPILImage", "ToTensor", "functional"]
+           "RandomGrayscale", "RandomHorizontalFlip", "RandomInvert", "RandomOrder", "RandomPerspective",
+           "RandomPosterize", "RandomResizedCrop", "RandomRotation", "RandomSolarize", "RandomVerticalFlip",
+           "Resize", "TenCrop", "ToPILImage", "ToTensor", "functional"]
 
 
 class InterpolationMode(Enum):
@@ -634,8 +634,6 @@ def _apply_affine(img: Tensor, matrix: Sequence[float], interpolation: Interpola
                   fill: float | Sequence[float] | None, out_size: tuple[int, int] | None = None) -> Tensor:
     """Sample a tensor image at ``matrix`` applied to the centred output pixel grid (grid_sample, zeros outside,
     ``align_corners=False``), then blend ``fill`` in where the sample fell outside, as torchvision does."""
-    if interpolation not in (InterpolationMode.NEAREST, InterpolationMode.BILINEAR):
-        raise ValueError(f"Interpolation mode '{interpolation}' is unsupported with Tensor input")
     arr = img.numpy()
     h, w = arr.shape[-2:]
     ow, oh = out_size if out_size is not None else (w, h)
@@ -646,7 +644,17 @@ def _apply_affine(img: Tensor, matrix: Sequence[float], interpolation: Interpola
     one, half = np.float32(1), np.float32(0.5)
     sx = ((xs * r[0, 0] + ys * r[1, 0] + r[2, 0] + one) * np.float32(w) - one) * half
     sy = ((xs * r[0, 1] + ys * r[1, 1] + r[2, 1] + one) * np.float32(h) - one) * half
-    sx, sy = sx.astype(np.float64), sy.astype(np.float64)
+    return _grid_sample(arr, sx.astype(np.float64), sy.astype(np.float64), interpolation, fill)
+
+
+def _grid_sample(arr: np.ndarray, sx: np.ndarray, sy: np.ndarray, interpolation: InterpolationMode,
+                 fill: float | Sequence[float] | None) -> Tensor:
+    """``arr`` (..., H, W) read at input pixel coordinates (sx, sy) (each (oh, ow)), zeros outside, then ``fill``
+    blended in by the sampled in-image mask (torchvision's ``_apply_grid_transform``)."""
+    if interpolation not in (InterpolationMode.NEAREST, InterpolationMode.BILINEAR):
+        raise ValueError(f"Interpolation mode '{interpolation}' is unsupported with Tensor input")
+    h, w = arr.shape[-2:]
+    oh, ow = sx.shape
     src = arr.astype(np.float64)
 
     def tap(iy: np.ndarray, ix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -914,6 +922,41 @@ def affine(img: Image.Image | Tensor, angle: float, translate: Sequence[int], sc
     center_f = [0.0, 0.0] if center is None else [1.0 * (c - s * 0.5) for c, s in zip(center, [width, height])]
     matrix = _get_inverse_affine_matrix(center_f, angle, [1.0 * t for t in translate], scale, shear)
     return _apply_affine(img, matrix, interpolation, fill)
+
+
+def _get_perspective_coeffs(startpoints: Sequence[Sequence[int]],
+                            endpoints: Sequence[Sequence[int]]) -> list[float]:
+    """The 8 coefficients mapping output (end) points to input (start) points, by least squares as torchvision."""
+    a_matrix = np.zeros((2 * len(startpoints), 8), dtype=np.float64)
+    for i, (p1, p2) in enumerate(zip(endpoints, startpoints)):
+        a_matrix[2 * i] = [p1[0], p1[1], 1, 0, 0, 0, -p2[0] * p1[0], -p2[0] * p1[1]]
+        a_matrix[2 * i + 1] = [0, 0, 0, p1[0], p1[1], 1, -p2[1] * p1[0], -p2[1] * p1[1]]
+    b_matrix = np.asarray(startpoints, dtype=np.float64).reshape(-1)
+    return np.linalg.lstsq(a_matrix, b_matrix, rcond=None)[0].astype(np.float32).tolist()
+
+
+def perspective(img: Image.Image | Tensor, startpoints: Sequence[Sequence[int]], endpoints: Sequence[Sequence[int]],
+                interpolation: InterpolationMode | int = InterpolationMode.BILINEAR,
+                fill: float | Sequence[float] | None = None) -> Image.Image | Tensor:
+    """Warp so that the four ``startpoints`` ([x, y]: top-left, top-right, bottom-right, bottom-left) land on
+    ``endpoints``."""
+    if len(startpoints) != 4 or len(endpoints) != 4:
+        raise ValueError(f"Please provide exactly four corners, got {len(startpoints)} startpoints and "
+                         f"{len(endpoints)} endpoints.")
+    interpolation = _interpolation_mode(interpolation)
+    coeffs = _get_perspective_coeffs(startpoints, endpoints)
+    _check_image(img)
+    if isinstance(img, Image.Image):
+        return img.transform(img.size, Image.Transform.PERSPECTIVE, coeffs, _PIL_FILTERS[interpolation],
+                             fillcolor=_pil_fill(fill, img))
+    arr = img.numpy()
+    oh, ow = arr.shape[-2:]
+    c = np.asarray(coeffs, dtype=np.float64)
+    x, y = np.meshgrid(np.arange(ow) + 0.5, np.arange(oh) + 0.5)
+    den = c[6] * x + c[7] * y + 1.0
+    sx = (c[0] * x + c[1] * y + c[2]) / den - 0.5
+    sy = (c[3] * x + c[4] * y + c[5]) / den - 0.5
+    return _grid_sample(arr, sx, sy, interpolation, fill)
 
 
 def gaussian_blur(img: Image.Image | Tensor, kernel_size: int | Sequence[int],
@@ -1576,3 +1619,46 @@ class TenCrop:
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__}(size={self.size}, vertical_flip={self.vertical_flip})"
+
+
+class RandomPerspective:
+    """With probability ``p``, move each corner inwards by up to ``distortion_scale`` of half the size, and warp."""
+
+    def __init__(self, distortion_scale: float = 0.5, p: float = 0.5,
+                 interpolation: InterpolationMode | int = InterpolationMode.BILINEAR,
+                 fill: float | Sequence[float] = 0) -> None:
+        self.p = p
+        self.interpolation = _interpolation_mode(interpolation)
+        self.distortion_scale = distortion_scale
+        if fill is None:
+            fill = 0
+        elif not isinstance(fill, (Sequence, numbers.Number)):
+            raise TypeError("Fill should be either a sequence or a number.")
+        self.fill = fill
+
+    @staticmethod
+    def get_params(width: int, height: int, distortion_scale: float) -> tuple[list[list[int]], list[list[int]]]:
+        """(startpoints, endpoints): the image corners and their random inward displacements."""
+        rng = _rng()
+        dx, dy = int(distortion_scale * (width // 2)), int(distortion_scale * (height // 2))
+
+        def draw(low: int, high: int) -> int:
+            return int(rng.integers(low, high))
+
+        topleft = [draw(0, dx + 1), draw(0, dy + 1)]
+        topright = [draw(width - dx - 1, width), draw(0, dy + 1)]
+        botright = [draw(width - dx - 1, width), draw(height - dy - 1, height)]
+        botleft = [draw(0, dx + 1), draw(height - dy - 1, height)]
+        startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        return startpoints, [topleft, topright, botright, botleft]
+
+    def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
+        fill = _tensor_fill(self.fill, _num_channels(img)) if isinstance(img, Tensor) else self.fill
+        if _rng().random() < self.p:
+            height, width = _image_size(img)
+            startpoints, endpoints = self.get_params(width, height, self.distortion_scale)
+            return perspective(img, startpoints, endpoints, self.interpolation, fill)
+        return img
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(p={self.p})"

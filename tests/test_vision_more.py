@@ -326,3 +326,22 @@ def test_five_and_ten_crop():
     assert repr(T.TenCrop(2)) == "TenCrop(size=(2, 2), vertical_flip=False)"
     with pytest.raises(ValueError):
         T.FiveCrop(6)(_t(a))
+
+
+def test_perspective():
+    a = _img(3, 7, 9)
+    corners = [[0, 0], [8, 0], [8, 6], [0, 6]]
+    np.testing.assert_allclose(F.perspective(_t(a), corners, corners).numpy(), a, atol=1e-6)
+    shifted = [[x + 1, y + 2] for x, y in corners]  # a pure translation by (1, 2)
+    out = F.perspective(_t(a), corners, shifted, T.InterpolationMode.NEAREST).numpy()
+    assert np.array_equal(out[:, 2:, 1:], a[:, :-2, :-1]) and (out[:, :2] == 0).all()
+    u = (a * 255).astype(np.uint8).transpose(1, 2, 0)
+    pil = np.asarray(F.perspective(Image.fromarray(u), corners, shifted, T.InterpolationMode.NEAREST))
+    assert np.array_equal(pil[2:, 1:], u[:-2, :-1])
+    start, end = T.RandomPerspective.get_params(9, 7, 0.5)
+    assert start == corners and 0 <= end[0][0] <= 2 and 6 <= end[1][0] <= 8 and 4 <= end[2][1] <= 6
+    minitorch.manual_seed(4)
+    first = T.RandomPerspective(p=1.0)(_t(a)).numpy()
+    minitorch.manual_seed(4)
+    assert np.array_equal(first, T.RandomPerspective(p=1.0)(_t(a)).numpy())
+    assert repr(T.RandomPerspective()) == "RandomPerspective(p=0.5)"
