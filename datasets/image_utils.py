@@ -69,7 +69,10 @@ def save_image(tensor: Tensor | list[Tensor], fp: str | pathlib.Path | BinaryIO,
                **kwargs: Any) -> None:
     """Save ``make_grid(tensor, **kwargs)`` (values in [0, 1]) as an 8-bit image file through PIL."""
     grid = make_grid(tensor, **kwargs).numpy()
-    ndarr = np.clip(grid.astype(np.float64) * 255 + 0.5, 0, 255).astype(np.uint8).transpose(1, 2, 0)
+    if not np.issubdtype(grid.dtype, np.floating):
+        grid = grid.astype(np.float64)
+    # grid.mul(255).add_(0.5).clamp_(0, 255).to(uint8), in the grid's own float precision
+    ndarr = np.clip(grid * grid.dtype.type(255) + grid.dtype.type(0.5), 0, 255).astype(np.uint8).transpose(1, 2, 0)
     if ndarr.shape[2] == 1:
         ndarr = ndarr[:, :, 0]
     Image.fromarray(np.ascontiguousarray(ndarr)).save(fp, format=format)
