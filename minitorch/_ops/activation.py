@@ -232,3 +232,34 @@ INPLACE = {Hardtanh: _inplace(Hardtanh), LeakyRelu: _inplace(LeakyRelu, "LeakyRe
            Silu: _inplace(Silu), Hardswish: _inplace(Hardswish), Hardsigmoid: _inplace(Hardsigmoid),
            Elu: _inplace(Elu, "EluBackward1"), Celu: _inplace(Celu, "CeluBackward1"), Mish: _inplace(Mish),
            Threshold: _inplace(Threshold, "ThresholdBackward1")}
+
+
+class Hardshrink(Op):
+    """x where |x| > lambd, else 0."""
+
+    @staticmethod
+    def forward(ctx, a, lambd=0.5):
+        ctx.save_for_backward(a)
+        ctx.lambd = lambd
+        return np.where((a > lambd) | (a < -lambd), a, np.zeros((), a.dtype))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * ((a > ctx.lambd) | (a < -ctx.lambd))
+
+
+class Softshrink(Op):
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+
+    @staticmethod
+    def forward(ctx, a, lambd=0.5):
+        ctx.save_for_backward(a)
+        ctx.lambd = lambd
+        zero = np.zeros((), a.dtype)
+        return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, zero)).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * ((a > ctx.lambd) | (a < -ctx.lambd))
