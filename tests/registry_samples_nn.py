@@ -13,6 +13,7 @@ SAMPLES = {
     "F.max_pool1d": (lambda a: F.max_pool1d(a, 3, 2, 1), lambda: (x(2, 2, 7),)),
     "F.avg_pool1d": (lambda a: F.avg_pool1d(a, 3, 2, 1), lambda: (x(2, 2, 7),)),
     "F.adaptive_avg_pool1d": (lambda a: F.adaptive_avg_pool1d(a, 3), lambda: (x(2, 2, 7),)),
+    "F.adaptive_max_pool1d": (lambda a: F.adaptive_max_pool1d(a, 3), lambda: (x(2, 2, 7),)),
     "F.adaptive_max_pool2d": (lambda a: F.adaptive_max_pool2d(a, (2, 3)), lambda: (x(1, 2, 5, 7),)),
     "F.instance_norm": (lambda a, w, b: F.instance_norm(a, weight=w, bias=b),
                         lambda: (x(2, 3, 4), x(3, seed=1), x(3, seed=2))),

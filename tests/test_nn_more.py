@@ -59,6 +59,8 @@ CASES = {
     "avg_pool1d": ([(2, 3, 9)], lambda lib, x: F(lib).avg_pool1d(x, 3, 2, 1, count_include_pad=False), False),
     "avg_pool1d_ceil": ([(3, 8)], lambda lib, x: F(lib).avg_pool1d(x, 3, 2, ceil_mode=True), False),
     "adaptive_avg_pool1d": ([(2, 3, 7)], lambda lib, x: F(lib).adaptive_avg_pool1d(x, 3), False),
+    "adaptive_max_pool1d": ([(2, 3, 8)], lambda lib, x: F(lib).adaptive_max_pool1d(x, 3, return_indices=True),
+                            False),
     "adaptive_max_pool2d": ([(2, 3, 5, 7)], lambda lib, x: F(lib).adaptive_max_pool2d(x, (2, 3)), False),
     "adaptive_max_pool2d_indices": ([(3, 7, 5)], lambda lib, x: F(lib).adaptive_max_pool2d(x, (3, None), True),
                                     False),
@@ -145,6 +147,7 @@ MODULES = {
     "MaxPool1d": lambda nn: nn.MaxPool1d(3, 2, 1), "AvgPool1d": lambda nn: nn.AvgPool1d(3, padding=1),
     "AdaptiveAvgPool1d": lambda nn: nn.AdaptiveAvgPool1d(3),
     "AdaptiveMaxPool2d": lambda nn: nn.AdaptiveMaxPool2d((2, None)),
+    "AdaptiveMaxPool1d": lambda nn: nn.AdaptiveMaxPool1d(3, return_indices=True),
     "KLDivLoss": lambda nn: nn.KLDivLoss(reduction="batchmean", log_target=True),
     "PoissonNLLLoss": lambda nn: nn.PoissonNLLLoss(full=True), "GaussianNLLLoss": lambda nn: nn.GaussianNLLLoss(),
     "MarginRankingLoss": lambda nn: nn.MarginRankingLoss(0.5), "HingeEmbeddingLoss": lambda nn: nn.HingeEmbeddingLoss(),
@@ -297,6 +300,24 @@ ERRORS = {
                             "minitorch.Size([3, 1]) "),
     "multilabel_reduction": ([(2, 3), (2, 3)], lambda lib, x, t: F(lib).multilabel_soft_margin_loss(
         x, t, reduction="avg"), ValueError, "avg is not valid"),
+    "max_pool1d_dims": ([(4,)], lambda lib, x: F(lib).max_pool1d(x, 2), RuntimeError,
+                        "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+                        "but got:[4]"),
+    "avg_pool1d_dims": ([(4,)], lambda lib, x: F(lib).avg_pool1d(x, 2), RuntimeError,
+                        "Expected 2 to 3 dimensions, but got 1-dimensional tensor for argument #1 'self' (while "
+                        "checking arguments for avg_pool1d)"),
+    "adaptive_max_pool2d_dims": ([(3, 4)], lambda lib, x: F(lib).adaptive_max_pool2d(x, 2), RuntimeError,
+                                 "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [3, 4]"),
+    "pad_reflect_too_big": ([(1, 2, 3, 4)], lambda lib, x: F(lib).pad(x, (1, 1, 1, 5), mode="reflect"),
+                            RuntimeError, "Argument #6: Padding size should be less than the corresponding input "
+                            "dimension, but got: padding (1, 5) at dimension 2 of input [1, 2, 3, 4]"),
+    "pad_circular_wraps": ([(2, 3, 4)], lambda lib, x: F(lib).pad(x, (0, 5), mode="circular"), RuntimeError,
+                           "Padding value causes wrapping around more than once."),
+    "pad_replicate_size": ([(3,)], lambda lib, x: F(lib).pad(x, (1, 1), mode="replicate"), NotImplementedError,
+                           "Padding size 2 is not supported for 1D input tensor.\nSupported combinations for "
+                           "non-constant padding:\n  - 2D or 3D input: padding size = 2 (pads last dimension)\n  - 3D "
+                           "or 4D input: padding size = 4 (pads last 2 dimensions)\n  - 4D or 5D input: padding size "
+                           "= 6 (pads last 3 dimensions)"),
     "instance_norm_module_dims": ([(2, 3, 4, 4)], lambda lib, x: lib.nn.InstanceNorm1d(3)(x), ValueError,
                                   "expected 2D or 3D input (got 4D input)"),
     "triplet_module_margin": ([], lambda lib: lib.nn.TripletMarginLoss(margin=-1), ValueError,

@@ -210,6 +210,26 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 upsample = register(interpolate, name="upsample", method=False, top_level=False, functional=True)
 
 
+def _check_pad(input, pad, mode):
+    """torch's checks of the non-constant padding modes: supported sizes, reflect below and circular up to the
+    padded dims' sizes."""
+    n, dims = len(pad) // 2, input.dim()
+    if n not in (1, 2, 3) or dims not in (n + 1, n + 2):
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {dims}D input tensor.\n"
+                                  "Supported combinations for non-constant padding:\n"
+                                  "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                                  "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                                  "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    for i in range(n):
+        size, (before, after) = input.shape[dims - 1 - i], pad[2 * i:2 * i + 2]
+        if mode == "reflect" and (before >= size or after >= size):
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
+                               f"dimension, but got: padding ({before}, {after}) at dimension {dims - 1 - i} of "
+                               f"input {list(input.shape)}")
+        if mode == "circular" and (before > size or after > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+
+
 @functional_op
 def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``."""
@@ -225,6 +245,7 @@ def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tenso
     ops = {"reflect": _pool.ReflectionPad2D, "replicate": _pool.ReplicationPad2D, "circular": _pool.CircularPad2D}
     if mode not in ops:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    _check_pad(input, pad, mode)
     index = tuple(slice(None) if b == a == 0 else
                   _pool.pad_index(input.shape[d], b, a, mode).reshape((-1,) + (1,) * (input.dim() - d - 1))
                   for d, (b, a) in enumerate(pairs))
@@ -276,7 +297,11 @@ def _single(v) -> int:
 
 def _pool1d_input(input, name):
     if input.dim() not in (2, 3):
-        raise RuntimeError(f"{name}() Expected 2D or 3D input tensor, but got {list(input.shape)}")
+        if name == "max_pool1d":
+            raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                               f"input, but got:{list(input.shape)}")
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for {name})")
 
 
 @functional_op
@@ -305,9 +330,18 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 @functional_op
 def adaptive_avg_pool1d(input, output_size) -> Tensor:
     """adaptive_avg_pool2d over (N, C, 1, L)."""
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}")
+    _pool1d_input(input, "adaptive_avg_pool1d")
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size))).squeeze(-2)
+
+
+@functional_op
+def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d over (N, C, 1, L)."""
+    _pool1d_input(input, "adaptive_max_pool1d")
+    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
 
 
 def _adaptive_bounds(size: int, out: int):

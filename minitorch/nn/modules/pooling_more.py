@@ -1,4 +1,4 @@
-"""More pooling layers: MaxPool1d, AvgPool1d, AdaptiveAvgPool1d, AdaptiveMaxPool2d."""
+"""More pooling layers: MaxPool1d, AvgPool1d, AdaptiveAvgPool1d, AdaptiveMaxPool1d/2d."""
 from __future__ import annotations
 
 from .. import functional as F
@@ -43,3 +43,8 @@ class AdaptiveMaxPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    def forward(self, input):
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
