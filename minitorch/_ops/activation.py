@@ -263,3 +263,39 @@ class Softshrink(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * ((a > ctx.lambd) | (a < -ctx.lambd))
+
+
+class Glu(Op):
+    """a * sigmoid(b), ``a`` and ``b`` the halves of the input along ``dim``."""
+
+    @staticmethod
+    def forward(ctx, x, dim=-1):
+        ctx.dim = dim % x.ndim
+        ctx.save_for_backward(x)
+        first, second = np.split(x, 2, axis=ctx.dim)
+        return (first * (0.5 + 0.5 * np.tanh(0.5 * second))).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        from .indexing import narrow
+        from .view import Cat
+        (x,) = ctx.saved_tensors
+        half = x.shape[ctx.dim] // 2
+        first, s = narrow(x, ctx.dim, 0, half), sigmoid(narrow(x, ctx.dim, half, half))
+        return Cat.apply(g * s, g * first * s * (1.0 - s), dim=ctx.dim)
+
+
+class Prelu(Op, name="PreluKernelBackward0"):
+    """x where x > 0, else weight * x (``weight`` broadcast against ``x``)."""
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return np.where(x > 0, x, x * weight).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        need_x, need_w = ctx.needs_input_grad
+        positive = x > 0
+        return (where(positive, g, g * weight) if need_x else None), (where(positive, 0.0, g * x) if need_w else None)

@@ -15,6 +15,7 @@ from .._registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import conv as _conv
 from .._ops import loss as _loss
+from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.embedding import Embedding
@@ -27,7 +28,6 @@ from .._ops.reduction import sum as _sum
 from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
-from .._ops.view import stack as _stack
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
@@ -246,10 +246,12 @@ def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tenso
     if mode not in ops:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     _check_pad(input, pad, mode)
+    op = {("reflect", 1): _pool.ReflectionPad1D, ("reflect", 3): _pool.ReflectionPad3D,
+          ("replicate", 1): _pool.ReplicationPad1D, ("replicate", 3): _pool.ReplicationPad3D}.get((mode, n), ops[mode])
     index = tuple(slice(None) if b == a == 0 else
                   _pool.pad_index(input.shape[d], b, a, mode).reshape((-1,) + (1,) * (input.dim() - d - 1))
                   for d, (b, a) in enumerate(pairs))
-    return ops[mode].apply(input, index=index)
+    return op.apply(input, index=index)
 
 
 def _pixel_check(input, name, factor, what):
@@ -269,10 +271,7 @@ def pixel_shuffle(input, upscale_factor: int) -> Tensor:
     if c % (r * r):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    n = len(lead)
-    x = input.reshape(*lead, c // (r * r), r, r, h, w)
-    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return x.reshape(*lead, c // (r * r), h * r, w * r)
+    return _pixel_ops.PixelShuffle.apply(input, upscale_factor=r)
 
 
 @functional_op
@@ -285,10 +284,7 @@ def pixel_unshuffle(input, downscale_factor: int) -> Tensor:
         if size % r:
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                                f"input.size({dim})={size} is not divisible by {r}")
-    n = len(lead)
-    x = input.reshape(*lead, c, h // r, r, w // r, r)
-    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
-    return x.reshape(*lead, c * r * r, h // r, w // r)
+    return _pixel_ops.PixelUnshuffle.apply(input, downscale_factor=r)
 
 
 def _single(v) -> int:
@@ -358,19 +354,9 @@ def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
         oh, ow = (h if output_size[0] is None else output_size[0]), (w if output_size[1] is None else output_size[1])
     else:
         oh = ow = int(output_size)
-    rows, cols = _adaptive_bounds(h, oh), _adaptive_bounds(w, ow)
-    cells = [[input[..., r0:r1, c0:c1].amax((-2, -1)) for c0, c1 in cols] for r0, r1 in rows]
-    out = _stack([_stack(row, -1) for row in cells], -2)
-    if not return_indices:
-        return out
-    a = input._data
-    index = np.empty(out.shape, np.int64)
-    for i, (r0, r1) in enumerate(rows):
-        for j, (c0, c1) in enumerate(cols):
-            win = a[..., r0:r1, c0:c1].reshape(a.shape[:-2] + (-1,))
-            flat = np.argmax(win, -1)
-            index[..., i, j] = (r0 + flat // (c1 - c0)) * w + c0 + flat % (c1 - c0)
-    return out, Tensor._wrap(index)
+    index, flat = _pool.adaptive_max_index(input._data, _adaptive_bounds(h, oh), _adaptive_bounds(w, ow))
+    out = _pool.AdaptiveMaxPool2D.apply(input, index=index)
+    return (out, Tensor._wrap(flat)) if return_indices else out
 
 
 # ---- normalisation and dropout ---------------------------------------------------------------------------
@@ -646,7 +632,7 @@ def prelu(input, weight) -> Tensor:
                                f"{weight.numel()} and channel size = {channels}.")
         if input.dim() >= 2:
             weight = weight.reshape((-1,) + (1,) * (input.dim() - 2))
-    return where(input > 0, input, input * weight)
+    return _act.Prelu.apply(input, weight)
 
 
 @functional_op
@@ -657,8 +643,7 @@ def glu(input, dim: int = -1) -> Tensor:
     size = input.shape[dim]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} is size {size}")
-    a, b = input.chunk(2, dim)
-    return a * b.sigmoid()
+    return _act.Glu.apply(input, dim=dim)
 
 
 # ---- embeddings and encodings ------------------------------------------------------------------------------
@@ -979,7 +964,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``."""
     reduction = _reduction(size_average, reduce, reduction)
-    return _reduce_loss((-input * target).exp().log1p(), reduction)
+    return _loss.SoftMarginLoss.apply(input, target, reduction=reduction)
 
 
 @functional_op
