@@ -1,5 +1,6 @@
 """Activation functions beyond the elementwise basics: hardtanh/relu6, leaky_relu, gelu,
-silu, hardswish, hardsigmoid, elu/selu/celu, softplus, logsigmoid, mish, threshold; and erf.
+silu, hardswish, hardsigmoid, elu/selu/celu, softplus, logsigmoid, mish, threshold, hardshrink,
+softshrink, glu, prelu; and erf.
 
 Gradients at the kinks follow torch (e.g. hardtanh passes no gradient at its bounds).
 """

@@ -1,5 +1,5 @@
-"""Losses: NllLoss, MseLoss, SmoothL1Loss, HuberLoss, BinaryCrossEntropy and
-BinaryCrossEntropyWithLogits are ops with their reduction fused in, as torch's loss nodes
+"""Losses: NllLoss, MseLoss, SmoothL1Loss, HuberLoss, BinaryCrossEntropy,
+BinaryCrossEntropyWithLogits and SoftMarginLoss are ops with their reduction fused in, as torch's loss nodes
 are; l1_loss and parts of cross_entropy are composed from tensor ops, as in torch. All
 reduce through ``reduce`` (and its derivative ``spread``)."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Pooling and resampling over the last two dims: max_pool2d, avg_pool2d,
-adaptive_avg_pool2d, nearest upsampling and padding.
+adaptive_avg_pool2d, adaptive_max_pool2d, nearest upsampling and padding.
 
 Windows are strided views (no copies of the input per window); gradients go back
 through the same windows, by index (max, nearest, pad) or evenly (average).

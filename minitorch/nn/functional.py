@@ -28,7 +28,7 @@ from .._ops.reduction import sum as _sum
 from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
 
@@ -428,7 +428,10 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 @functional_op
 def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> Tensor:
     """``input / sqrt(mean(input^2) + eps) * weight`` over the trailing ``normalized_shape`` dims."""
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                        f"{type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
     if tuple(input.shape[input.dim() - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*"
                            f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
@@ -640,9 +643,10 @@ def glu(input, dim: int = -1) -> Tensor:
     """a * sigmoid(b), ``a`` and ``b`` the halves of ``input`` along ``dim``."""
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = _wrap_dim(dim, input.dim())
     size = input.shape[dim]
     if size % 2:
-        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} is size {size}")
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {size}")
     return _act.Glu.apply(input, dim=dim)
 
 
@@ -714,6 +718,9 @@ def bilinear(input1, input2, weight, bias=None) -> Tensor:
     if input2.shape[-1] != weight.shape[2]:
         raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but "
                            f"expected {weight.shape[2]}")
+    if bias is not None and bias.shape[0] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but expected "
+                           f"{weight.shape[0]}")
     out = einsum("...i,oij,...j->...o", input1, weight, input2)
     return out if bias is None else out + bias
 
