@@ -1,5 +1,6 @@
 """Activation functions beyond the elementwise basics: hardtanh/relu6, leaky_relu, gelu,
-silu, hardswish, hardsigmoid, elu/selu/celu, softplus, logsigmoid, mish, threshold; and erf.
+silu, hardswish, hardsigmoid, elu/selu/celu, softplus, logsigmoid, mish, threshold, hardshrink,
+softshrink, glu, prelu; and erf.
 
 Gradients at the kinks follow torch (e.g. hardtanh passes no gradient at its bounds).
 """
@@ -232,3 +233,70 @@ INPLACE = {Hardtanh: _inplace(Hardtanh), LeakyRelu: _inplace(LeakyRelu, "LeakyRe
            Silu: _inplace(Silu), Hardswish: _inplace(Hardswish), Hardsigmoid: _inplace(Hardsigmoid),
            Elu: _inplace(Elu, "EluBackward1"), Celu: _inplace(Celu, "CeluBackward1"), Mish: _inplace(Mish),
            Threshold: _inplace(Threshold, "ThresholdBackward1")}
+
+
+class Hardshrink(Op):
+    """x where |x| > lambd, else 0."""
+
+    @staticmethod
+    def forward(ctx, a, lambd=0.5):
+        ctx.save_for_backward(a)
+        ctx.lambd = lambd
+        return np.where((a > lambd) | (a < -lambd), a, np.zeros((), a.dtype))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * ((a > ctx.lambd) | (a < -ctx.lambd))
+
+
+class Softshrink(Op):
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+
+    @staticmethod
+    def forward(ctx, a, lambd=0.5):
+        ctx.save_for_backward(a)
+        ctx.lambd = lambd
+        zero = np.zeros((), a.dtype)
+        return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, zero)).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * ((a > ctx.lambd) | (a < -ctx.lambd))
+
+
+class Glu(Op):
+    """a * sigmoid(b), ``a`` and ``b`` the halves of the input along ``dim``."""
+
+    @staticmethod
+    def forward(ctx, x, dim=-1):
+        ctx.dim = dim % x.ndim
+        ctx.save_for_backward(x)
+        first, second = np.split(x, 2, axis=ctx.dim)
+        return (first * (0.5 + 0.5 * np.tanh(0.5 * second))).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        from .indexing import narrow
+        from .view import Cat
+        (x,) = ctx.saved_tensors
+        half = x.shape[ctx.dim] // 2
+        first, s = narrow(x, ctx.dim, 0, half), sigmoid(narrow(x, ctx.dim, half, half))
+        return Cat.apply(g * s, g * first * s * (1.0 - s), dim=ctx.dim)
+
+
+class Prelu(Op, name="PreluKernelBackward0"):
+    """x where x > 0, else weight * x (``weight`` broadcast against ``x``)."""
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return np.where(x > 0, x, x * weight).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, weight = ctx.saved_tensors
+        need_x, need_w = ctx.needs_input_grad
+        positive = x > 0
+        return (where(positive, g, g * weight) if need_x else None), (where(positive, 0.0, g * x) if need_w else None)

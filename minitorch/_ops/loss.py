@@ -1,5 +1,5 @@
-"""Losses: NllLoss, MseLoss, SmoothL1Loss, HuberLoss, BinaryCrossEntropy and
-BinaryCrossEntropyWithLogits are ops with their reduction fused in, as torch's loss nodes
+"""Losses: NllLoss, MseLoss, SmoothL1Loss, HuberLoss, BinaryCrossEntropy,
+BinaryCrossEntropyWithLogits and SoftMarginLoss are ops with their reduction fused in, as torch's loss nodes
 are; l1_loss and parts of cross_entropy are composed from tensor ops, as in torch. All
 reduce through ``reduce`` (and its derivative ``spread``)."""
 from __future__ import annotations
@@ -182,3 +182,20 @@ class BinaryCrossEntropyWithLogits(Op):
             softplus_neg = log(sigmoid(x)) * -1.0
             gy = g * ((softplus_neg * (pw - 1.0) if pw is not None else 0.0) - x)
         return gx, gy
+
+
+class SoftMarginLoss(Op):
+    """log(1 + exp(-y x)), reduced."""
+
+    @staticmethod
+    def forward(ctx, x, y, reduction="mean"):
+        ctx.reduction, ctx.count = reduction, math.prod(np.broadcast_shapes(x.shape, y.shape))
+        ctx.save_for_backward(x, y)
+        return reduce(np.logaddexp(0, -(x * y)).astype(x.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        slope = spread(g, ctx.reduction, ctx.count) * sigmoid(-(x * y)) * -1.0  # d/dz log1p(exp(-z)) at z = x y
+        return (slope * y if need_x else None), (slope * x if need_y else None)

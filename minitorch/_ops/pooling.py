@@ -1,5 +1,5 @@
 """Pooling and resampling over the last two dims: max_pool2d, avg_pool2d,
-adaptive_avg_pool2d, nearest upsampling and padding.
+adaptive_avg_pool2d, adaptive_max_pool2d, nearest upsampling and padding.
 
 Windows are strided views (no copies of the input per window); gradients go back
 through the same windows, by index (max, nearest, pad) or evenly (average).
@@ -292,3 +292,43 @@ class ReplicationPad2D(IndexPad, name="ReplicationPad2DBackward0"):
 
 class CircularPad2D(IndexPad, name="CircularPad2DBackward0"):
     pass
+
+
+class ReflectionPad1D(IndexPad, name="ReflectionPad1DBackward0"):
+    pass
+
+
+class ReflectionPad3D(IndexPad, name="ReflectionPad3DBackward0"):
+    pass
+
+
+class ReplicationPad1D(IndexPad, name="ReplicationPad1DBackward0"):
+    pass
+
+
+class ReplicationPad3D(IndexPad, name="ReplicationPad3DBackward0"):
+    pass
+
+
+class AdaptiveMaxPool2D(Index, name="AdaptiveMaxPool2DBackward0"):
+    """The maxima of adaptive windows, gathered by the index of each (windows may overlap: gradients add)."""
+
+
+def adaptive_max_index(a: np.ndarray, rows, cols):
+    """For (..., H, W) ``a`` and the windows' (start, end) bounds along H (``rows``) and W (``cols``): the
+    gather index of each window's first maximum, and its flat (H * W) position as torch returns it."""
+    lead, w = a.shape[:-2], a.shape[-1]
+    planes = a.reshape((-1,) + a.shape[-2:])
+    r = np.empty((planes.shape[0], len(rows), len(cols)), np.int64)
+    c = np.empty_like(r)
+    for i, (r0, r1) in enumerate(rows):
+        for j, (c0, c1) in enumerate(cols):
+            win = planes[:, r0:r1, c0:c1].reshape(planes.shape[0], -1)
+            nan = np.isnan(win) if win.dtype.kind == "f" else None
+            flat = np.argmax(win, -1) if nan is None or not nan.any() else \
+                np.where(nan.any(-1), nan.shape[-1] - 1 - np.argmax(nan[:, ::-1], -1), np.argmax(win, -1))  # last NaN wins
+            r[:, i, j], c[:, i, j] = r0 + flat // (c1 - c0), c0 + flat % (c1 - c0)
+    shape = lead + r.shape[1:]
+    r, c = r.reshape(shape), c.reshape(shape)
+    lead_index = tuple(i[..., None, None] for i in np.indices(lead, sparse=True)) if lead else ()
+    return lead_index + (r, c), r * w + c

@@ -15,10 +15,11 @@ from .._registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import conv as _conv
 from .._ops import loss as _loss
+from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.embedding import Embedding
-from .._ops.linalg import Addmm, matmul
+from .._ops.linalg import Addmm, einsum, matmul
 from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from .._ops.reduction import log_softmax as _log_softmax
 from .._ops.reduction import mean
@@ -27,7 +28,7 @@ from .._ops.reduction import sum as _sum
 from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
 
@@ -209,6 +210,26 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 upsample = register(interpolate, name="upsample", method=False, top_level=False, functional=True)
 
 
+def _check_pad(input, pad, mode):
+    """torch's checks of the non-constant padding modes: supported sizes, reflect below and circular up to the
+    padded dims' sizes."""
+    n, dims = len(pad) // 2, input.dim()
+    if n not in (1, 2, 3) or dims not in (n + 1, n + 2):
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {dims}D input tensor.\n"
+                                  "Supported combinations for non-constant padding:\n"
+                                  "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                                  "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                                  "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    for i in range(n):
+        size, (before, after) = input.shape[dims - 1 - i], pad[2 * i:2 * i + 2]
+        if mode == "reflect" and (before >= size or after >= size):
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
+                               f"dimension, but got: padding ({before}, {after}) at dimension {dims - 1 - i} of "
+                               f"input {list(input.shape)}")
+        if mode == "circular" and (before > size or after > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+
+
 @functional_op
 def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``."""
@@ -224,10 +245,118 @@ def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tenso
     ops = {"reflect": _pool.ReflectionPad2D, "replicate": _pool.ReplicationPad2D, "circular": _pool.CircularPad2D}
     if mode not in ops:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    _check_pad(input, pad, mode)
+    op = {("reflect", 1): _pool.ReflectionPad1D, ("reflect", 3): _pool.ReflectionPad3D,
+          ("replicate", 1): _pool.ReplicationPad1D, ("replicate", 3): _pool.ReplicationPad3D}.get((mode, n), ops[mode])
     index = tuple(slice(None) if b == a == 0 else
                   _pool.pad_index(input.shape[d], b, a, mode).reshape((-1,) + (1,) * (input.dim() - d - 1))
                   for d, (b, a) in enumerate(pairs))
-    return ops[mode].apply(input, index=index)
+    return op.apply(input, index=index)
+
+
+def _pixel_check(input, name, factor, what):
+    if input.dim() < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input with {input.dim()} "
+                           "dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
+
+
+@functional_op
+def pixel_shuffle(input, upscale_factor: int) -> Tensor:
+    """(*, C * r^2, H, W) -> (*, C, H * r, W * r)."""
+    r = upscale_factor
+    _pixel_check(input, "pixel_shuffle", r, "upscale_factor")
+    *lead, c, h, w = input.shape
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    return _pixel_ops.PixelShuffle.apply(input, upscale_factor=r)
+
+
+@functional_op
+def pixel_unshuffle(input, downscale_factor: int) -> Tensor:
+    """(*, C, H * r, W * r) -> (*, C * r^2, H, W)."""
+    r = downscale_factor
+    _pixel_check(input, "pixel_unshuffle", r, "downscale_factor")
+    *lead, c, h, w = input.shape
+    for name, size, dim in (("height", h, -2), ("width", w, -1)):
+        if size % r:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
+                               f"input.size({dim})={size} is not divisible by {r}")
+    return _pixel_ops.PixelUnshuffle.apply(input, downscale_factor=r)
+
+
+def _single(v) -> int:
+    return int(v[0]) if isinstance(v, (tuple, list)) else int(v)
+
+
+def _pool1d_input(input, name):
+    if input.dim() not in (2, 3):
+        if name == "max_pool1d":
+            raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                               f"input, but got:{list(input.shape)}")
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for {name})")
+
+
+@functional_op
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """max_pool2d over (N, C, 1, L)."""
+    _pool1d_input(input, "max_pool1d")
+    k = _single(kernel_size)
+    s = k if stride is None or stride == [] else _single(stride)
+    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding)), (1, _single(dilation)), ceil_mode,
+                     return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+@functional_op
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor:
+    """avg_pool2d over (N, C, 1, L)."""
+    _pool1d_input(input, "avg_pool1d")
+    k = _single(kernel_size)
+    s = k if stride is None or stride == [] else _single(stride)
+    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding)), ceil_mode,
+                      count_include_pad).squeeze(-2)
+
+
+@functional_op
+def adaptive_avg_pool1d(input, output_size) -> Tensor:
+    """adaptive_avg_pool2d over (N, C, 1, L)."""
+    _pool1d_input(input, "adaptive_avg_pool1d")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size))).squeeze(-2)
+
+
+@functional_op
+def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d over (N, C, 1, L)."""
+    _pool1d_input(input, "adaptive_max_pool1d")
+    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def _adaptive_bounds(size: int, out: int):
+    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
+
+
+@functional_op
+def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
+    """Maximum over torch's adaptive windows (start floor(i*H/oh), end ceil((i+1)*H/oh))."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
+    h, w = input.shape[-2:]
+    if isinstance(output_size, (tuple, list)):
+        oh, ow = (h if output_size[0] is None else output_size[0]), (w if output_size[1] is None else output_size[1])
+    else:
+        oh = ow = int(output_size)
+    index, flat = _pool.adaptive_max_index(input._data, _adaptive_bounds(h, oh), _adaptive_bounds(w, ow))
+    out = _pool.AdaptiveMaxPool2D.apply(input, index=index)
+    return (out, Tensor._wrap(flat)) if return_indices else out
 
 
 # ---- normalisation and dropout ---------------------------------------------------------------------------
@@ -272,6 +401,60 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tens
                            f"shape {list(input.shape)} and num_groups={num_groups}")
     return NativeGroupNorm.apply(input, weight, bias, eps=eps, axes=(2,), view_shape=(n, num_groups, -1),
                                  param_shape=(1, c) + (1,) * (input.dim() - 2))
+
+
+@functional_op
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel of each sample over its spatial dims: batch_norm of the (1, N * C, ...) view."""
+    if use_input_stats:
+        size = tuple(input.shape)
+        if math.prod(size[2:]) == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.shape}")
+    n, c = input.shape[:2]
+    x = input.reshape(1, n * c, *input.shape[2:])
+    w = None if weight is None else weight.repeat(n)
+    b = None if bias is None else bias.repeat(n)
+    rm = None if running_mean is None else Tensor._wrap(np.tile(running_mean._data, n))
+    rv = None if running_var is None else Tensor._wrap(np.tile(running_var._data, n))
+    out = batch_norm(x, rm, rv, w, b, use_input_stats, momentum, eps)
+    if use_input_stats:
+        for running, tiled in ((running_mean, rm), (running_var, rv)):
+            if running is not None:
+                running._data[...] = tiled._data.reshape(n, c).mean(0)
+    return out.reshape(input.shape)
+
+
+@functional_op
+def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> Tensor:
+    """``input / sqrt(mean(input^2) + eps) * weight`` over the trailing ``normalized_shape`` dims."""
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                        f"{type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*"
+                           f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    if eps is None:
+        eps = float(np.finfo(input._data.dtype).eps)
+    dims = tuple(range(input.dim() - len(shape), input.dim()))
+    out = input * (mean(input * input, dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+@functional_op
+def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """``input / (k + alpha * mean of squares over ``size`` neighbouring channels) ** beta``."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    n, c = input.shape[:2]
+    sq = (input * input).reshape(n, 1, c, -1)
+    sq = pad(sq, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(sq, (size, 1), stride=1).squeeze(1).reshape(input.shape)
+    return input / (div * alpha + k) ** beta
 
 
 def _dropout_mask(shape, p, dtype, generator=None) -> np.ndarray:
@@ -428,6 +611,45 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
     return _log_softmax(input, _softmax_dim(input, dim, "log_softmax"), dtype=dtype)
 
 
+@functional_op
+def hardshrink(input, lambd: float = 0.5) -> Tensor:
+    return _act.Hardshrink.apply(input, lambd=lambd)
+
+
+@functional_op
+def softshrink(input, lambd: float = 0.5) -> Tensor:
+    if lambd < 0:
+        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind == "f" else math.inf
+        raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {_dtype.C_NAMES[input.dtype]}, "
+                           f"but found {lambd:g}")
+    return _act.Softshrink.apply(input, lambd=lambd)
+
+
+@functional_op
+def prelu(input, weight) -> Tensor:
+    """x where x > 0, else weight * x; ``weight`` has one slope, or one per channel (dim 1)."""
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if input.dim() == 0 or weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        if input.dim() >= 2:
+            weight = weight.reshape((-1,) + (1,) * (input.dim() - 2))
+    return _act.Prelu.apply(input, weight)
+
+
+@functional_op
+def glu(input, dim: int = -1) -> Tensor:
+    """a * sigmoid(b), ``a`` and ``b`` the halves of ``input`` along ``dim``."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = _wrap_dim(dim, input.dim())
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {size}")
+    return _act.Glu.apply(input, dim=dim)
+
+
 # ---- embeddings and encodings ------------------------------------------------------------------------------
 @functional_op
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -472,6 +694,35 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
     n1 = _sum(x1 * x1, dim).sqrt()
     n2 = _sum(x2 * x2, dim).sqrt()
     return dot / clamp(n1 * n2, min=eps)
+
+
+@functional_op
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """The p-norm of ``x1 - x2 + eps`` over the last dim."""
+    dim = max(x1.dim(), x2.dim()) - 1
+    return (x1 - x2 + eps).norm(p, dim, keepdim)
+
+
+@functional_op
+def bilinear(input1, input2, weight, bias=None) -> Tensor:
+    """``y[..., o] = input1 @ weight[o] @ input2 + bias[o]``."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    for d in range(input1.dim() - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: got "
+                               f"{input1.shape[d]} and {input2.shape[d]}")
+    if input1.shape[-1] != weight.shape[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but "
+                           f"expected {weight.shape[1]}")
+    if input2.shape[-1] != weight.shape[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but "
+                           f"expected {weight.shape[2]}")
+    if bias is not None and bias.shape[0] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but expected "
+                           f"{weight.shape[0]}")
+    out = einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out if bias is None else out + bias
 
 
 # ---- losses --------------------------------------------------------------------------------------------------
@@ -628,3 +879,153 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight=w, pos_weight=pw,
                                                     reduction=_reduction(size_average, reduce, reduction))
 
+
+
+def _reduce_loss(losses, reduction):
+    return losses.mean() if reduction == "mean" else losses.sum() if reduction == "sum" else losses
+
+
+@functional_op
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+    """Pointwise KL divergence ``target * (log(target) - input)`` (``input`` holds log-probabilities);
+    'batchmean' divides the sum by the batch size."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, "mean")
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      stacklevel=2)
+    if reduction != "batchmean":
+        _loss.check_reduction(reduction)
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        positive = target > 0
+        losses = where(positive, target * where(positive, target, 1.0).log(), 0.0) - target * input
+    if reduction == "batchmean":
+        total = losses.sum()
+        return total / input.shape[0] if input.dim() else total
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, size_average=None,
+                     eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of ``target`` under Poisson(rate), rate = exp(input) or input."""
+    reduction = _reduction(size_average, reduce, reduction)
+    losses = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if full:
+        big = target > 1
+        t = where(big, target, 2.0)
+        stirling = t * t.log() - t + (t * (2 * math.pi)).log() * 0.5
+        losses = losses + where(big, stirling, 0.0)
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
+    """``0.5 * (log(var) + (input - target)^2 / var)``, var clamped at ``eps`` (the clamp passes gradients)."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = Tensor._wrap(np.full(tuple(input.shape), var, input._data.dtype))
+    elif (var._data < 0).any():
+        raise ValueError("var has negative entry/entries")
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif not (input.dim() == var.dim() and sum(v for i, v in zip(input.shape, var.shape) if i != v) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var + Tensor._wrap(np.maximum(var._data, eps) - var._data)  # clamp values, identity gradient
+    losses = (var.log() + (input - target) ** 2 / var) * 0.5
+    if full:
+        losses = losses + 0.5 * math.log(2 * math.pi)
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
+                        reduction: str = "mean") -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+    return _reduce_loss((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+@functional_op
+def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
+                         reduction: str = "mean") -> Tensor:
+    """``input`` where target is 1, ``max(0, margin - input)`` where it is -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    margin_part = where(target != 1, (margin - input).clamp_min(0), 0.0)
+    self_part = where(target != -1, input, 0.0)
+    return _reduce_loss(margin_part + self_part, reduction)
+
+
+@functional_op
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """``log(1 + exp(-target * input))``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    return _loss.SoftMarginLoss.apply(input, target, reduction=reduction)
+
+
+@functional_op
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction: str = "mean") -> Tensor:
+    """Binary cross-entropy of sigmoid(input) per class, averaged over the classes (the last dim)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    losses = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        losses = losses * weight
+    class_dim = input.dim() - 1
+    losses = losses.sum(class_dim) / input.shape[class_dim]
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
+                          reduction: str = "mean") -> Tensor:
+    """``1 - cos(input1, input2)`` where target is 1, ``max(0, cos - margin)`` where it is -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    targ_dim = target.dim()
+    if targ_dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if targ_dim == 1 and (input1.dim() != 2 or input2.dim() != 2):
+        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    if targ_dim == 0 and (input1.dim() != 1 or input2.dim() != 1):
+        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    prod = _sum(input1 * input2, targ_dim)
+    mag1 = _sum(input1 * input1, targ_dim) + 1e-12
+    mag2 = _sum(input2 * input2, targ_dim) + 1e-12
+    cos = prod / (mag1 * mag2).sqrt()
+    losses = where(target == 1, 1 - cos, 0.0) + where(target == -1, (cos - margin).clamp_min(0), 0.0)
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
+                        swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor.dim(), positive.dim(), negative.dim())
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _reduce_loss((d_pos - d_neg + margin).clamp_min(0), reduction)

@@ -14,3 +14,14 @@ from .normalization import GroupNorm, LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
 from .upsampling import Upsample
+from .activation_more import CELU, GLU, Hardshrink, PReLU, Softshrink, Softsign, Tanhshrink, Threshold
+from .bilinear import Bilinear
+from .distance import CosineSimilarity, PairwiseDistance
+from .instancenorm import InstanceNorm1d, InstanceNorm2d
+from .norm_more import LocalResponseNorm, RMSNorm
+from .padding import (CircularPad1d, CircularPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d,
+                      ReplicationPad1d, ReplicationPad2d, ZeroPad1d, ZeroPad2d)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .pooling_more import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, MaxPool1d
+from .loss_more import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss,
+                        MultiLabelSoftMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)

@@ -1,0 +1,84 @@
+"""Padding layers over ``F.pad``: constant (and zero), reflection, replication and circular, 1-D and 2-D."""
+from __future__ import annotations
+
+from .. import functional as F
+from .module import Module
+
+
+def _ntuple(padding, n: int) -> tuple:
+    return tuple(padding) if isinstance(padding, (tuple, list)) else (padding,) * n
+
+
+class _PadNd(Module):
+    mode = "constant"
+    _n = 2
+
+    def __init__(self, padding):
+        super().__init__()
+        self.padding = _ntuple(padding, self._n)
+
+    def forward(self, input):
+        return F.pad(input, self.padding, self.mode)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class _ConstantPadNd(_PadNd):
+    def __init__(self, padding, value: float):
+        super().__init__(padding)
+        self.value = value
+
+    def forward(self, input):
+        return F.pad(input, self.padding, "constant", self.value)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, value={self.value}"
+
+
+class ConstantPad1d(_ConstantPadNd):
+    _n = 2
+
+
+class ConstantPad2d(_ConstantPadNd):
+    _n = 4
+
+
+class ZeroPad1d(ConstantPad1d):
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ZeroPad2d(ConstantPad2d):
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ReflectionPad1d(_PadNd):
+    mode, _n = "reflect", 2
+
+
+class ReflectionPad2d(_PadNd):
+    mode, _n = "reflect", 4
+
+
+class ReplicationPad1d(_PadNd):
+    mode, _n = "replicate", 2
+
+
+class ReplicationPad2d(_PadNd):
+    mode, _n = "replicate", 4
+
+
+class CircularPad1d(_PadNd):
+    mode, _n = "circular", 2
+
+
+class CircularPad2d(_PadNd):
+    mode, _n = "circular", 4
