@@ -6,7 +6,7 @@ importing them all fills the registry, from which the Tensor methods are bound.
 from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, conv, copying, embedding, indexing, linalg, loss,  # noqa: F401
-               norm, normalization, pooling, reduction, sorting, triangular, unary, view)
+               norm, normalization, pooling, reduction, sorting, special, triangular, trigonometric, unary, view)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)
