@@ -18,7 +18,7 @@ from ..autograd.function import Op
 from .activation import _erf
 from .arithmetic import where
 from .broadcast import floating, result_dtype
-from .trigonometric import _float_pair
+from .trigonometric import _float_pair, _quiet
 from .unary import cos, exp, sin
 from .._registry import register
 
@@ -161,13 +161,16 @@ class Exp2(Op):
         return r
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (r,) = ctx.saved_tensors
         return g * r * _LN2
 
 
 def _logaddexp(a, b, ln_base):
-    def combine(x, y):
+    def combine(x, y, dtype=None, casting=None):
+        if dtype is not None:
+            x, y = np.asarray(x).astype(dtype, copy=False), np.asarray(y).astype(dtype, copy=False)
         m = np.maximum(x, y)
         d = -np.abs(x - y)
         r = m + (np.log1p(np.exp(d)) if ln_base == 1.0 else np.log1p(np.exp2(d)) / _LN2)
@@ -182,6 +185,7 @@ class Logaddexp(Op):
         return np.asarray(_logaddexp(a, b, 1.0))
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
@@ -195,6 +199,7 @@ class Logaddexp2(Op):
         return np.asarray(_logaddexp(a, b, _LN2))
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
@@ -220,6 +225,7 @@ class Xlogy(Op):
         return _xlogy(a, b)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
@@ -237,6 +243,7 @@ class XlogyScalarSelf(Op, name="XlogyBackward1"):
         return _xlogy(a, b)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (b,) = ctx.saved_tensors
         return None, g * ctx.a / b
@@ -252,6 +259,7 @@ class XlogyScalarOther(Op, name="XlogyBackward2"):
         return _xlogy(a, b)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         ga = xlogy(g, ctx.b)
@@ -265,6 +273,7 @@ class Erfc(Op):
         return _erfc(a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * exp(a * a * -1.0) * (-2 / _SQRT_PI)
@@ -278,6 +287,7 @@ class Erfinv(Op):
         return r
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (r,) = ctx.saved_tensors
         return g * exp(r * r) * (_SQRT_PI / 2)
@@ -290,6 +300,7 @@ class Lgamma(Op):
         return _lgamma(a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * digamma(a)
@@ -302,6 +313,7 @@ class Digamma(Op):
         return _digamma(a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * Polygamma.apply(a, n=1)
@@ -312,9 +324,10 @@ class Polygamma(Op):
     def forward(ctx, a, n=1):
         ctx.save_for_backward(a)
         ctx.n = n
-        return _polygamma(a, n)
+        return _digamma(a) if n == 0 else _polygamma(a, n)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * Polygamma.apply(a, n=ctx.n + 1)
@@ -333,6 +346,7 @@ class Sinc(Op):
         return np.where(a == 0, a.dtype.type(1), r)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         zero = a == 0
@@ -352,6 +366,7 @@ class Logit(Op):
             return np.asarray(np.log(z / (1.0 - z)), a.dtype)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         eps = ctx.eps
@@ -406,14 +421,17 @@ def _polygamma_args(n, input):
 def polygamma(n, input):
     """The n-th derivative of digamma (n = 0: digamma itself)."""
     n, input = _polygamma_args(n, input)
-    return Digamma.apply(input) if n == 0 else Polygamma.apply(input, n=n)
+    return Polygamma.apply(input, n=n)
+
+
+class _PolygammaInplace(Polygamma, name="PolygammaBackward1"):
+    """torch names the in-place form's node differently."""
 
 
 @register(top_level=False)
 def polygamma_(input, n):
     n, input = _polygamma_args(n, input)
-    op = Digamma if n == 0 else Polygamma
-    return op.inplace_variant().apply(input) if n == 0 else op.inplace_variant().apply(input, n=n)
+    return _PolygammaInplace.inplace_variant().apply(input, n=n)
 
 
 @register

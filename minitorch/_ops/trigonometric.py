@@ -17,6 +17,14 @@ from .unary import _not_for, sqrt
 from .._registry import register
 
 
+def _quiet(backward):
+    """``backward`` without numpy's warnings: at the domain edges the gradients are inf or nan, as in torch."""
+    def run(ctx, *grads):
+        with np.errstate(all="ignore"):
+            return backward(ctx, *grads)
+    return run
+
+
 def _unary(ufunc, a):
     with np.errstate(all="ignore"):
         r = ufunc(floating(a))
@@ -41,6 +49,7 @@ class Asin(Op):
         return _unary(np.arcsin, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g / sqrt(1.0 - a * a)
@@ -53,6 +62,7 @@ class Acos(Op):
         return _unary(np.arccos, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return -g / sqrt(1.0 - a * a)
@@ -65,6 +75,7 @@ class Atan(Op):
         return _unary(np.arctan, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g / (a * a + 1.0)
@@ -77,6 +88,7 @@ class Sinh(Op):
         return _unary(np.sinh, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * cosh(a)
@@ -89,6 +101,7 @@ class Cosh(Op):
         return _unary(np.cosh, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g * sinh(a)
@@ -101,6 +114,7 @@ class Asinh(Op):
         return _unary(np.arcsinh, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g / sqrt(a * a + 1.0)
@@ -113,6 +127,7 @@ class Acosh(Op):
         return _unary(np.arccosh, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g / sqrt(a * a - 1.0)
@@ -125,6 +140,7 @@ class Atanh(Op):
         return _unary(np.arctanh, a)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g / (1.0 - a * a)
@@ -137,6 +153,7 @@ class Atan2(Op):
         return _float_pair(np.arctan2, a, b)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
@@ -152,6 +169,7 @@ class Hypot(Op):
         return r
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         a, b, r = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
@@ -167,6 +185,7 @@ class Deg2Rad(Op):
         return binary(np.multiply, floating(a), _DEG)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         return g * _DEG
 
@@ -177,6 +196,7 @@ class Rad2Deg(Op):
         return binary(np.multiply, floating(a), 1.0 / _DEG)
 
     @staticmethod
+    @_quiet
     def backward(ctx, g):
         return g * (1.0 / _DEG)
 
@@ -199,9 +219,10 @@ acos_ = Acos.inplace_function()
 atan_ = Atan.inplace_function()
 sinh_ = Sinh.inplace_function()
 cosh_ = Cosh.inplace_function()
-asinh_ = Asinh.inplace_function()
-acosh_ = Acosh.inplace_function()
-atanh_ = Atanh.inplace_function()
+# torch names these in-place forms' nodes AsinhBackward1, ...
+asinh_ = type("Asinh", (Asinh,), {"__module__": __name__}, name="AsinhBackward1").inplace_function("asinh_")
+acosh_ = type("Acosh", (Acosh,), {"__module__": __name__}, name="AcoshBackward1").inplace_function("acosh_")
+atanh_ = type("Atanh", (Atanh,), {"__module__": __name__}, name="AtanhBackward1").inplace_function("atanh_")
 atan2_ = Atan2.inplace_function()
 hypot_ = Hypot.inplace_function()
 deg2rad_ = Deg2Rad.inplace_function()
