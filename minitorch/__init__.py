@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
     from minitorch._ops.sorting import (argsort, sort, topk)
-    from minitorch._ops.special import (digamma, erfc, erfinv, exp2, lgamma, logaddexp, logaddexp2, logit,
+    from minitorch._ops.special import (digamma, erfc, erfinv, exp2, i0, lgamma, logaddexp, logaddexp2, logit,
         polygamma, sinc, xlogy)
     from minitorch._ops.triangular import (tril, triu)
     from minitorch._ops.trigonometric import (acos, acosh, acos as arccos, acosh as arccosh, asin as arcsin,

@@ -19,7 +19,7 @@ UNARY = {
     "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atan": (-3, 3), "sinh": (-3, 3), "cosh": (-3, 3),
     "asinh": (-3, 3), "acosh": (1.1, 3), "atanh": (-0.9, 0.9), "deg2rad": (-360, 360), "rad2deg": (-4, 4),
     "exp2": (-5, 5), "erfc": (-4, 4), "erfinv": (-0.95, 0.95), "lgamma": (0.1, 6), "digamma": (0.1, 6),
-    "sinc": (-3, 3), "logit": (0.05, 0.95),
+    "sinc": (-3, 3), "logit": (0.05, 0.95), "i0": (-5, 5),
 }
 ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
            "arctanh": "atanh"}
@@ -164,10 +164,23 @@ def test_higher_order_gradients():
 @pytest.mark.parametrize("name,dim", [("gammaln", None), ("psi", None), ("digamma", None), ("expit", None),
                                       ("erf", None), ("erfc", None), ("erfinv", None), ("expm1", None),
                                       ("exp2", None), ("log1p", None), ("logit", None), ("sinc", None),
+                                      ("i0", None), ("i1", None),
                                       ("logsumexp", 1), ("softmax", 1), ("log_softmax", 1)])
 def test_special_namespace(name, dim):
     args = () if dim is None else (dim,)
     helper_test_op([(3, 4)], lambda t, x: getattr(t.special, name)(x, *args), dtype=f64, low=0.1, high=0.9)
+
+
+def test_bessel_i0_and_i1():
+    x = np.array([-40.0, -30.5, -3.0, 0.0, 1e-3, 2.5, 29.9, 35.0, 100.0], f64)
+    helper_test_op([x], lambda t, a: t.special.i1(a))
+    helper_test_op([x], lambda t, a: t.special.i0(a))
+    helper_test_op([ints((4,), -3, 3)], lambda t, a: t.special.i1(a))
+    helper_test_op([np.array([0.0, -1.0, 1.0], f64)], lambda t, a: t.special.i1(a).sin())
+    x = mt.tensor([-2.0, 0.0, 0.7, 31.0], dtype=mt.float64, requires_grad=True)
+    assert mt.autograd.gradcheck(mt.special.i1, (x,)) and mt.autograd.gradgradcheck(mt.special.i1, (x,))
+    np.testing.assert_allclose(values(mt.i0, [0.0, 1.0]), [1.0, 1.2660658777520082], rtol=1e-15)
+    np.testing.assert_allclose(values(mt.special.i1, [0.0, 1.0]), [0.0, 0.5651591039924851], rtol=1e-15)
 
 
 def test_special_ndtr_and_polygamma():
