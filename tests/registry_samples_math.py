@@ -25,4 +25,5 @@ SAMPLES = {
     "logaddexp2": (None, _pair),
     "xlogy": (None, lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, seed=1))),
     "polygamma": (lambda t: mt.polygamma(2, t), lambda: (x(3, 4),)),
+    "mvlgamma": (lambda t: mt.mvlgamma(t, 3), lambda: (x(3, 4, low=1.5, high=2.5),)),
 }

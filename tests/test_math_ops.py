@@ -183,6 +183,28 @@ def test_bessel_i0_and_i1():
     np.testing.assert_allclose(values(mt.special.i1, [0.0, 1.0]), [0.0, 0.5651591039924851], rtol=1e-15)
 
 
+def test_xlog1py_entr_and_multigammaln():
+    a = np.array([0.0, 0.0, 1.0, 0.0, 2.0, -1.5, NAN], f64)
+    b = np.array([-1.0, NAN, -1.0, -2.0, 0.5, 3.0, 1.0], f64)
+    helper_test_op([a, b], lambda t, x, y: t.special.xlog1py(x, y), grad=False)
+    helper_test_op([(3, 4), (4,)], lambda t, x, y: t.special.xlog1py(x, y), dtype=f64, low=-0.5, high=2)
+    helper_test_op([np.array([0.0, 0.5, -2.0], f64)], lambda t, x: t.special.xlog1py(x, -1.0))
+    helper_test_op([np.array([0.0, 0.5, 2.0], f64)], lambda t, x: t.special.xlog1py(x, 1.5))
+    helper_test_op([np.array([0.5, 2.0], f32)], lambda t, y: t.special.xlog1py(2.0, y))
+    helper_test_op([ints((4,), 0, 3), ints((4,), 0, 3)], lambda t, x, y: t.special.xlog1py(x, y))
+    helper_test_op([np.array([0.0, -1.0, 0.5, 2.0, INF, NAN], f64)], lambda t, x: t.special.entr(x), grad=False)
+    helper_test_op([(3, 4)], lambda t, x: t.special.entr(x), low=0.1, high=3)
+    for p in (1, 2, 5):
+        helper_test_op([(3, 4)], lambda t, x: t.special.multigammaln(x, p), dtype=f64, low=2.1, high=6)
+        helper_test_op([(3, 4)], lambda t, x: x.mvlgamma(p), low=2.1, high=6)
+        helper_test_op([(3, 4)], lambda t, x: (x * 1).mvlgamma_(p), low=2.1, high=6)
+    helper_test_op([ints((4,), 2, 5)], lambda t, x: t.mvlgamma(x, 2))
+    check_error(lambda t, x: t.mvlgamma(x, 0), (3,), exc=RuntimeError, msg="p has to be greater than or equal to 1")
+    x = mt.tensor([0.3, 2.0], dtype=mt.float64, requires_grad=True)
+    y = mt.tensor([0.45, 3.0], dtype=mt.float64, requires_grad=True)
+    assert mt.autograd.gradgradcheck(mt.special.xlog1py, (x, y)) and mt.autograd.gradgradcheck(mt.special.entr, (x,))
+
+
 def test_special_ndtr_and_polygamma():
     helper_test_op([(3, 4)], lambda t, x: t.special.ndtr(x), dtype=f64, check_node=False)
     helper_test_op([(3, 4)], lambda t, x: t.special.polygamma(1, x), dtype=f64, low=0.2, high=3)
@@ -216,6 +238,10 @@ def test_known_values():
     np.testing.assert_allclose(values(mt.xlogy, [0.0, 2.0, 0.0], [0.0, math.e, NAN]), [0.0, 2.0, NAN])
     np.testing.assert_allclose(values(mt.exp2, [10.0, -1.0]), [1024.0, 0.5])
     np.testing.assert_allclose(values(mt.logit, [0.5, 0.75]), [0.0, math.log(3)], atol=1e-15)
+    np.testing.assert_allclose(values(lambda x: mt.mvlgamma(x, 2), [2.0]), [math.log(math.pi / 2)],
+                               atol=1e-15)  # log(pi^(1/2) Gamma(2) Gamma(3/2)), Gamma(3/2) = pi^(1/2) / 2
+    np.testing.assert_allclose(values(mt.special.xlog1py, [2.0], [math.e - 1]), [2.0])
+    np.testing.assert_allclose(values(mt.special.entr, [0.5]), [0.5 * math.log(2)])
 
 
 def test_lgamma_erfc_erfinv_against_the_math_module():

@@ -19,7 +19,7 @@ from .activation import _erf
 from .arithmetic import where
 from .broadcast import floating, result_dtype
 from .trigonometric import _float_pair, _quiet
-from .unary import cos, exp, sin
+from .unary import cos, exp, log, sin
 from .._registry import register
 
 _LN2 = math.log(2.0)
@@ -57,13 +57,16 @@ def _lgamma_positive(x):
     return 0.5 * math.log(2 * math.pi) + (z + 0.5) * np.log(t) - t + np.log(s)
 
 
-@_kernel
-def _lgamma(x):
+def _lgamma64(x):
     low = x < 0.5
     xr = np.where(low, 1.0 - x, x)
     r = _lgamma_positive(xr)
     r = np.where(low, np.log(math.pi / _abs_sinpi(x)) - r, r)
     return np.where(np.isinf(x), np.inf, r)
+
+
+_lgamma = _kernel(_lgamma64)
+_mvlgamma = _kernel(lambda x, p: sum(_lgamma64(x - 0.5 * i) for i in range(p)) + p * (p - 1) / 4 * math.log(math.pi))
 
 
 @_kernel
@@ -266,13 +269,13 @@ class Logaddexp2(Op):
         return (g / (exp2(b - a) + 1.0) if need_a else None), (g / (exp2(a - b) + 1.0) if need_b else None)
 
 
-def _xlogy(a, b):
+def _xlogy(a, b, log=np.log):
     dt = result_dtype(a, b)
     if dt.kind != "f":
         dt = _dtype.get_default_dtype().np
     x, y = np.asarray(a).astype(dt, copy=False), np.asarray(b).astype(dt, copy=False)
     with np.errstate(all="ignore"):
-        r = x * np.log(y)
+        r = x * log(y)
     return np.asarray(np.where((x == 0) & ~np.isnan(y), dt.type(0), r), dt)
 
 
@@ -324,6 +327,104 @@ class XlogyScalarOther(Op, name="XlogyBackward2"):
         (a,) = ctx.saved_tensors
         ga = xlogy(g, ctx.b)
         return (where(a == 0, 0.0, ga) if ctx.b <= 0 else ga), None
+
+
+class SpecialXlog1py(Op, name="SpecialXlog1PyBackward0"):
+    """``x * log1p(y)``, 0 where x is 0 (unless y is nan)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _xlogy(a, b, np.log1p)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        ga = where((a == 0) & (b <= -1), 0.0, xlog1py(g, b)) if need_a else None
+        return ga, (g * a / (b + 1.0) if need_b else None)
+
+
+class SpecialXlog1pyScalarSelf(Op, name="SpecialXlog1PyBackward1"):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(b)
+        ctx.a = a
+        return _xlogy(a, b, np.log1p)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (b,) = ctx.saved_tensors
+        return None, g * ctx.a / (b + 1.0)
+
+
+class SpecialXlog1pyScalarOther(Op, name="SpecialXlog1PyBackward2"):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a)
+        ctx.b = b
+        return _xlogy(a, b, np.log1p)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        ga = xlog1py(g, ctx.b)
+        return (where(a == 0, 0.0, ga) if ctx.b <= -1 else ga), None
+
+
+def xlog1py(input, other):
+    """``input * log1p(other)``, 0 where ``input`` is 0 (unless ``other`` is nan); either may be a number
+    (``torch.special.xlog1py``)."""
+    if not isinstance(input, Tensor):
+        return SpecialXlog1pyScalarSelf.apply(input, other)
+    return (SpecialXlog1py if isinstance(other, Tensor) else SpecialXlog1pyScalarOther).apply(input, other)
+
+
+class SpecialEntr(Op):
+    """``-x log x`` (0 at 0, -inf below)."""
+
+    @staticmethod
+    def forward(ctx, a):
+        a = floating(a)
+        ctx.save_for_backward(a)
+        with np.errstate(all="ignore"):
+            r = np.asarray(-a * np.log(a), a.dtype)
+        r = np.where(a == 0, a.dtype.type(0), r)
+        return np.asarray(np.where(a < 0, a.dtype.type(-np.inf), r))
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * -(log(a) + 1.0)
+
+
+def entr(input):
+    """``-x log x`` elementwise (``torch.special.entr``)."""
+    return SpecialEntr.apply(input)
+
+
+class Mvlgamma(Op):
+    """The multivariate log-gamma function of dimension p."""
+
+    @staticmethod
+    def forward(ctx, a, p=1):
+        a = floating(a)
+        ctx.save_for_backward(a)
+        ctx.p = p
+        return _mvlgamma(a, p)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        total = digamma(a)
+        for i in range(1, ctx.p):
+            total = total + digamma(a - 0.5 * i)
+        return g * total
 
 
 class Erfc(Op):
@@ -505,3 +606,20 @@ def logit(input, eps=None):
 @register(top_level=False)
 def logit_(input, eps=None):
     return Logit.inplace_variant().apply(input, eps=eps)
+
+
+def _mvlgamma_p(p):
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    return p
+
+
+@register
+def mvlgamma(input, p):
+    """The multivariate log-gamma function of dimension ``p``, elementwise."""
+    return Mvlgamma.apply(input, p=_mvlgamma_p(p))
+
+
+@register(top_level=False)
+def mvlgamma_(input, p):
+    return Mvlgamma.inplace_variant().apply(input, p=_mvlgamma_p(p))
