@@ -145,6 +145,8 @@ def test_polygamma_forms_and_errors():
     helper_test_op([ints((4,), 1, 5)], lambda t, x: t.polygamma(1, x))
     helper_test_op([np.array([0.0, -1.0, NAN], f64)], lambda t, x: t.polygamma(2, x), grad=False)
     check_error(lambda t, x: t.polygamma(-1, x), (3,), exc=RuntimeError)
+    for n in (1, 3):  # far below zero: by reflection
+        helper_test_op([np.array([-2000.3, -1e4 - 0.7], f64)], lambda t, x: t.polygamma(n, x), rtol=1e-7)
 
 
 def test_logit_with_eps():

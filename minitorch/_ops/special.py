@@ -92,9 +92,12 @@ def _digamma(x):
 
 @_kernel
 def _polygamma(x, n):
-    """psi^(n)(x) for n >= 1: (-1)^(n+1) n! sum_k 1 / (x + k)^(n+1), by recurrence and asymptotic series."""
+    """psi^(n)(x) for n >= 1: (-1)^(n+1) n! sum_k 1 / (x + k)^(n+1), by recurrence and asymptotic series; far below
+    zero by the reflection psi^(n)(1 - x) + (-1)^(n+1) psi^(n)(x) = (-1)^n pi d^n/dx^n cot(pi x) (the recurrence
+    would take -x steps)."""
     big = 10.0 + n
-    z, acc = x.copy(), np.zeros_like(x)
+    refl = x < -1000.0
+    z, acc = np.where(refl, 1.0 - x, x), np.zeros_like(x)
     low = z < big
     while low.any():
         acc = acc + np.where(low, 1.0 / z ** (n + 1), 0.0)
@@ -105,6 +108,15 @@ def _polygamma(x, n):
     for k, b in enumerate(_BERNOULLI, start=1):
         series = series + b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * z ** (2 * k + n))
     out = (-1) ** (n + 1) * (fact * acc + series)
+    if refl.any():
+        poly = np.array([0.0, 1.0])  # d^n/dx^n cot(pi x) = pi^n P_n(cot(pi x)), P_0(c) = c, P_k+1 = -(1 + c^2) P_k'
+        for _ in range(n):
+            poly = -np.polynomial.polynomial.polymul([1.0, 0.0, 1.0], np.polynomial.polynomial.polyder(poly))
+        r = math.pi * (x - np.round(x))
+        cot_derivative = math.pi ** n * np.polynomial.polynomial.polyval(np.cos(r) / np.sin(r), poly)
+        reflected = (-1) ** (n + 1) * ((-1) ** n * math.pi * cot_derivative - out)
+        pole = (-1) ** (n + 1) * np.inf
+        out = np.where(refl, np.where(x == np.round(x), pole, reflected), out)
     return np.where(np.isnan(x) | (x == -np.inf), np.nan, out)
 
 
