@@ -43,7 +43,12 @@ if TYPE_CHECKING:
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
     from minitorch._ops.sorting import (argsort, median, sort, topk)
+    from minitorch._ops.special import (digamma, erfc, erfinv, exp2, i0, lgamma, logaddexp, logaddexp2, logit,
+        mvlgamma, polygamma, sinc, xlogy)
     from minitorch._ops.triangular import (tril, triu)
+    from minitorch._ops.trigonometric import (acos, acosh, acos as arccos, acosh as arccosh, asin as arcsin,
+        asinh as arcsinh, atan as arctan, atan2 as arctan2, atanh as arctanh, asin, asinh, atan, atan2, atanh,
+        cosh, deg2rad, hypot, rad2deg, sinh)
     from minitorch._ops.unary import (abs, absolute, ceil, cos, exp, expm1, fix, floor, frac, log, log10, log1p,
         log2, neg, negative, reciprocal, relu, relu_, round, rsqrt, sigmoid, sign, sin, sqrt, tan, tanh, trunc)
     from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack,
@@ -54,6 +59,7 @@ from ._tensor_str import set_printoptions
 from ._threads import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
 from . import accelerator, amp, backends, cuda, distributed, distributions, linalg, mps, onnx, version, xpu
+from . import special
 from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)

@@ -159,7 +159,15 @@ class Tensor:
         from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
             log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)
         from minitorch._ops.sorting import (argsort, median, sort, topk)
+        from minitorch._ops.special import (digamma, digamma_, erfc, erfc_, erfinv, erfinv_, exp2, exp2_, i0, i0_,
+            lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma, polygamma_,
+            sinc, sinc_, xlogy, xlogy_)
         from minitorch._ops.triangular import (tril, tril_, triu, triu_)
+        from minitorch._ops.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos, acos_ as arccos_,
+            acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_, asinh as arcsinh,
+            asinh_ as arcsinh_, atan as arctan, atan2 as arctan2, atan2_ as arctan2_, atan_ as arctan_,
+            atanh as arctanh, atanh_ as arctanh_, asin, asin_, asinh, asinh_, atan, atan2, atan2_, atan_, atanh,
+            atanh_, cosh, cosh_, deg2rad, deg2rad_, hypot, hypot_, rad2deg, rad2deg_, sinh, sinh_)
         from minitorch._ops.unary import (abs, abs_, absolute, ceil, ceil_, cos, cos_, exp, exp_, expm1, fix,
             floor, floor_, frac, log, log10, log1p, log2, log_, neg, neg_, negative, reciprocal, reciprocal_, relu,
             relu_, round, round_, rsqrt, sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tanh, tanh_, trunc)

@@ -1,0 +1,235 @@
+"""Inverse and hyperbolic trigonometry: asin, acos, atan, sinh, cosh, asinh, acosh, atanh (and their
+``arc*`` aliases), atan2, hypot, deg2rad, rad2deg.
+
+Outside their domains the functions give nan (and +-inf at the edges), as torch's do; integer and
+bool inputs compute in the default float dtype.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from ..autograd.function import Op
+from .broadcast import binary, floating, result_dtype
+from .unary import _not_for, sqrt
+from .._registry import register
+
+
+def _quiet(backward):
+    """``backward`` without numpy's warnings: at the domain edges the gradients are inf or nan, as in torch."""
+    def run(ctx, *grads):
+        with np.errstate(all="ignore"):
+            return backward(ctx, *grads)
+    return run
+
+
+def _unary(ufunc, a):
+    with np.errstate(all="ignore"):
+        r = ufunc(floating(a))
+    return r if type(r) is np.ndarray else np.asarray(r)
+
+
+def _float_pair(ufunc, a, b, kernel=None):
+    """``ufunc(a, b)`` in the result dtype, floating (or torch's error for integers, given ``kernel``)."""
+    dt = result_dtype(a, b)
+    if dt.kind != "f":
+        if kernel is not None:
+            _not_for(np.empty(0, dt), "biu", kernel)
+        dt = _dtype.get_default_dtype().np
+    with np.errstate(all="ignore"):
+        return binary(ufunc, a, b, dt)
+
+
+class Asin(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.arcsin, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / sqrt(1.0 - a * a)
+
+
+class Acos(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.arccos, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return -g / sqrt(1.0 - a * a)
+
+
+class Atan(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.arctan, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / (a * a + 1.0)
+
+
+class Sinh(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.sinh, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * cosh(a)
+
+
+class Cosh(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.cosh, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * sinh(a)
+
+
+class Asinh(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.arcsinh, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / sqrt(a * a + 1.0)
+
+
+class Acosh(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.arccosh, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / sqrt(a * a - 1.0)
+
+
+class Atanh(Op):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _unary(np.arctanh, a)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / (1.0 - a * a)
+
+
+class Atan2(Op):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _float_pair(np.arctan2, a, b)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        scale = g / (a * a + b * b)
+        return (scale * b if need_a else None), (-scale * a if need_b else None)
+
+
+class Hypot(Op):
+    @staticmethod
+    def forward(ctx, a, b):
+        r = _float_pair(np.hypot, a, b, "hypot_cpu")
+        ctx.save_for_backward(a, b, r)
+        return r
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        a, b, r = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (g * a / r if need_a else None), (g * b / r if need_b else None)
+
+
+_DEG = math.pi / 180.0
+
+
+class Deg2Rad(Op):
+    @staticmethod
+    def forward(ctx, a):
+        return binary(np.multiply, floating(a), _DEG)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        return g * _DEG
+
+
+class Rad2Deg(Op):
+    @staticmethod
+    def forward(ctx, a):
+        return binary(np.multiply, floating(a), 1.0 / _DEG)
+
+    @staticmethod
+    @_quiet
+    def backward(ctx, g):
+        return g * (1.0 / _DEG)
+
+
+asin = Asin.function()
+acos = Acos.function()
+atan = Atan.function()
+sinh = Sinh.function()
+cosh = Cosh.function()
+asinh = Asinh.function()
+acosh = Acosh.function()
+atanh = Atanh.function()
+atan2 = Atan2.function()
+hypot = Hypot.function()
+deg2rad = Deg2Rad.function()
+rad2deg = Rad2Deg.function()
+
+asin_ = Asin.inplace_function()
+acos_ = Acos.inplace_function()
+atan_ = Atan.inplace_function()
+sinh_ = Sinh.inplace_function()
+cosh_ = Cosh.inplace_function()
+# torch names these in-place forms' nodes AsinhBackward1, ...
+asinh_ = type("Asinh", (Asinh,), {"__module__": __name__}, name="AsinhBackward1").inplace_function("asinh_")
+acosh_ = type("Acosh", (Acosh,), {"__module__": __name__}, name="AcoshBackward1").inplace_function("acosh_")
+atanh_ = type("Atanh", (Atanh,), {"__module__": __name__}, name="AtanhBackward1").inplace_function("atanh_")
+atan2_ = Atan2.inplace_function()
+hypot_ = Hypot.inplace_function()
+deg2rad_ = Deg2Rad.inplace_function()
+rad2deg_ = Rad2Deg.inplace_function()
+
+for _name, _fn, _fn_ in (("arcsin", asin, asin_), ("arccos", acos, acos_), ("arctan", atan, atan_),
+                         ("arcsinh", asinh, asinh_), ("arccosh", acosh, acosh_), ("arctanh", atanh, atanh_),
+                         ("arctan2", atan2, atan2_)):
+    register(_fn, name=_name)
+    register(_fn_, name=_name + "_", top_level=False)
