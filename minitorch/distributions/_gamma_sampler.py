@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.function import Op
 from ..random import numpy_generator
-from ._special import _lgamma, _polygamma
+from .._ops.special import _digamma, _lgamma
 
 
 def standard_gamma_grad(alpha: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -19,7 +19,7 @@ def standard_gamma_grad(alpha: np.ndarray, x: np.ndarray) -> np.ndarray:
     x = np.maximum(np.asarray(x, np.float64), np.finfo(np.float64).tiny)
     log_x = np.log(x)
     term = np.exp(alpha * log_x - x - _lgamma(alpha + 1.0))
-    psi = _polygamma(0, alpha + 1.0)
+    psi = _digamma(alpha + 1.0)
     total = np.zeros_like(x)
     dP = np.zeros_like(x)
     k = alpha + 1.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .._tensor import Size
 from . import constraints
 from ._gamma_sampler import standard_gamma
-from ._special import digamma, lgamma
+from .._ops.special import digamma, lgamma
 from .distribution import Distribution
 
 __all__ = ["Dirichlet"]

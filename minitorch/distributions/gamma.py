@@ -9,7 +9,7 @@ from .._tensor import Size
 from .._ops.arithmetic import clamp
 from . import constraints
 from ._gamma_sampler import standard_gamma
-from ._special import digamma, lgamma
+from .._ops.special import digamma, lgamma
 from .distribution import Distribution
 from .utils import broadcast_all
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._ops.arithmetic import where
 from ..nn.functional import softplus
-from ._special import digamma, lgamma
+from .._ops.special import digamma, lgamma
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .categorical import Categorical

@@ -443,6 +443,21 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 class _Composite(LRScheduler):
     """A scheduler made of ``self._schedulers``: its state dict holds theirs."""
 
+    def _check_schedulers(self, schedulers: list[LRScheduler], optimizer: Optimizer) -> None:
+        """torch's checks: every scheduler has an optimizer, the same one, and is not a ReduceLROnPlateau."""
+        name = self.__class__.__name__
+        for i, scheduler in enumerate(schedulers):
+            if not hasattr(scheduler, "optimizer"):
+                raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
+            if isinstance(scheduler, ReduceLROnPlateau):
+                raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
+                                 "kwargs to be specified when calling `step`, but got one at index "
+                                 f"{i} in the given schedulers sequence.")
+            if optimizer != scheduler.optimizer:
+                raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
+                                 f"{scheduler.__class__.__name__} at index {i} has {scheduler.optimizer}, which is "
+                                 f"different from {optimizer.__class__.__name__}.")
+
     def state_dict(self) -> dict[str, Any]:
         """As the base's, with the inner schedulers' state dicts."""
         state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
@@ -465,17 +480,7 @@ class SequentialLR(_Composite):
         name = self.__class__.__name__
         if len(schedulers) < 1:
             raise ValueError(f"{name} expects at least one scheduler, but got no scheduler.")
-        for i, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
-                                 "kwargs to be specified when calling `step`, but got one at index "
-                                 f"{i} in the given schedulers sequence.")
-            if optimizer != scheduler.optimizer:
-                raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
-                                 f"{scheduler.__class__.__name__} at index {i} has {scheduler.optimizer}, which is "
-                                 f"different from {optimizer.__class__.__name__}.")
+        self._check_schedulers(schedulers, optimizer)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
                              f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
@@ -523,17 +528,7 @@ class ChainedScheduler(_Composite):
         if len(schedulers) < 1:
             raise ValueError(f"{name} expects at least one scheduler to be chained, but got no scheduler.")
         optimizer = optimizer or schedulers[0].optimizer
-        for i, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
-                                 "kwargs to be specified when calling `step`, but got one at index "
-                                 f"{i} in the given schedulers sequence.")
-            if optimizer != scheduler.optimizer:
-                raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
-                                 f"{scheduler.__class__.__name__} at index {i} has {scheduler.optimizer}, which is "
-                                 f"different from {optimizer.__class__.__name__}.")
+        self._check_schedulers(schedulers, optimizer)
         self._schedulers = schedulers
         self.optimizer = optimizer
         self._last_lr = _group_values(optimizer, "lr")
