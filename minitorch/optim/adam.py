@@ -6,8 +6,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
-                        _params_with_grad, _step_counter, _zeros_like)
+from .optimizer import (Optimizer, ParamsT, _adam_moments, _check_adam_args, _increment, _params_with_grad, _step_counter, _zeros_like)
 
 BetasT = tuple[float | Tensor, float | Tensor]
 
@@ -25,12 +24,7 @@ class Adam(Optimizer):
                  weight_decay: float = 0, amsgrad: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False, fused: bool | None = None,
                  decoupled_weight_decay: bool = False) -> None:
-        _check_lr(lr)
-        _check_non_negative(eps, "epsilon value")
-        for i, beta in enumerate(betas):
-            if not 0.0 <= beta < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-        _check_non_negative(weight_decay, "weight_decay value")
+        _check_adam_args(lr, eps, betas, weight_decay)
         if not any(all(isinstance(beta, kind) for beta in betas) for kind in (float, Tensor)):
             raise ValueError("betas must be either both floats or both Tensors")
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
@@ -39,7 +33,7 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, eps, weight_decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
+        lr, eps = float(group["lr"]), float(group["eps"])
         beta1, beta2 = map(float, group["betas"])
         amsgrad, decoupled = group["amsgrad"], group["decoupled_weight_decay"]
         for p, grad in _params_with_grad(group):
@@ -52,14 +46,8 @@ class Adam(Optimizer):
                     state["max_exp_avg_sq"] = _zeros_like(p)
             step = _increment(state["step"])
             x = p._data
-            g = _effective_grad(x, grad, 0.0 if decoupled else weight_decay, group["maximize"])
-            if decoupled and weight_decay != 0:
-                x *= 1 - lr * weight_decay
-
+            _adam_moments(x, grad, state, group, decoupled)
             exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            _lerp_(exp_avg, g, 1 - beta1)
-            exp_avg_sq *= beta2
-            exp_avg_sq += (1 - beta2) * g * g
             if amsgrad:
                 max_sq = state["max_exp_avg_sq"]._data
                 np.maximum(max_sq, exp_avg_sq, out=max_sq)

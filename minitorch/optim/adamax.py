@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
+from .optimizer import (Optimizer, ParamsT, _check_adam_args, _effective_grad, _increment, _lerp_,
                         _params_with_grad, _step_counter, _zeros_like)
 
 
@@ -20,12 +20,7 @@ class Adamax(Optimizer):
     def __init__(self, params: ParamsT, lr: float | Tensor = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, foreach: bool | None = None, *, maximize: bool = False,
                  differentiable: bool = False, capturable: bool = False) -> None:
-        _check_lr(lr)
-        _check_non_negative(eps, "epsilon value")
-        for i, beta in enumerate(betas):
-            if not 0.0 <= beta < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-        _check_non_negative(weight_decay, "weight_decay value")
+        _check_adam_args(lr, eps, betas, weight_decay)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
         super().__init__(params, defaults)

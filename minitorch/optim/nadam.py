@@ -7,7 +7,7 @@ import numpy as np
 
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
+from .optimizer import (Optimizer, ParamsT, _adam_moments, _check_adam_args, _check_non_negative, _increment,
                         _params_with_grad, _step_counter, _zeros_like)
 
 
@@ -26,12 +26,7 @@ class NAdam(Optimizer):
                  eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3,
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False) -> None:
-        _check_lr(lr)
-        _check_non_negative(eps, "epsilon value")
-        for i, beta in enumerate(betas):
-            if not 0.0 <= beta < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-        _check_non_negative(weight_decay, "weight_decay value")
+        _check_adam_args(lr, eps, betas, weight_decay)
         _check_non_negative(momentum_decay, "momentum_decay value")
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
@@ -40,7 +35,7 @@ class NAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, eps, weight_decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
+        lr, eps = float(group["lr"]), float(group["eps"])
         beta1, beta2 = map(float, group["betas"])
         momentum_decay, decoupled = float(group["momentum_decay"]), group["decoupled_weight_decay"]
         for p, grad in _params_with_grad(group):
@@ -52,10 +47,7 @@ class NAdam(Optimizer):
                 state["exp_avg_sq"] = _zeros_like(p)
             step = _increment(state["step"])
             x = p._data
-            g = _effective_grad(x, grad, 0.0 if decoupled else weight_decay, group["maximize"])
-            if decoupled and weight_decay != 0:
-                x *= 1 - lr * weight_decay
-
+            g = _adam_moments(x, grad, state, group, decoupled)
             mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
             mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
             mu_product = state["mu_product"]._data
@@ -63,9 +55,6 @@ class NAdam(Optimizer):
             mu_prod = float(mu_product)  # rounded to the counter's dtype, as torch reads it back
 
             exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            _lerp_(exp_avg, g, 1 - beta1)
-            exp_avg_sq *= beta2
-            exp_avg_sq += (1 - beta2) * g * g
             denom = exp_avg_sq / (1 - beta2 ** step)
             np.sqrt(denom, out=denom)
             denom += eps

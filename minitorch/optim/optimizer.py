@@ -235,6 +235,32 @@ def _check_non_negative(value: Any, what: str) -> None:
         raise ValueError(f"Invalid {what}: {value}")
 
 
+def _check_adam_args(lr: Any, eps: float, betas, weight_decay: float) -> None:
+    """The hyper-parameter checks Adam and its relatives share, with torch's messages."""
+    _check_lr(lr)
+    _check_non_negative(eps, "epsilon value")
+    for i, beta in enumerate(betas):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+    _check_non_negative(weight_decay, "weight_decay value")
+
+
+def _adam_moments(x: np.ndarray, grad: np.ndarray, state: dict, group: dict[str, Any], decoupled: bool) -> np.ndarray:
+    """Adam's shared first half: weight decay (L2 into the gradient, or ``decoupled`` from the weights), then
+    the moving averages ``exp_avg`` of the gradient and ``exp_avg_sq`` of its square, in place. Returns the
+    gradient the update follows."""
+    lr, weight_decay = float(group["lr"]), float(group["weight_decay"])
+    beta1, beta2 = map(float, group["betas"])
+    g = _effective_grad(x, grad, 0.0 if decoupled else weight_decay, group["maximize"])
+    if decoupled and weight_decay != 0:
+        x *= 1 - lr * weight_decay
+    exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+    _lerp_(exp_avg, g, 1 - beta1)
+    exp_avg_sq *= beta2
+    exp_avg_sq += (1 - beta2) * g * g
+    return g
+
+
 def _params_with_grad(group: dict[str, Any]) -> list[tuple[Tensor, np.ndarray]]:
     """The group's parameters that have a gradient, with that gradient's array; the others are skipped."""
     return [(p, p.grad._data) for p in group["params"] if p.grad is not None]
