@@ -412,19 +412,29 @@ class RandomResizedCrop:
                 f"antialias={self.antialias})")
 
 
-class RandomHorizontalFlip:
-    """Mirror left-right with probability ``p``."""
+class _RandomlyApplied:
+    """Apply ``self._apply(img)`` with probability ``p``."""
 
     def __init__(self, p: float = 0.5) -> None:
         self.p = p
 
+    def _apply(self, img: Any) -> Any:
+        raise NotImplementedError
+
     def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
         if _rng().random() < self.p:
-            return _hflip(img)
+            return self._apply(img)
         return img
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__}(p={self.p})"
+
+
+class RandomHorizontalFlip(_RandomlyApplied):
+    """Mirror left-right with probability ``p``."""
+
+    def _apply(self, img: Any) -> Any:
+        return _hflip(img)
 
 
 def _adjust_hue(img: Image.Image, hue_factor: float) -> Image.Image:
@@ -1176,19 +1186,11 @@ class ConvertImageDtype:
         return f"{self.__class__.__name__}()"
 
 
-class RandomVerticalFlip:
+class RandomVerticalFlip(_RandomlyApplied):
     """Mirror top-bottom with probability ``p``."""
 
-    def __init__(self, p: float = 0.5) -> None:
-        self.p = p
-
-    def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
-        if _rng().random() < self.p:
-            return _vflip(img)
-        return img
-
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__}(p={self.p})"
+    def _apply(self, img: Any) -> Any:
+        return _vflip(img)
 
 
 class Grayscale:
@@ -1204,20 +1206,14 @@ class Grayscale:
         return f"{self.__class__.__name__}(num_output_channels={self.num_output_channels})"
 
 
-class RandomGrayscale:
+class RandomGrayscale(_RandomlyApplied):
     """To grayscale with probability ``p``, keeping the number of channels."""
 
     def __init__(self, p: float = 0.1) -> None:
-        self.p = p
+        super().__init__(p)
 
-    def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
-        num_output_channels = _num_channels(img)
-        if _rng().random() < self.p:
-            return _grayscale(img, num_output_channels)
-        return img
-
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__}(p={self.p})"
+    def _apply(self, img: Any) -> Any:
+        return _grayscale(img, _num_channels(img))
 
 
 class Pad:
@@ -1511,46 +1507,28 @@ class RandomChoice(RandomTransforms):
         return f"{super().__repr__()}(p={self.p})"
 
 
-class _RandomPixelOp:
-    """Apply ``self._apply(img)`` with probability ``p``."""
-
-    def __init__(self, p: float = 0.5) -> None:
-        self.p = p
-
-    def _apply(self, img: Any) -> Any:
-        raise NotImplementedError
-
-    def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
-        if _rng().random() < self.p:
-            return self._apply(img)
-        return img
-
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__}(p={self.p})"
-
-
-class RandomInvert(_RandomPixelOp):
+class RandomInvert(_RandomlyApplied):
     """``invert`` with probability ``p``."""
 
     def _apply(self, img: Any) -> Any:
         return invert(img)
 
 
-class RandomAutocontrast(_RandomPixelOp):
+class RandomAutocontrast(_RandomlyApplied):
     """``autocontrast`` with probability ``p``."""
 
     def _apply(self, img: Any) -> Any:
         return autocontrast(img)
 
 
-class RandomEqualize(_RandomPixelOp):
+class RandomEqualize(_RandomlyApplied):
     """``equalize`` with probability ``p``."""
 
     def _apply(self, img: Any) -> Any:
         return equalize(img)
 
 
-class RandomPosterize(_RandomPixelOp):
+class RandomPosterize(_RandomlyApplied):
     """``posterize`` to ``bits`` with probability ``p``."""
 
     def __init__(self, bits: int, p: float = 0.5) -> None:
@@ -1564,7 +1542,7 @@ class RandomPosterize(_RandomPixelOp):
         return f"{self.__class__.__name__}(bits={self.bits},p={self.p})"  # no space, as torchvision prints it
 
 
-class RandomSolarize(_RandomPixelOp):
+class RandomSolarize(_RandomlyApplied):
     """``solarize`` at ``threshold`` with probability ``p``."""
 
     def __init__(self, threshold: float, p: float = 0.5) -> None:
@@ -1578,7 +1556,7 @@ class RandomSolarize(_RandomPixelOp):
         return f"{self.__class__.__name__}(threshold={self.threshold},p={self.p})"
 
 
-class RandomAdjustSharpness(_RandomPixelOp):
+class RandomAdjustSharpness(_RandomlyApplied):
     """``adjust_sharpness`` by ``sharpness_factor`` with probability ``p``."""
 
     def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:

@@ -12,18 +12,7 @@ import pytest
 
 import minitorch
 import minitorch.optim  # binds minitorch.optim, as torch.optim is bound in torch
-
-
-def _param(lib, values, dtype=None):
-    return lib.tensor(values, dtype=dtype or lib.float64, requires_grad=True)
-
-
-def _steps(lib, opt, params, grads):
-    """One optimizer step per entry of ``grads`` (a list of per-parameter values; None leaves no grad)."""
-    for step_grads in grads:
-        for p, g in zip(params, step_grads):
-            p.grad = None if g is None else lib.tensor(g, dtype=p.dtype)
-        opt.step()
+from test_optim import _param, _steps
 
 
 # ---- update rules, by hand ------------------------------------------------------------------------------
