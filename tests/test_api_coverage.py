@@ -25,7 +25,7 @@ EXCLUDED = re.compile(
     r"complex|conj|imag|real|view_as_real|view_as_complex|polar|angle|is_neg|resolve_neg|_neg_view|"
     r"fake|functional_|fork|wait|future|Future|library|ops|classes|hub|package|testing|utils|backends|"
     r"overrides|return_types|types|serialization|multiprocessing|distributed|futures|monitor|mtia|accelerator|"
-    r"^[A-Z][a-z]*Tensor$|DoubleStorage|^has_|^is_grad_enabled_|^e$|^pi$|^inf$|^nan$|^newaxis$|Type$|typename|"
+    r"^[A-Z][a-z]*Tensor$|qparams|DoubleStorage|^has_|^is_grad_enabled_|^e$|^pi$|^inf$|^nan$|^newaxis$|Type$|typename|"
     r"^Any|^Callable|^Optional|^Union|^TYPE_CHECKING|^builtins|^annotations|"
     # TorchScript's parser and importer
     r"^parse_ir$|^parse_schema$|^parse_type_comment$|^import_ir_module|^merge_type_from_type_comment$|^unify_type_list$|"
