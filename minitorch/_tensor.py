@@ -141,13 +141,18 @@ class Tensor:
         from minitorch._factories import (bernoulli_, exponential_, new_empty, new_full, new_ones, new_tensor,
             new_zeros, normal_, random_, uniform_)
         from minitorch._ops.activation import erf
-        from minitorch._ops.arithmetic import (add, add_, addcdiv, addcmul, clamp, clamp_, clamp_max, clamp_max_,
-            clamp_min, clamp_min_, clip, div, div_, divide, floor_divide, fmax, fmin, fmod, lerp, maximum, minimum,
-            mul, mul_, multiply, nan_to_num, pow, pow_, remainder, square, sub, sub_, subtract, true_divide)
-        from minitorch._ops.comparison import (allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq,
-            equal, ge, greater, greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less,
-            less_equal, logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal, signbit)
-        from minitorch._ops.copying import (clone, copy_, fill_, zero_)
+        from minitorch._ops.arithmetic import (add, add_, addcdiv, addcdiv_, addcmul, addcmul_, clamp, clamp_,
+            clamp_max, clamp_max_, clamp_min, clamp_min_, clip, clip_, div, div_, divide, divide_, floor_divide,
+            floor_divide_, fmax, fmin, fmod, fmod_, lerp, lerp_, maximum, minimum, mul, mul_, multiply, multiply_,
+            nan_to_num, nan_to_num_, pow, pow_, remainder, remainder_, square, square_, sub, sub_, subtract,
+            subtract_, true_divide, true_divide_)
+        from minitorch._ops.comparison import (allclose, bitwise_and, bitwise_and_, bitwise_left_shift,
+            bitwise_left_shift_, bitwise_not, bitwise_not_, bitwise_or, bitwise_or_, bitwise_right_shift,
+            bitwise_right_shift_, bitwise_xor, bitwise_xor_, eq, eq_, equal, ge, ge_, greater, greater_,
+            greater_equal, greater_equal_, gt, gt_, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, le_,
+            less, less_, less_equal, less_equal_, logical_and, logical_and_, logical_not, logical_not_, logical_or,
+            logical_or_, logical_xor, logical_xor_, lt, lt_, ne, ne_, not_equal, not_equal_, signbit)
+        from minitorch._ops.copying import (clone, copy_, fill, fill_, zero_)
         from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
         from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
         from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
@@ -156,6 +161,8 @@ class Tensor:
             scatter_add_, select, take, take_along_dim)
         from minitorch._ops.linalg import (addmm, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer)
         from minitorch._ops.norm import norm
+        from minitorch._ops.numeric import (copysign, copysign_, erf_, float_power, float_power_, frexp, gcd, gcd_,
+            heaviside, heaviside_, lcm, lcm_, ldexp, ldexp_, nextafter, nextafter_)
         from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
             log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)
         from minitorch._ops.sorting import (argsort, median, sort, topk)
@@ -168,9 +175,11 @@ class Tensor:
             asinh_ as arcsinh_, atan as arctan, atan2 as arctan2, atan2_ as arctan2_, atan_ as arctan_,
             atanh as arctanh, atanh_ as arctanh_, asin, asin_, asinh, asinh_, atan, atan2, atan2_, atan_, atanh,
             atanh_, cosh, cosh_, deg2rad, deg2rad_, hypot, hypot_, rad2deg, rad2deg_, sinh, sinh_)
-        from minitorch._ops.unary import (abs, abs_, absolute, ceil, ceil_, cos, cos_, exp, exp_, expm1, fix,
-            floor, floor_, frac, log, log10, log1p, log2, log_, neg, neg_, negative, reciprocal, reciprocal_, relu,
-            relu_, round, round_, rsqrt, sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tanh, tanh_, trunc)
+        from minitorch._ops.unary import (abs, abs_, absolute, absolute_, ceil, ceil_, cos, cos_, exp, exp_, expm1,
+            expm1_, fix, fix_, floor, floor_, frac, frac_, log, log10, log10_, log1p, log1p_, log2, log2_, log_,
+            neg, neg_, negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt,
+            rsqrt_, sgn, sgn_, sigmoid, sigmoid_, sign, sign_, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_,
+            trunc, trunc_)
         from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, rot90, split, split_with_sizes,
             squeeze, squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims, transpose_ as swapdims_,

@@ -598,19 +598,19 @@ _ClampMaxTensor_ = ClampMaxTensor.inplace_variant()
 _DivRounded_ = DivRounded.inplace_variant()
 
 
-@register(top_level=False)
+@register
 def clamp_(input, min=None, max=None):  # noqa: A002
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _ClampTensor_.apply(input, min, max)
     return _Clamp_.apply(input, min=min, max=max)
 
 
-@register(top_level=False)
+@register
 def clamp_min_(input, min):  # noqa: A002
     return _ClampMinTensor_.apply(input, min) if isinstance(min, Tensor) else _ClampMin_.apply(input, min=min)
 
 
-@register(top_level=False)
+@register
 def clamp_max_(input, max):  # noqa: A002
     return _ClampMaxTensor_.apply(input, max) if isinstance(max, Tensor) else _ClampMax_.apply(input, max=max)
 
@@ -627,34 +627,195 @@ def pow_(input, exponent):
     return _Pow_.apply(input, exponent)
 
 
-# ---- compositions: their gradients come from the ops they are written with ---------------------------------
+@register
+def square_(input):
+    return _PowScalar_.apply(input, exponent=2)
+
+
+_RemainderScalar_, _Remainder_ = RemainderScalar.inplace_variant(), Remainder.inplace_variant()
+_FmodScalar_, _Fmod_ = FmodScalar.inplace_variant(), Fmod.inplace_variant()
+
+
+@register(top_level=False)
+def remainder_(input, other):
+    if _is_number(other):
+        return _RemainderScalar_.apply(input, other=_scalar(other))
+    return _Remainder_.apply(input, other)
+
+
+@register(top_level=False)
+def fmod_(input, other):
+    if _is_number(other):
+        return _FmodScalar_.apply(input, other=_scalar(other))
+    return _Fmod_.apply(input, other)
+
+
+floor_divide_ = FloorDivide.inplace_function("floor_divide_")
+clip_ = register(clamp_, name="clip_")
+subtract_ = register(sub_, name="subtract_", top_level=False)
+multiply_ = register(mul_, name="multiply_", top_level=False)
+divide_ = true_divide_ = register(div_, name="divide_", aliases=("true_divide_",), top_level=False)
+
+
+class Addcmul(Op):
+    """``input + value * tensor1 * tensor2``."""
+
+    @staticmethod
+    def forward(ctx, a, t1, t2, value=1):
+        ctx.value = value = _int_value(value, a, t1, t2)
+        ctx.save_for_backward(t1, t2)
+        return binary(np.add, a, _scaled(binary(np.multiply, t1, t2), value))
+
+    @staticmethod
+    def backward(ctx, g):
+        t1, t2 = ctx.saved_tensors
+        _, need_1, need_2 = ctx.needs_input_grad
+        scaled = g * ctx.value if ctx.value != 1 else g
+        return g, (scaled * t2 if need_1 else None), (scaled * t1 if need_2 else None)
+
+
+class Addcdiv(Op):
+    """``input + value * tensor1 / tensor2`` (true division; integer ``tensor1 / tensor2`` is refused, as in torch)."""
+
+    @staticmethod
+    def forward(ctx, a, t1, t2, value=1):
+        if result_dtype(t1, t2).kind in "biu":
+            raise RuntimeError(_ADDCDIV_INTEGER)
+        ctx.value = value = _int_value(value, a, t1, t2)
+        ctx.save_for_backward(t1, t2)
+        return binary(np.add, a, _scaled(binary(np.true_divide, t1, t2), value))
+
+    @staticmethod
+    def backward(ctx, g):
+        t1, t2 = ctx.saved_tensors
+        _, need_1, need_2 = ctx.needs_input_grad
+        scaled = g * ctx.value if ctx.value != 1 else g
+        return g, (scaled / t2 if need_1 else None), (-scaled * t1 / (t2 * t2) if need_2 else None)
+
+
+_ADDCDIV_INTEGER = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "
+    "division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * "
+    "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) "
+    "for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / "
+    "tensor2), for all dtypes.")
+
+
+def _int_value(value, *arrays):
+    """torch casts ``value`` to an integer result's dtype (0.5 becomes 0)."""
+    if isinstance(value, float) and all(np.result_type(x).kind in "biu" for x in arrays):
+        return int(value)
+    return value
+
+
+def _scaled(r, value):
+    return r if value == 1 else binary(np.multiply, r, value)
+
+
+class Lerp(Op, name="LerpBackward0"):
+    """``input + weight * (end - input)`` with a number ``weight``."""
+
+    @staticmethod
+    def forward(ctx, a, end, weight=0.5):
+        _check_lerp(a, end, "end")
+        ctx.weight = weight
+        return binary(np.add, a, binary(np.multiply, binary(np.subtract, end, a), weight))
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * (1.0 - ctx.weight), g * ctx.weight
+
+
+class LerpTensor(Op, name="LerpBackward1"):
+    """``input + weight * (end - input)`` with a tensor ``weight``."""
+
+    @staticmethod
+    def forward(ctx, a, end, weight):
+        _check_lerp(a, end, "end")
+        if weight.ndim:
+            _check_lerp(a, weight, "weight")
+        ctx.save_for_backward(a, end, weight)
+        return binary(np.add, a, binary(np.multiply, binary(np.subtract, end, a), weight, a.dtype))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, end, w = ctx.saved_tensors
+        need_a, need_end, need_w = ctx.needs_input_grad
+        return ((g * (1.0 - w) if need_a else None), (g * w if need_end else None),
+                (g * (end - a) if need_w else None))
+
+
+_C_TYPES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
+            "uint8": "unsigned char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool"}
+
+
+def _check_lerp(a, other, name):
+    if a.dtype.kind != "f":
+        raise NotImplementedError(f"\"lerp_kernel_scalar\" not implemented for "
+                                  f"'{_dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]}'")
+    if other.dtype != a.dtype:
+        raise RuntimeError(f"expected dtype {_C_TYPES[a.dtype.name]} for `{name}` but got dtype "
+                           f"{_C_TYPES[other.dtype.name]}")
+
+
+class NanToNum(Op):
+    """NaN, +inf and -inf replaced by numbers; the gradient passes where the input is finite."""
+
+    @staticmethod
+    def forward(ctx, a, nan=0.0, posinf=None, neginf=None):
+        if a.dtype.kind != "f":
+            return a.copy()
+        ctx.finite = np.isfinite(a)
+        return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.finite
+
+
 @register
 def lerp(input, end, weight):
     """``input + weight * (end - input)``."""
-    return input + weight * (end - input)
+    if isinstance(weight, Tensor):
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight=_scalar(weight))
 
 
 @register
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``."""
-    return input + tensor1 * tensor2 * value if value != 1 else input + tensor1 * tensor2
+    return Addcmul.apply(input, tensor1, tensor2, value=_scalar(value))
 
 
 @register
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``."""
-    return input + tensor1 / tensor2 * value if value != 1 else input + tensor1 / tensor2
+    return Addcdiv.apply(input, tensor1, tensor2, value=_scalar(value))
 
 
 @register
 def nan_to_num(input, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None):
     """NaN, +inf and -inf replaced by ``nan``, ``posinf`` and ``neginf`` (default: the dtype's extremes)."""
-    data = input._data
-    if data.dtype.kind != "f":
-        return input.clone()
-    info = np.finfo(data.dtype)
-    posinf = float(info.max) if posinf is None else posinf
-    neginf = float(info.min) if neginf is None else neginf
-    out = where(Tensor._wrap(np.isnan(data)), nan, input)
-    out = where(Tensor._wrap(np.isposinf(data)), posinf, out)
-    return where(Tensor._wrap(np.isneginf(data)), neginf, out)
+    return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
+_Addcmul_, _Addcdiv_ = Addcmul.inplace_variant(), Addcdiv.inplace_variant()
+_Lerp_, _LerpTensor_ = Lerp.inplace_variant(), LerpTensor.inplace_variant()
+nan_to_num_ = NanToNum.inplace_function("nan_to_num_", top_level=True)
+
+
+@register(top_level=False)
+def lerp_(input, end, weight):
+    if isinstance(weight, Tensor):
+        return _LerpTensor_.apply(input, end, weight)
+    return _Lerp_.apply(input, end, weight=_scalar(weight))
+
+
+@register(top_level=False)
+def addcmul_(input, tensor1, tensor2, *, value=1):
+    return _Addcmul_.apply(input, tensor1, tensor2, value=_scalar(value))
+
+
+@register(top_level=False)
+def addcdiv_(input, tensor1, tensor2, *, value=1):
+    return _Addcdiv_.apply(input, tensor1, tensor2, value=_scalar(value))

@@ -1,13 +1,18 @@
-"""Comparisons, logical and bitwise ops, and value tests (isnan, allclose, ...): no gradients."""
+"""Comparisons, logical and bitwise ops (and shifts), and value tests (isnan, allclose, ...): no gradients.
+
+Their in-place forms write the result into the input in its own dtype (``x.ge_(0)`` leaves 0.0/1.0 in a float
+tensor); on a float tensor in a graph the comparisons record a node with a zero gradient, as torch's do."""
 from __future__ import annotations
 
 import builtins
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor
 from .._dtype import wrap_int
-from .broadcast import _scalar, binary, broadcast_shape, shape_mismatch
+from ..autograd.function import Op, _write_back, check_inplace
+from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
 from .._registry import register
 
 _ndarray = np.ndarray
@@ -52,8 +57,9 @@ logical_xor = register(_compare(np.logical_xor), name="logical_xor")
 def _bitwise(ufunc, name):
     def op(input, other):
         a, b = _array_of(input), _array_of(other)
-        if np.result_type(a).kind == "f" or (type(b) is not _ndarray and isinstance(b, float)):
-            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Float'")
+        dt = result_dtype(a, b)
+        if dt.kind == "f":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
         return Tensor._wrap(np.asarray(binary(ufunc, a, b)))
     return op
 
@@ -66,6 +72,36 @@ bitwise_xor = register(_bitwise(np.bitwise_xor, "bitwise_xor"), name="bitwise_xo
 @register
 def logical_not(input):
     return Tensor._wrap(np.logical_not(input._data))
+
+
+def _shift(left: bool):
+    kernel = "lshift_cpu" if left else "rshift_cpu"
+
+    def op(input, other):
+        a, b = _array_of(input), _array_of(other)
+        dt = result_dtype(a, b)
+        if dt.kind in "bf":
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
+        a, b = np.asarray(wrap_int(a, dt), dt), np.asarray(wrap_int(b, dt), dt)
+        try:
+            shape = np.broadcast_shapes(a.shape, b.shape)
+        except ValueError as e:
+            raise shape_mismatch(a.shape, b.shape) from e
+        # torch: a shift by a negative amount or by the bit width or more gives 0 (or -1, a right shift of a
+        # negative number); numpy leaves that to the machine
+        bad = (b < 0) | (b >= 8 * dt.itemsize)
+        b = np.where(bad, 0, b).astype(dt)
+        if left:
+            r = np.where(bad, 0, np.left_shift(a, b))
+        else:
+            r = np.where(bad, np.where(a < 0, -1, 0) if dt.kind == "i" else 0, np.right_shift(a, b))
+        return Tensor._wrap(np.broadcast_to(r, shape).astype(dt))
+    op.__name__ = "bitwise_left_shift" if left else "bitwise_right_shift"
+    return op
+
+
+bitwise_left_shift = register(_shift(left=True))
+bitwise_right_shift = register(_shift(left=False))
 
 
 @register
@@ -133,3 +169,61 @@ def equal(input, other) -> bool:
 @register
 def signbit(input):
     return Tensor._wrap(np.signbit(input._data))
+
+
+# ---- in-place forms -------------------------------------------------------------------------------------------
+class _Compare(Op):
+    """An in-place comparison: the gradient is zero (torch records GeBackward0, ... on float tensors)."""
+
+    compare = None
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        return np.asarray(cls.compare(a, b)._data)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 0.0, (g * 0.0 if ctx.needs_input_grad[1] else None)
+
+
+def _inplace_compare(name, function):
+    """``input.<name>_(other)``; torch names its nodes by the kind of ``other``: GeBackward0 (a number), GeBackward1."""
+    number, tensor = (type(name.capitalize(), (_Compare,), {"compare": staticmethod(function), "__module__": __name__},
+                           name=f"{name.capitalize()}Backward{nr}").inplace_variant() for nr in (0, 1))
+
+    def op_(input, other):
+        return (tensor if isinstance(other, Tensor) else number).apply(input, other)
+    op_.__name__ = op_.__qualname__ = name + "_"
+    return register(op_, top_level=False)
+
+
+def _inplace_write(name, function, top_level=False):
+    """``input.<name>_(...)`` for an op without gradient: its result written into ``input``, the graph untouched
+    (as torch does for the logical and bitwise ops)."""
+    def op_(input, *args):
+        check_inplace(input)
+        _write_back(input._data, np.asarray(function(input, *args)._data))
+        input._bump(name + "_")
+        return input
+    op_.__name__ = op_.__qualname__ = name + "_"
+    op_.__module__ = function.__module__  # where op_ is bound to a name (the generated index finds it there)
+    return register(op_, top_level=top_level)
+
+
+eq_, ne_, lt_ = _inplace_compare("eq", eq), _inplace_compare("ne", ne), _inplace_compare("lt", lt)
+le_, gt_, ge_ = _inplace_compare("le", le), _inplace_compare("gt", gt), _inplace_compare("ge", ge)
+not_equal_ = register(ne_, name="not_equal_", top_level=False)
+less_ = register(lt_, name="less_", top_level=False)
+less_equal_ = register(le_, name="less_equal_", top_level=False)
+greater_ = register(gt_, name="greater_", top_level=False)
+greater_equal_ = register(ge_, name="greater_equal_", top_level=False)
+logical_and_ = _inplace_write("logical_and", logical_and)
+logical_or_ = _inplace_write("logical_or", logical_or)
+logical_xor_ = _inplace_write("logical_xor", logical_xor)
+logical_not_ = _inplace_write("logical_not", logical_not)
+bitwise_and_ = _inplace_write("bitwise_and", bitwise_and)
+bitwise_or_ = _inplace_write("bitwise_or", bitwise_or)
+bitwise_xor_ = _inplace_write("bitwise_xor", bitwise_xor)
+bitwise_not_ = _inplace_write("bitwise_not", bitwise_not)
+bitwise_left_shift_ = _inplace_write("bitwise_left_shift", bitwise_left_shift)
+bitwise_right_shift_ = _inplace_write("bitwise_right_shift", bitwise_right_shift)

@@ -88,24 +88,42 @@ def clone(input, *, memory_format=None):
     return Clone.apply(input)
 
 
+class FillOut(Fill, name="FillBackward0"):
+    """``fill(input, value)``: a new tensor of ``value`` (torch names the out-of-place nodes differently)."""
+
+
+class FillOutTensor(FillTensor, name="FillBackward1"):
+    pass
+
+
 _Fill_ = Fill.inplace_variant()
 _Zero_ = Zero.inplace_variant()
 _Copy_ = Copy.inplace_variant()
 _FillTensor_ = FillTensor.inplace_variant()
 
 
-@register(top_level=False)
-def fill_(input, value):
-    """Fill with a number, or with a one-element tensor (differentiable w.r.t. it)."""
+def _fill(number_op, tensor_op, input, value):
     if isinstance(value, Tensor):
         if value.dim() != 0:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.dim()} dimensions.")
-        return _FillTensor_.apply(input, value)
-    return _Fill_.apply(input, value=value)
+        return tensor_op.apply(input, value)
+    return number_op.apply(input, value=value)
 
 
-@register(top_level=False)
+@register
+def fill_(input, value):
+    """Fill with a number, or with a one-element tensor (differentiable w.r.t. it)."""
+    return _fill(_Fill_, _FillTensor_, input, value)
+
+
+@register
+def fill(input, value):
+    """A tensor like ``input`` filled with ``value`` (a number or a 0-dim tensor, which gets the gradient)."""
+    return _fill(FillOut, FillOutTensor, input, value)
+
+
+@register
 def zero_(input):
     return _Zero_.apply(input, value=0)
 

@@ -214,22 +214,28 @@ hypot = Hypot.function()
 deg2rad = Deg2Rad.function()
 rad2deg = Rad2Deg.function()
 
-asin_ = Asin.inplace_function()
-acos_ = Acos.inplace_function()
-atan_ = Atan.inplace_function()
-sinh_ = Sinh.inplace_function()
-cosh_ = Cosh.inplace_function()
-# torch names these in-place forms' nodes AsinhBackward1, ...
-asinh_ = type("Asinh", (Asinh,), {"__module__": __name__}, name="AsinhBackward1").inplace_function("asinh_")
-acosh_ = type("Acosh", (Acosh,), {"__module__": __name__}, name="AcoshBackward1").inplace_function("acosh_")
-atanh_ = type("Atanh", (Atanh,), {"__module__": __name__}, name="AtanhBackward1").inplace_function("atanh_")
+asin_ = Asin.inplace_function(top_level=True)
+acos_ = Acos.inplace_function(top_level=True)
+atan_ = Atan.inplace_function(top_level=True)
+sinh_ = Sinh.inplace_function(top_level=True)
+cosh_ = Cosh.inplace_function(top_level=True)
+
+
+def _renamed_inplace(op):
+    """The in-place form of ``op``, ``torch.<name>_``: torch names its node AsinhBackward1 (not 0), ..."""
+    node = type(op.__qualname__, (op,), {"__module__": __name__}, name=op.__name__[:-1] + "1")
+    return node.inplace_function(top_level=True)
+
+
+asinh_, acosh_, atanh_ = _renamed_inplace(Asinh), _renamed_inplace(Acosh), _renamed_inplace(Atanh)
+# atan2_ and hypot_ are only Tensor methods
 atan2_ = Atan2.inplace_function()
 hypot_ = Hypot.inplace_function()
-deg2rad_ = Deg2Rad.inplace_function()
-rad2deg_ = Rad2Deg.inplace_function()
+deg2rad_ = Deg2Rad.inplace_function(top_level=True)
+rad2deg_ = Rad2Deg.inplace_function(top_level=True)
 
 for _name, _fn, _fn_ in (("arcsin", asin, asin_), ("arccos", acos, acos_), ("arctan", atan, atan_),
                          ("arcsinh", asinh, asinh_), ("arccosh", acosh, acosh_), ("arctanh", atanh, atanh_),
                          ("arctan2", atan2, atan2_)):
     register(_fn, name=_name)
-    register(_fn_, name=_name + "_", top_level=False)
+    register(_fn_, name=_name + "_", top_level=_name != "arctan2")  # torch has no top-level atan2_

@@ -166,6 +166,10 @@ class Sign(Op):
         return g * 0.0
 
 
+class Sgn(Sign):
+    """``sign`` for real tensors (``sgn`` differs from it only for complex ones)."""
+
+
 class Sin(Op):
     @staticmethod
     def forward(ctx, a):
@@ -335,6 +339,15 @@ trunc = Trunc.function()
 negative = register(neg, name="negative")
 absolute = register(abs, name="absolute")  # noqa: A001
 fix = register(trunc, name="fix")
+sgn = Sgn.function()
+
+
+@register
+def positive(input):
+    """``input`` itself (unary ``+``); refused for bool tensors, as in torch."""
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
 
 
 @register
@@ -346,7 +359,7 @@ def round(input, *, decimals: int = 0):  # noqa: A001
 _Round_, _RoundDecimals_ = Round.inplace_variant(), RoundDecimals.inplace_variant()
 
 
-@register(top_level=False)
+@register
 def round_(input, *, decimals: int = 0):
     return _RoundDecimals_.apply(input, decimals=decimals) if decimals else _Round_.apply(input)
 
@@ -354,16 +367,30 @@ def round_(input, *, decimals: int = 0):
 frac = Frac.function()
 
 
-neg_ = Neg.inplace_function()
-exp_ = Exp.inplace_function()
-log_ = Log.inplace_function()
-sqrt_ = Sqrt.inplace_function()
-abs_ = Abs.inplace_function()
-sin_ = Sin.inplace_function()
-cos_ = Cos.inplace_function()
-tanh_ = Tanh.inplace_function()
-sigmoid_ = Sigmoid.inplace_function()
+# in-place forms; torch also exports most of them as ``torch.<name>_``
+neg_ = Neg.inplace_function(top_level=True)
+exp_ = Exp.inplace_function(top_level=True)
+log_ = Log.inplace_function(top_level=True)
+log1p_ = Log1p.inplace_function(top_level=True)
+expm1_ = Expm1.inplace_function(top_level=True)
+log2_ = Log2.inplace_function(top_level=True)
+log10_ = Log10.inplace_function(top_level=True)
+sqrt_ = Sqrt.inplace_function(top_level=True)
+rsqrt_ = Rsqrt.inplace_function(top_level=True)
+abs_ = Abs.inplace_function(top_level=True)
+sign_ = Sign.inplace_function()
+sgn_ = Sgn.inplace_function()
+sin_ = Sin.inplace_function(top_level=True)
+cos_ = Cos.inplace_function(top_level=True)
+tan_ = Tan.inplace_function(top_level=True)
+tanh_ = Tanh.inplace_function(top_level=True)
+sigmoid_ = Sigmoid.inplace_function(top_level=True)
 relu_ = Relu.inplace_function(top_level=True, functional=True)
-floor_ = Floor.inplace_function()
-ceil_ = Ceil.inplace_function()
-reciprocal_ = Reciprocal.inplace_function()
+floor_ = Floor.inplace_function(top_level=True)
+ceil_ = Ceil.inplace_function(top_level=True)
+trunc_ = Trunc.inplace_function(top_level=True)
+frac_ = Frac.inplace_function(top_level=True)
+reciprocal_ = Reciprocal.inplace_function(top_level=True)
+negative_ = register(neg_, name="negative_")
+absolute_ = register(abs_, name="absolute_", top_level=False)
+fix_ = register(trunc_, name="fix_")
