@@ -147,14 +147,18 @@ NOT_DIFFERENTIABLE = {
     "searchsorted", "bucketize",
 }
 
+# Recorded in the graph without a derivative (backward raises, as in torch): tested where they are defined.
+NO_DERIVATIVE = {"floor_divide"}
+
 # More inputs live beside the ops they belong to: every tests/registry_samples_*.py defines SAMPLES (and may
-# define NOT_DIFFERENTIABLE) in the same form.
+# define NOT_DIFFERENTIABLE and NO_DERIVATIVE) in the same form.
 for _path in sorted(pathlib.Path(__file__).parent.glob("registry_samples_*.py")):
     _spec = importlib.util.spec_from_file_location(_path.stem, _path)
     _module = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(_module)
     SAMPLES.update(_module.SAMPLES)
     NOT_DIFFERENTIABLE |= getattr(_module, "NOT_DIFFERENTIABLE", set())
+    NO_DERIVATIVE |= getattr(_module, "NO_DERIVATIVE", set())
 
 
 # Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.
@@ -191,7 +195,7 @@ def _case(name):
     return fn, (_x(3, 4),)
 
 
-DIFFERENTIABLE = sorted(set(OPS) - NOT_DIFFERENTIABLE - {"floor_divide"})
+DIFFERENTIABLE = sorted(set(OPS) - NOT_DIFFERENTIABLE - NO_DERIVATIVE)
 
 
 def test_floor_divide_is_recorded_but_has_no_derivative():
@@ -222,7 +226,7 @@ def test_every_registered_op_passes_gradcheck_and_gradgradcheck(name):
 def test_ops_listed_as_not_differentiable_record_no_graph(name):
     fn = OPS[name]
     x, y = _x(3, 4), _x(3, 4, seed=1)
-    for args in ((x, y), (x,), (x > 1, y > 1), (x > 1,), (_idx(0, 2, 1),), (x, (2,), 1.0)):
+    for args in ((x, y), (x,), (x > 1, y > 1), (x > 1,), (_idx(0, 2, 1),), (x, (2,), 1.0), (_idx(4, 6), _idx(6, 1))):
         try:
             out = fn(*args)
             break
