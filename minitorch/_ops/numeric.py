@@ -48,21 +48,23 @@ class Copysign(Op):
 
     @staticmethod
     def backward(ctx, g):
-        a, r = ctx.saved_tensors
-        # +-1 where the sign changed or not, 0 at a == 0 (torch's rule); sign's own gradient is zero
-        return g * (sign(a) * sign(r)), (g * 0.0 if ctx.needs_input_grad[1] else None)
+        return _copysign_grad(ctx, g), (g * 0.0 if ctx.needs_input_grad[1] else None)
 
 
-class CopysignScalar(Copysign, name="CopysignBackward1"):
+class CopysignScalar(Op, name="CopysignBackward1"):
     """``copysign`` with a number ``other``."""
 
     @staticmethod
     def forward(ctx, a, other=1.0):
         return Copysign.forward(ctx, a, other)
 
-    @staticmethod
-    def backward(ctx, g):
-        return Copysign.backward(ctx, g)[0]
+    backward = staticmethod(lambda ctx, g: _copysign_grad(ctx, g))
+
+
+def _copysign_grad(ctx, g):
+    """+-1 where the sign was kept or flipped, 0 at a == 0 (torch's rule); sign's own gradient is zero."""
+    a, r = ctx.saved_tensors
+    return g * (sign(a) * sign(r))
 
 
 class Nextafter(Op):
