@@ -8,11 +8,11 @@ import builtins
 
 import numpy as np
 
-from .. import _dtype
 from .._tensor import Tensor
 from .._dtype import wrap_int
 from ..autograd.function import Op, _write_back, check_inplace
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
+from .unary import _not_for
 from .._registry import register
 
 _ndarray = np.ndarray
@@ -57,9 +57,7 @@ logical_xor = register(_compare(np.logical_xor), name="logical_xor")
 def _bitwise(ufunc, name):
     def op(input, other):
         a, b = _array_of(input), _array_of(other)
-        dt = result_dtype(a, b)
-        if dt.kind == "f":
-            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
+        _not_for(np.empty(0, result_dtype(a, b)), "f", name + "_cpu")
         return Tensor._wrap(np.asarray(binary(ufunc, a, b)))
     return op
 
@@ -80,22 +78,20 @@ def _shift(left: bool):
     def op(input, other):
         a, b = _array_of(input), _array_of(other)
         dt = result_dtype(a, b)
-        if dt.kind in "bf":
-            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
+        _not_for(np.empty(0, dt), "bf", kernel)
         a, b = np.asarray(wrap_int(a, dt), dt), np.asarray(wrap_int(b, dt), dt)
-        try:
-            shape = np.broadcast_shapes(a.shape, b.shape)
-        except ValueError as e:
-            raise shape_mismatch(a.shape, b.shape) from e
         # torch: a shift by a negative amount or by the bit width or more gives 0 (or -1, a right shift of a
         # negative number); numpy leaves that to the machine
         bad = (b < 0) | (b >= 8 * dt.itemsize)
         b = np.where(bad, 0, b).astype(dt)
-        if left:
-            r = np.where(bad, 0, np.left_shift(a, b))
-        else:
-            r = np.where(bad, np.where(a < 0, -1, 0) if dt.kind == "i" else 0, np.right_shift(a, b))
-        return Tensor._wrap(np.broadcast_to(r, shape).astype(dt))
+        try:
+            if left:
+                r = np.where(bad, 0, np.left_shift(a, b))
+            else:
+                r = np.where(bad, np.where(a < 0, -1, 0) if dt.kind == "i" else 0, np.right_shift(a, b))
+        except ValueError:
+            raise shape_mismatch(a.shape, b.shape) from None
+        return Tensor._wrap(r.astype(dt, copy=False))
     op.__name__ = "bitwise_left_shift" if left else "bitwise_right_shift"
     return op
 

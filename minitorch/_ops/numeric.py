@@ -15,14 +15,10 @@ from .broadcast import binary, floating, result_dtype, shape_mismatch
 from .comparison import _array_of, _inplace_write
 from .reduction import _return_type, return_types
 from .special import erfc_, exp2_, i0_, logit_, sinc_, xlogy_
-from .unary import sign
+from .unary import _not_for, sign
 from .._registry import register
 
 _LN2 = math.log(2.0)
-
-
-def _c_name(dt: np.dtype) -> str:
-    return _dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]
 
 
 def _float_dtype(a, b) -> np.dtype:
@@ -73,8 +69,7 @@ class Nextafter(Op):
     @staticmethod
     def forward(ctx, a, b):
         dt = result_dtype(a, b)
-        if dt.kind != "f":
-            raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{_c_name(dt)}'")
+        _not_for(np.empty(0, dt), "biu", "nextafter_cpu")
         return binary(np.nextafter, a, b, dt)
 
     @staticmethod
@@ -208,7 +203,7 @@ def float_power(input, exponent):
 @register(top_level=False)
 def float_power_(input, exponent):
     if input.dtype != _dtype.float64:
-        raise RuntimeError(f"the base given to float_power_ has dtype {_c_name(input._data.dtype)} but the "
+        raise RuntimeError(f"the base given to float_power_ has dtype {_dtype.C_NAMES[input.dtype]} but the "
                            "operation's result requires dtype Double")
     return _pow_(input, _double(exponent))
 
@@ -218,8 +213,7 @@ def _integer_pair(ufunc, name):
         _tensor_arg(name, "other", other)
         a, b = _array_of(input), _array_of(other)
         dt = result_dtype(a, b)
-        if dt.kind not in "iu":
-            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_c_name(dt)}'")
+        _not_for(np.empty(0, dt), "bf", name + "_cpu")
         return Tensor._wrap(binary(ufunc, a, b, dt))
     op.__name__ = op.__qualname__ = name
     return register(op)
