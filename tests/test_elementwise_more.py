@@ -371,3 +371,12 @@ def test_fill_out_of_place_and_in_place():
     helper_test_op([ints((3,))], lambda t, x: (t.fill(x, 7), t.zero_(x)))
     check_error(lambda t, x: t.fill(x, x), (2,), exc=RuntimeError,
                 msg="fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.")
+
+
+def test_out_arguments():
+    helper_test_op([(3,), np.zeros(3, f32)], lambda t, a, o: (t.copysign(a, -1.0, out=o), o), grad=False)
+    helper_test_op([(3,), (3,), np.zeros(3, f64)], lambda t, a, b, o: (t.float_power(a, b, out=o), o), grad=False,
+                   low=0.5)
+    helper_test_op([ints((3,), 1, 9), ints((3,), 1, 9), np.zeros(3, np.int64)],
+                   lambda t, a, b, o: (t.gcd(a, b, out=o), t.lcm(a, b), o))
+    helper_test_op([(3,), ints((3,)), np.zeros(3, f32)], lambda t, a, b, o: (t.ldexp(a, b, out=o), o), grad=False)

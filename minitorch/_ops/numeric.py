@@ -11,7 +11,7 @@ from .._tensor import Tensor
 from ..autograd.function import Op
 from .activation import Erf
 from .arithmetic import pow as _pow, pow_ as _pow_
-from .broadcast import binary, floating, result_dtype, shape_mismatch
+from .broadcast import _out, binary, floating, result_dtype, shape_mismatch
 from .comparison import _array_of, _inplace_write
 from .reduction import _return_type, return_types
 from .special import erfc_, exp2_, i0_, logit_, sinc_, xlogy_
@@ -130,62 +130,65 @@ class Heaviside(Op, name="NotImplemented"):
 return_types.frexp = _return_type("frexp", ("mantissa", "exponent"))
 
 
+Number = int | float | bool
+
+
 @register
-def copysign(input, other):
+def copysign(input: Tensor, other: Tensor | Number, *, out: Tensor | None = None) -> Tensor:
     """``input``'s magnitude with ``other``'s sign (a float result)."""
     if isinstance(other, Tensor):
-        return Copysign.apply(input, other)
-    return CopysignScalar.apply(input, other=other)
+        return _out(Copysign.apply(input, other), out)
+    return _out(CopysignScalar.apply(input, other=other), out)
 
 
 @register(top_level=False)
-def copysign_(input, other):
+def copysign_(input: Tensor, other: Tensor | Number) -> Tensor:
     if isinstance(other, Tensor):
         return Copysign.inplace_variant().apply(input, other)
     return CopysignScalar.inplace_variant().apply(input, other=other)
 
 
 @register
-def nextafter(input, other):
+def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The next representable float after ``input`` in the direction of ``other``."""
     _tensor_arg("nextafter", "other", other)
-    return Nextafter.apply(input, other)
+    return _out(Nextafter.apply(input, other), out)
 
 
 @register(top_level=False)
-def nextafter_(input, other):
+def nextafter_(input: Tensor, other: Tensor) -> Tensor:
     _tensor_arg("nextafter_", "other", other)
     return Nextafter.inplace_variant().apply(input, other)
 
 
 @register
-def ldexp(input, other):
+def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``input * 2 ** other``."""
     _tensor_arg("ldexp", "other", other)
-    return Ldexp.apply(input, other)
+    return _out(Ldexp.apply(input, other), out)
 
 
 @register
-def ldexp_(input, other):
+def ldexp_(input: Tensor, other: Tensor) -> Tensor:
     _tensor_arg("ldexp_", "other", other)
     return Ldexp.inplace_variant().apply(input, other)
 
 
 @register
-def frexp(input):
+def frexp(input: Tensor):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent``, as ``return_types.frexp``."""
     return return_types.frexp(*Frexp.apply(input))
 
 
 @register
-def heaviside(input, values):
+def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
     """1 where ``input > 0``, 0 where ``input < 0``, ``values`` where ``input == 0``."""
     _tensor_arg("heaviside", "values", values)
-    return Heaviside.apply(input, values)
+    return _out(Heaviside.apply(input, values), out)
 
 
 @register(top_level=False)
-def heaviside_(input, values):
+def heaviside_(input: Tensor, values: Tensor) -> Tensor:
     _tensor_arg("heaviside_", "values", values)
     return Heaviside.inplace_variant().apply(input, values)
 
@@ -195,32 +198,33 @@ def _double(x):
 
 
 @register
-def float_power(input, exponent):
+def float_power(input: Tensor | Number, exponent: Tensor | Number, *, out: Tensor | None = None) -> Tensor:
     """``input ** exponent`` computed in float64."""
-    return _pow(_double(input), _double(exponent))
+    return _out(_pow(_double(input), _double(exponent)), out)
 
 
 @register(top_level=False)
-def float_power_(input, exponent):
+def float_power_(input: Tensor, exponent: Tensor | Number) -> Tensor:
     if input.dtype != _dtype.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {_dtype.C_NAMES[input.dtype]} but the "
                            "operation's result requires dtype Double")
     return _pow_(input, _double(exponent))
 
 
-def _integer_pair(ufunc, name):
-    def op(input, other):
+def _integer_pair(ufunc, name, doc):
+    def op(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
         _tensor_arg(name, "other", other)
         a, b = _array_of(input), _array_of(other)
         dt = result_dtype(a, b)
         _not_for(np.empty(0, dt), "bf", name + "_cpu")
-        return Tensor._wrap(binary(ufunc, a, b, dt))
+        return _out(Tensor._wrap(binary(ufunc, a, b, dt)), out)
     op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
     return register(op)
 
 
-gcd = _integer_pair(np.gcd, "gcd")
-lcm = _integer_pair(np.lcm, "lcm")
+gcd = _integer_pair(np.gcd, "gcd", "The greatest common divisor of integer tensors, elementwise (never negative).")
+lcm = _integer_pair(np.lcm, "lcm", "The least common multiple of integer tensors, elementwise (never negative).")
 gcd_ = _inplace_write("gcd", gcd, top_level=True)
 lcm_ = _inplace_write("lcm", lcm, top_level=True)
 
