@@ -133,6 +133,12 @@ def test_addcmul_addcdiv_and_lerp_out_of_place_and_in_place(dtype):
                        dtype=dtype, grad_atol=1e-5)  # the float64 weight's gradient is summed in float32
 
 
+def test_lerp_is_exact_at_both_ends():
+    a, e = mt.tensor([0.1, 1e8]), mt.tensor([0.7, -1e-3])
+    assert mt.equal(mt.lerp(a, e, 1.0), e) and mt.equal(mt.lerp(a, e, 0.0), a)
+    assert mt.equal(a.clone().lerp_(e, mt.tensor([0.0, 1.0])), mt.tensor([0.1, -1e-3]))
+
+
 def test_addcmul_addcdiv_and_lerp_dtypes_and_errors():
     i = np.array([1, 2])
     helper_test_op([i, i, i], lambda t, a, b, c: t.addcmul(a, b, c, value=3))

@@ -1,4 +1,5 @@
-"""Arithmetic with broadcasting: + - * / ** remainder, maximum/minimum, where, clamp.
+"""Arithmetic with broadcasting: + - * / ** remainder, maximum/minimum, where, clamp, addcmul, addcdiv, lerp,
+nan_to_num, and their in-place forms.
 
 Each op is a row of the derivatives table: ``forward`` on numpy arrays,
 ``backward`` in operators and ops, so it also runs on tensors for
@@ -719,7 +720,7 @@ class Lerp(Op, name="LerpBackward0"):
     def forward(ctx, a, end, weight=0.5):
         _check_lerp(a, end, "end")
         ctx.weight = weight
-        return binary(np.add, a, binary(np.multiply, binary(np.subtract, end, a), weight))
+        return _lerp(a, end, weight)
 
     @staticmethod
     def backward(ctx, g):
@@ -735,7 +736,7 @@ class LerpTensor(Op, name="LerpBackward1"):
         if weight.ndim:
             _check_lerp(a, weight, "weight")
         ctx.save_for_backward(a, end, weight)
-        return binary(np.add, a, binary(np.multiply, binary(np.subtract, end, a), weight, a.dtype))
+        return _lerp(a, end, weight.astype(a.dtype, copy=False))
 
     @staticmethod
     def backward(ctx, g):
@@ -743,6 +744,16 @@ class LerpTensor(Op, name="LerpBackward1"):
         need_a, need_end, need_w = ctx.needs_input_grad
         return ((g * (1.0 - w) if need_a else None), (g * w if need_end else None),
                 (g * (end - a) if need_w else None))
+
+
+def _lerp(a, end, w):
+    """torch's formula: from ``a`` for weights below 0.5, from ``end`` above (so exact at 0 and 1)."""
+    d = binary(np.subtract, end, a)
+    if type(w) is not _ndarray:
+        if abs(w) < 0.5:
+            return binary(np.add, a, binary(np.multiply, d, w))
+        return binary(np.subtract, end, binary(np.multiply, d, 1 - w))
+    return np.where(np.abs(w) < 0.5, a + w * d, end - d * (1 - w))
 
 
 _C_TYPES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
