@@ -308,8 +308,8 @@ def test_kl_divergence_matches_torch(name):
 
 def test_kl_dispatch_and_register_kl():
     with pytest.raises(NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p type Normal and q "
-                                                  "type Gamma"):
-        D.kl_divergence(D.Normal(0.0, 1.0), D.Gamma(1.0, 1.0))
+                                                  "type Categorical"):
+        D.kl_divergence(D.Normal(0.0, 1.0), D.Categorical(minitorch.ones(2)))
 
     class MyNormal(D.Normal):
         pass
@@ -480,3 +480,43 @@ def test_samples_follow_the_cdf(name):
         np.testing.assert_allclose(d.cdf(d.icdf(p)).numpy(), p.numpy(), rtol=1e-6, atol=1e-9)
     except NotImplementedError:
         pass
+
+
+NEW_KL_PAIRS = {  # name: (p's parameters, q's parameters)
+    "Exponential": (([0.5, 2.0],), ([1.0, 3.0],)),
+    "Laplace": (([0.0, 1.0], [1.0, 2.0]), ([0.5, -1.0], [2.0, 0.5])),
+    "Poisson": (([0.5, 2.0],), ([1.0, 3.0],)),
+    "Geometric": (([0.3, 0.6],), ([0.5, 0.2],)),
+    "Gumbel": (([0.0, 1.0], [1.0, 2.0]), ([0.5, -1.0], [2.0, 0.5])),
+    "HalfNormal": (([1.0, 2.0],), ([2.0, 0.5],)),
+    "LogNormal": (([0.0, 1.0], [1.0, 2.0]), ([0.5, -1.0], [2.0, 0.5])),
+    "ContinuousBernoulli": (([0.3, 0.6],), ([0.5, 0.2],)),
+    "Chi2": (([3.0, 5.0],), ([2.0, 4.0],)),
+}
+
+
+@pytest.mark.parametrize("name", NEW_KL_PAIRS)
+def test_kl_divergence_of_the_new_pairs_matches_torch(name):
+    torch = _torch()
+    a, b = NEW_KL_PAIRS[name]
+
+    def kl(lib):
+        L = D if lib is minitorch else lib.distributions
+        make = getattr(L, name)
+        p = make(*[_t(lib, x, True) for x in a])
+        return L.kl_divergence(p, make(*[_t(lib, x) for x in b]))
+
+    km, kt = kl(minitorch), kl(torch)
+    np.testing.assert_allclose(_np(km), _np(kt), rtol=1e-9)
+
+
+def test_exponential_family_entropy_and_kl_by_bregman_divergence():
+    """The generic exponential-family entropy and KL equal the closed forms."""
+    p = D.Gamma(_t(minitorch, [0.5, 2.0]), _t(minitorch, [1.0, 3.0]))
+    q = D.Gamma(_t(minitorch, [1.5, 0.5]), _t(minitorch, [2.0, 1.0]))
+    np.testing.assert_allclose(D.ExponentialFamily.entropy(p).detach().numpy(), p.entropy().numpy(), rtol=1e-10)
+    bregman = D.kl.__dict__["_kl_expfamily_expfamily"](p, q)
+    np.testing.assert_allclose(bregman.detach().numpy(), D.kl_divergence(p, q).numpy(), rtol=1e-10)
+    assert isinstance(D.Normal(0.0, 1.0), D.ExponentialFamily)
+    with pytest.raises(NotImplementedError, match="different exponential families cannot {29}be computed"):
+        D.kl.__dict__["_kl_expfamily_expfamily"](p, D.Exponential(_t(minitorch, [1.0, 2.0])))
