@@ -270,3 +270,61 @@ def test_mixture_same_family(lib_name):
     assert tuple(mv.event_shape) == (3,) and tuple(mv.sample((4,)).shape) == (4, 3)
     with pytest.raises(ValueError, match="instance of torch.distributions.Categorical"):
         L.MixtureSameFamily(comp, comp)
+
+
+COV2 = np.array([[2.0, 0.5], [0.5, 1.0]])
+
+
+@pytest.mark.parametrize("given", ["covariance_matrix", "precision_matrix", "scale_tril"])
+def test_wishart_matches_torch(given):
+    torch = _torch()
+    A = np.linalg.cholesky(COV2) if given == "scale_tril" else COV2
+    X = np.array([[3.0, 0.2], [0.2, 1.5]])
+
+    def make(lib, requires_grad):
+        L = _mod(lib)
+        a = lib.tensor(A, requires_grad=requires_grad)
+        return L.Wishart(lib.tensor([4.0, 5.0], dtype=lib.float64), **{given: a}), a
+
+    (dm, am), (dt, at) = make(minitorch, True), make(torch, True)
+    lm, lt = dm.log_prob(minitorch.tensor(X)), dt.log_prob(torch.tensor(X))
+    np.testing.assert_allclose(_np(lm), _np(lt), rtol=1e-10)
+    np.testing.assert_allclose(_np(dm.entropy()), _np(dt.entropy()), rtol=1e-10)
+    for prop in ("mean", "variance", "mode", "covariance_matrix", "precision_matrix", "scale_tril"):
+        np.testing.assert_allclose(_np(getattr(dm, prop)), _np(getattr(dt, prop)), rtol=1e-10, atol=1e-12)
+    (lm.sum() + dm.entropy().sum()).backward()
+    (lt.sum() + dt.entropy().sum()).backward()
+    # a scale_tril's upper triangle is not part of the parameter: torch's gradient there depends on its kernels
+    keep = np.tril if given == "scale_tril" else np.asarray
+    np.testing.assert_allclose(keep(am.grad.numpy()), keep(at.grad.numpy()), rtol=1e-8, atol=1e-12)
+
+
+def test_wishart_samples_and_bregman_entropy():
+    d = D.Wishart(minitorch.tensor(5.0, dtype=minitorch.float64), covariance_matrix=minitorch.tensor(COV2))
+    np.testing.assert_allclose(D.ExponentialFamily.entropy(d).detach().numpy(), d.entropy().numpy(), rtol=1e-10)
+    minitorch.manual_seed(0)
+    x = d.sample((20000,)).numpy()
+    np.testing.assert_allclose(x.mean(0), 5 * COV2, rtol=0.03)
+    np.testing.assert_allclose(x.var(0), d.variance.numpy(), rtol=0.08)
+    with pytest.raises(ValueError, match="Value of df=.* expected to be greater than ndim - 1 = 1."):
+        D.Wishart(minitorch.tensor(0.5), covariance_matrix=minitorch.tensor(COV2))
+
+
+def test_lkj_cholesky_log_prob_matches_torch_and_samples_are_correlation_factors():
+    torch = _torch()
+    torch.manual_seed(0)
+    for c in (0.5, 2.0):
+        dt = torch.distributions.LKJCholesky(3, torch.tensor(c, dtype=torch.float64))
+        L = dt.sample((4,))
+        dm = D.LKJCholesky(3, minitorch.tensor(c, dtype=minitorch.float64))
+        np.testing.assert_allclose(_np(dm.log_prob(minitorch.tensor(L.numpy()))), _np(dt.log_prob(L)), rtol=1e-10)
+    minitorch.manual_seed(0)
+    x = D.LKJCholesky(3, 2.0).sample((20000,))
+    assert bool(constraints.corr_cholesky.check(x).all())
+    corr = (x @ x.mT).numpy()
+    # with concentration eta, each off-diagonal correlation is Beta(eta - 1 + d/2, same) on (-1, 1): mean 0 and
+    # variance 1 / (2 (eta - 1 + d / 2) + 1) = 1/6 for eta = 2, d = 3
+    np.testing.assert_allclose(corr[:, 1, 0].var(), 1 / 6, rtol=0.05)
+    np.testing.assert_allclose(corr[:, 2, 1].mean(), 0.0, atol=0.02)
+    with pytest.raises(ValueError, match="Expected dim to be an integer greater than or equal to 2. Found dim=1."):
+        D.LKJCholesky(1)
