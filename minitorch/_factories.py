@@ -11,6 +11,7 @@ from . import _dtype
 from ._registry import register
 from ._tensor import Size, Tensor, _check_device
 from ._ops.copying import Fill
+from .autograd.function import NoDerivative
 from .autograd.grad_mode import state
 from .random import numpy_generator
 
@@ -346,13 +347,34 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
     return _leaf(np.asarray(arr, dtype=dt))
 
 
+@register
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
-    """0/1 samples with probabilities ``input`` (or ``p``)."""
+    """0/1 samples with probabilities ``input`` (or ``p``); recorded with a zero gradient, as torch does."""
     prob = input._data if p is None else p
     draws = numpy_generator(generator).random(input._data.shape) < prob
-    return _leaf(draws.astype(input._data.dtype))
+    return _DRAWS["Bernoulli"].apply(input, values=draws)
 
 
+@register
+def poisson(input, generator=None) -> Tensor:
+    """Poisson samples with rates ``input`` (a floating tensor); recorded with a zero gradient."""
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"poisson_cpu\" not implemented for '{_dtype.C_NAMES[input.dtype]}'")
+    return _DRAWS["Poisson"].apply(input, values=numpy_generator(generator).poisson(input._data))
+
+
+@register(method=False)
+def binomial(count, prob, generator=None) -> Tensor:
+    """Binomial samples: successes in ``count`` trials of probability ``prob`` (floating tensors)."""
+    if count._data.dtype.kind != "f":
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{_dtype.C_NAMES[count.dtype]}")
+    n, p = np.broadcast_arrays(count._data, prob._data)
+    draws = numpy_generator(generator).binomial(n.astype(np.int64), p)
+    return _BinomialDraw.apply(count, prob, values=draws)
+
+
+@register
 def multinomial(input, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
     """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
     probs = np.atleast_2d(input._data.astype(np.float64))
@@ -380,11 +402,30 @@ class _RandomFill(Fill):
 
 _FILLS = {kind: type(kind, (_RandomFill,), {}, name=kind + suffix).inplace_variant()
           for kind, suffix in (("Uniform", "Backward0"), ("Normal", "Backward0"), ("Bernoulli", "Backward2"),
-                               ("Random", "Backward2"), ("Exponential", "Backward0"))}
+                               ("Random", "Backward2"), ("Exponential", "Backward0"), ("Cauchy", "Backward0"),
+                                              ("Geometric", "Backward0"), ("LogNormal", "Backward0"))}
+
+
+_DRAWS = {kind: type(kind, (_RandomFill,), {}, name=kind + "Backward0") for kind in ("Bernoulli", "Poisson")}
+
+
+class _BinomialDraw(NoDerivative):
+    """``binomial(count, prob)``: torch records it without a derivative."""
+
+    aten = "binomial"
+
+    @staticmethod
+    def forward(ctx, count, prob, values=None):
+        return np.asarray(values, count.dtype)
 
 
 def _fill_random(t, kind: str, values):
     return _FILLS[kind].apply(t, values=values)
+
+
+def _check_positive(name: str, what: str, value: float) -> None:
+    if not value > 0.0:
+        raise RuntimeError(f"{name} expects {what} > 0.0, but found {what}={value:g}")
 
 
 @register(top_level=False)
@@ -412,6 +453,26 @@ def random_(self, from_: int = 0, to: int | None = None, *, generator=None):
 @register(top_level=False)
 def exponential_(self, lambd: float = 1.0, *, generator=None):
     return _fill_random(self, "Exponential", numpy_generator(generator).exponential(1.0 / lambd, self._data.shape))
+
+
+@register(top_level=False)
+def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator=None):
+    _check_positive("cauchy_", "sigma", sigma)
+    draws = median + sigma * numpy_generator(generator).standard_cauchy(self._data.shape)
+    return _fill_random(self, "Cauchy", draws)
+
+
+@register(top_level=False)
+def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator=None):
+    _check_positive("log_normal_", "std", std)
+    return _fill_random(self, "LogNormal", numpy_generator(generator).lognormal(mean, std, self._data.shape))
+
+
+@register(top_level=False)
+def geometric_(self, p: float, *, generator=None):
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    return _fill_random(self, "Geometric", numpy_generator(generator).geometric(p, self._data.shape))
 
 
 # ---- factories from an existing tensor (Tensor methods) ----------------------------------------------

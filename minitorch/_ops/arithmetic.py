@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import NoDerivative, Op
 from .broadcast import _out, _scalar, binary, broadcast_shape, result_dtype
 from .unary import log
 from .._registry import register
@@ -335,12 +335,10 @@ class DivRounded(Op, name="DivBackward2"):
         return g * 0.0, g * 0.0
 
 
-class FloorDivide(DivRounded, name="NotImplemented"):
+class FloorDivide(NoDerivative, DivRounded):
     """``a // b``: torch records it without a derivative."""
 
-    @staticmethod
-    def backward(ctx, g):
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+    aten = "floor_divide"
 
 
 class ClampTensor(Op, name="ClampBackward0"):

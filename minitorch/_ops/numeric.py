@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import NoDerivative, Op
 from .activation import Erf
 from .arithmetic import pow as _pow, pow_ as _pow_
 from .broadcast import _out, binary, floating, result_dtype, shape_mismatch
@@ -109,8 +109,10 @@ class Frexp(Op):
         return None if g is None else g * ctx.scale
 
 
-class Heaviside(Op, name="NotImplemented"):
+class Heaviside(NoDerivative):
     """The step function: 0 below zero, 1 above, ``values`` at zero; torch records it without a derivative."""
+
+    aten = "heaviside"
 
     @staticmethod
     def forward(ctx, a, values):
@@ -121,10 +123,6 @@ class Heaviside(Op, name="NotImplemented"):
         except ValueError:
             raise shape_mismatch(a.shape, values.shape) from None
         return r.astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, g):
-        raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
 return_types.frexp = _return_type("frexp", ("mantissa", "exponent"))

@@ -232,6 +232,21 @@ def _make_views(src, results, multi_output: bool):
             views.add(t)
 
 
+class NoDerivative(Op, name="NotImplemented"):
+    """Base (listed first) of ops torch records without a derivative: their node is ``NotImplemented`` and
+    backward raises torch's error naming ``aten``, the op (its in-place form gets the trailing ``_``)."""
+
+    aten = ""
+
+    def __init_subclass__(cls, **kwargs):
+        kwargs["name"] = "NotImplemented"
+        super().__init_subclass__(**kwargs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(f"derivative for aten::{type(ctx).aten}{'_' if ctx.inplace else ''} is not implemented")
+
+
 def check_inplace(t) -> None:
     """Refuse in-place writes that would corrupt autograd or memory, with torch's messages."""
     if state.grad_enabled:

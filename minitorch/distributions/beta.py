@@ -5,16 +5,18 @@ from numbers import Number, Real
 
 from .. import _factories
 from .._tensor import Size
+from .._ops.special import lgamma
 from .._ops.view import stack
 from . import constraints
 from .dirichlet import Dirichlet
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Beta"]
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     """Beta distribution with ``concentration1`` (alpha) and ``concentration0`` (beta)."""
 
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
@@ -76,3 +78,10 @@ class Beta(Distribution):
         if isinstance(result, Number):
             return _factories.tensor([result])
         return result
+
+    @property
+    def _natural_params(self):
+        return (self.concentration1, self.concentration0)
+
+    def _log_normalizer(self, x, y):
+        return lgamma(x) + lgamma(y) - lgamma(x + y)

@@ -8,10 +8,10 @@ import numpy as np
 
 from .._tensor import Tensor
 
-__all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
+__all__ = ["Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property", "greater_than", "greater_than_eq",
            "half_open_interval", "independent", "integer_interval", "interval", "is_dependent", "less_than",
-           "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer", "one_hot", "positive",
-           "positive_definite", "real", "real_vector", "simplex", "symmetric", "unit_interval"]
+           "lower_cholesky", "lower_triangular", "multinomial", "nonnegative", "nonnegative_integer", "one_hot", "positive",
+           "positive_definite", "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex", "square", "stack", "symmetric", "unit_interval"]
 
 
 def _bool(arr) -> Tensor:
@@ -248,12 +248,98 @@ class _PositiveDefinite(_Symmetric):
         return _bool(sym & ok.reshape(v.shape[:-2]))
 
 
+class _Multinomial(Constraint):
+    """Nonnegative count vectors summing to at most ``upper_bound``."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        v = _arr(x)
+        return _bool((v >= 0).all(-1) & (v.sum(-1) <= self.upper_bound))
+
+
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value):
+        v = _arr(value)
+        sym = _arr(super().check(value))
+        return _bool(sym & (np.linalg.eigvalsh(v.astype(np.float64)) >= 0).all(-1))
+
+
+class _Square(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        v = _arr(value)
+        return _bool(np.full(v.shape[:-2], v.shape[-2] == v.shape[-1]))
+
+
+class _CorrCholesky(Constraint):
+    """Lower-Cholesky factors of correlation matrices: rows of unit norm."""
+
+    event_dim = 2
+
+    def check(self, value):
+        v = _arr(value)
+        tol = np.finfo(v.dtype).eps * v.shape[-1] * 10
+        unit_rows = (np.abs(np.linalg.norm(v, axis=-1) - 1) <= tol).all(-1)
+        return _bool(_arr(lower_cholesky.check(value)) & unit_rows)
+
+
+class _Cat(Constraint):
+    """``cseq[i]`` on consecutive slices of ``lengths[i]`` along ``dim``."""
+
+    def __init__(self, cseq, dim: int = 0, lengths=None):
+        self.cseq, self.dim = list(cseq), dim
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        v = _arr(value)
+        starts = np.cumsum([0] + self.lengths[:-1])
+        parts = [_arr(c.check(Tensor._wrap(np.take(v, np.arange(s, s + n), axis=self.dim))))
+                 for c, s, n in zip(self.cseq, starts, self.lengths)]
+        return _bool(np.concatenate(parts, axis=self.dim))
+
+
+class _Stack(Constraint):
+    """``cseq[i]`` on ``value.select(dim, i)``."""
+
+    def __init__(self, cseq, dim: int = 0):
+        self.cseq, self.dim = list(cseq), dim
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value):
+        v = _arr(value)
+        parts = [_arr(c.check(Tensor._wrap(np.take(v, i, axis=self.dim)))) for i, c in enumerate(self.cseq)]
+        return _bool(np.stack(parts, axis=self.dim))
+
+
 dependent = _Dependent()
 dependent_property = _DependentProperty
 independent = _IndependentConstraint
 boolean = _Boolean()
 one_hot = _OneHot()
 nonnegative_integer = _IntegerGreaterThan(0)
+positive_integer = _IntegerGreaterThan(1)
 integer_interval = _IntegerInterval
 real = _Real()
 real_vector = independent(real, 1)
@@ -270,3 +356,9 @@ lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 symmetric = _Symmetric()
 positive_definite = _PositiveDefinite()
+positive_semidefinite = _PositiveSemidefinite()
+square = _Square()
+corr_cholesky = _CorrCholesky()
+cat = _Cat
+multinomial = _Multinomial
+stack = _Stack

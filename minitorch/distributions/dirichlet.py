@@ -6,11 +6,12 @@ from . import constraints
 from ._gamma_sampler import standard_gamma
 from .._ops.special import digamma, lgamma
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 
 __all__ = ["Dirichlet"]
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """Dirichlet distribution with ``concentration`` (the last dimension is the event)."""
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
@@ -68,3 +69,10 @@ class Dirichlet(Distribution):
         a0 = self.concentration.sum(-1)
         return (lgamma(self.concentration).sum(-1) - lgamma(a0) - (k - a0) * digamma(a0)
                 - ((self.concentration - 1.0) * digamma(self.concentration)).sum(-1))
+
+    @property
+    def _natural_params(self):
+        return (self.concentration,)
+
+    def _log_normalizer(self, x):
+        return lgamma(x).sum(-1) - lgamma(x.sum(-1))

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import warnings
+from numbers import Number
 
 from .._tensor import Size, Tensor
 from ..autograd.grad_mode import no_grad
 from . import constraints
-from .utils import lazy_property
+from .utils import broadcast_all, lazy_property
 
 __all__ = ["Distribution"]
 
@@ -147,6 +148,25 @@ class Distribution:
             raise ValueError(f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to "
                              f"be within the support ({support!r}) of the distribution {self!r}, but found "
                              f"invalid values:\n{value}")
+
+    def _init_params(self, validate_args, **params) -> None:
+        """Broadcast the scalar-event ``params`` together, store them and set the batch shape from them."""
+        values = broadcast_all(*params.values())
+        for name, value in zip(params, values):
+            setattr(self, name, value)
+        scalar = all(isinstance(v, Number) for v in params.values())
+        Distribution.__init__(self, Size() if scalar else values[0].size(), validate_args=validate_args)
+
+    def _expand_params(self, cls, batch_shape, _instance, *names):
+        """A copy as ``cls`` whose parameters ``names`` (those set) are expanded to ``batch_shape``."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = Size(batch_shape)
+        for name in names:
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(batch_shape + self.event_shape))
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     def _get_checked_instance(self, cls, _instance=None):
         if _instance is None and type(self).__init__ != cls.__init__:

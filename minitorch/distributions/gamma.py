@@ -11,12 +11,13 @@ from . import constraints
 from ._gamma_sampler import standard_gamma
 from .._ops.special import digamma, lgamma
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Gamma"]
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """Gamma distribution: density ``rate^c x^(c-1) e^(-rate x) / Gamma(c)`` for ``c = concentration``."""
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
@@ -67,3 +68,10 @@ class Gamma(Distribution):
     def entropy(self):
         c = self.concentration
         return c - self.rate.log() + lgamma(c) + (1.0 - c) * digamma(c)
+
+    @property
+    def _natural_params(self):
+        return (self.concentration - 1, -self.rate)
+
+    def _log_normalizer(self, x, y):
+        return lgamma(x + 1) + (x + 1) * (-y.reciprocal()).log()

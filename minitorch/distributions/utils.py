@@ -32,6 +32,16 @@ def broadcast_all(*values):
     return tuple(v if tuple(v.shape) == shape else broadcast_to(v, shape) for v in values)
 
 
+def init_probs_or_logits(dist, probs, logits, validate_args, **others) -> None:
+    """``__init__`` of a distribution given by ``probs`` or ``logits`` (exactly one of them), broadcast with the
+    scalar parameters ``others``, and set the batch shape."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    name, given = ("probs", probs) if probs is not None else ("logits", logits)
+    params = {**others, name: given}
+    dist._init_params(validate_args, **params)
+
+
 def _standard_normal(shape, dtype):
     return _factories.randn(tuple(shape), dtype=dtype)
 
@@ -74,3 +84,30 @@ class lazy_property:
         value = self.wrapped(instance)
         instance.__dict__[self.wrapped.__name__] = value
         return value
+
+
+def _tril_mask(n: int, diag: int) -> np.ndarray:
+    rows, cols = np.indices((n, n))
+    return cols <= rows + diag
+
+
+def vec_to_tril_matrix(vec, diag: int = 0):
+    """The lower triangle (from diagonal ``diag``) of a square matrix filled row by row from ``vec``'s last dim."""
+    m = vec.shape[-1]
+    # solve n (n + 1) / 2 + diag-adjusted count == m for the matrix size n
+    n = round((-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2)
+    mask = _tril_mask(n, diag)
+    rows, cols = np.nonzero(mask)
+    index = rows * n + cols
+    flat = vec.new_zeros(tuple(vec.shape[:-1]) + (n * n,))
+    full_index = _factories.tensor(index).expand(tuple(vec.shape[:-1]) + (len(index),))
+    return flat.scatter(-1, full_index, vec).reshape(tuple(vec.shape[:-1]) + (n, n))
+
+
+def tril_matrix_to_vec(mat, diag: int = 0):
+    """The entries on and below diagonal ``diag`` of the last two dims, row by row (the inverse of the above)."""
+    n = mat.shape[-1]
+    rows, cols = np.nonzero(_tril_mask(n, diag))
+    index = _factories.tensor(rows * n + cols)
+    flat = mat.reshape(tuple(mat.shape[:-2]) + (n * n,))
+    return flat.index_select(-1, index)
