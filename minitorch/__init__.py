@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from minitorch._ops.sorting import (argsort, median, sort, topk)
     from minitorch._ops.special import (digamma, erfc, erfinv, exp2, i0, lgamma, logaddexp, logaddexp2, logit,
         mvlgamma, polygamma, sinc, xlogy)
+    from minitorch._ops.special_more import (igamma, igammac)
     from minitorch._ops.triangular import (tril, triu)
     from minitorch._ops.trigonometric import (acos, acosh, acos as arccos, acosh as arccosh, asin as arcsin,
         asinh as arcsinh, atan as arctan, atan2 as arctan2, atanh as arctanh, asin, asinh, atan, atan2, atanh,
