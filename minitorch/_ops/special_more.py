@@ -198,7 +198,8 @@ def _bessel_k(x, scaled):
             factor = 1.0 if scaled else np.exp(-xp)
             for r, v in zip(results, method(xp)):
                 r[part] = v * factor
-    return tuple(np.where(x < 0, np.nan, np.where(x == 0, np.inf, np.where(x == np.inf, 0.0, r))) for r in results)
+    bad = (x < 0) | np.isnan(x)
+    return tuple(np.where(bad, np.nan, np.where(x == 0, np.inf, np.where(x == np.inf, 0.0, r))) for r in results)
 
 
 _bessel_j0 = _kernel(lambda x: _bessel_jy(x)[0])
