@@ -145,3 +145,105 @@ def test_defaults_match_torch(name, shape):
     assert ours.defaults == theirs.defaults and list(ours.defaults) == list(theirs.defaults)
     assert ours.state_dict()["param_groups"] == theirs.state_dict()["param_groups"]
     assert repr(ours) == repr(theirs)
+
+
+# ---- swa_utils ------------------------------------------------------------------------------------------
+
+def _model(lib):
+    rng = np.random.default_rng(5)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4), lib.nn.Linear(4, 2))
+    with lib.no_grad():
+        for p in model.parameters():
+            p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape)), dtype=p.dtype))
+    return model
+
+
+def _averaged_trajectory(lib, **kwargs):
+    """An AveragedModel over five perturbed versions of one model (the batch-norm buffers change through
+    training-mode forward passes)."""
+    rng = np.random.default_rng(6)
+    model = _model(lib)
+    averaged = lib.optim.swa_utils.AveragedModel(model, **kwargs)
+    for _ in range(5):
+        with lib.no_grad():
+            for p in model.parameters():
+                p.add_(lib.tensor(rng.standard_normal(tuple(p.shape)).astype(np.float32)))
+        model(lib.tensor(rng.standard_normal((8, 3)).astype(np.float32)))
+        averaged.update_parameters(model)
+    return averaged
+
+
+@pytest.mark.parametrize("which", ["swa", "ema_multi", "ema_buffers", "swa_multi", "ema"])
+def test_averaged_model_matches_torch(which):
+    torch = pytest.importorskip("torch")
+
+    def kwargs(lib):
+        utils = lib.optim.swa_utils
+        return {"swa": {}, "ema_multi": {"multi_avg_fn": utils.get_ema_multi_avg_fn(0.9)},
+                "ema_buffers": {"multi_avg_fn": utils.get_ema_multi_avg_fn(0.8), "use_buffers": True},
+                "swa_multi": {"multi_avg_fn": utils.get_swa_multi_avg_fn()},
+                "ema": {"avg_fn": utils.get_ema_avg_fn(0.7)}}[which]
+    ours, theirs = _averaged_trajectory(minitorch, **kwargs(minitorch)), _averaged_trajectory(torch, **kwargs(torch))
+    ours_sd, their_sd = ours.state_dict(), theirs.state_dict()
+    assert list(ours_sd) == list(their_sd)
+    for key, value in their_sd.items():
+        np.testing.assert_allclose(ours_sd[key].numpy(), value.numpy(), rtol=1e-5, atol=1e-6, err_msg=key)
+    assert ours.n_averaged.item() == 5 and str(ours.n_averaged.dtype).endswith("int64")
+
+
+def test_swa_average_by_hand():
+    model = minitorch.nn.Linear(1, 1, bias=False)
+    averaged = minitorch.optim.swa_utils.AveragedModel(model)
+    for value in (1.0, 2.0, 6.0):
+        with minitorch.no_grad():
+            model.weight.fill_(value)
+        averaged.update_parameters(model)
+    assert averaged.module.weight.item() == 3.0  # (1 + 2 + 6) / 3
+    assert averaged(minitorch.tensor([[2.0]])).item() == 6.0
+    with pytest.raises(ValueError, match=r"Invalid decay value 1.5 provided. Please provide a value in \[0,1\] range."):
+        minitorch.optim.swa_utils.get_ema_avg_fn(1.5)
+
+
+def test_update_bn_matches_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(8)
+    batches = [rng.standard_normal((6, 3)).astype(np.float32) for _ in range(3)]
+    results = []
+    for lib in (minitorch, torch):
+        model = _model(lib)
+        model.eval()
+        lib.optim.swa_utils.update_bn([(lib.tensor(b), 0) for b in batches], model)
+        bn = model[1]
+        assert not model.training and bn.momentum == 0.1
+        results.append([bn.running_mean.numpy(), bn.running_var.numpy(), bn.num_batches_tracked.item()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("strategy,epochs", [("cos", 3), ("linear", 4), ("cos", 0)])
+def test_swalr_matches_torch(strategy, epochs):
+    torch = pytest.importorskip("torch")
+    lrs = []
+    for lib in (minitorch, torch):
+        params = [_param(lib, [1.0]), _param(lib, [2.0])]
+        opt = lib.optim.SGD([{"params": params[:1]}, {"params": params[1:], "lr": 0.5}], lr=1.0)
+        scheduler = lib.optim.swa_utils.SWALR(opt, swa_lr=[0.05, 0.1], anneal_epochs=epochs, anneal_strategy=strategy)
+        seen = []
+        for _ in range(6):
+            opt.step()
+            scheduler.step()
+            seen.append(scheduler.get_last_lr())
+        state = scheduler.state_dict()
+        assert "anneal_func" not in state and "optimizer" not in state
+        lrs.append(seen)
+    np.testing.assert_allclose(lrs[0], lrs[1], rtol=1e-15)
+
+
+def test_swalr_rejects_bad_arguments(lib):
+    opt = lib.optim.SGD([_param(lib, [1.0])], lr=1.0)
+    with pytest.raises(ValueError, match="anneal_strategy must be one of 'cos' or 'linear', instead got exp"):
+        lib.optim.swa_utils.SWALR(opt, swa_lr=0.1, anneal_strategy="exp")
+    with pytest.raises(ValueError, match="anneal_epochs must be equal or greater than 0, got -1"):
+        lib.optim.swa_utils.SWALR(opt, swa_lr=0.1, anneal_epochs=-1)
+    with pytest.raises(ValueError, match="swa_lr must have the same length as optimizer.param_groups"):
+        lib.optim.swa_utils.SWALR(opt, swa_lr=[0.1, 0.2])
