@@ -8,7 +8,7 @@ from ._ops.reduction import log_softmax, logsumexp, softmax
 from ._ops.special import SpecialI1 as _SpecialI1
 from ._ops.special import (digamma, entr, erfc, erfinv, exp2, i0, lgamma as gammaln, logit, mvlgamma, polygamma, sinc,
                            xlog1py, xlogy)
-from ._ops.special_more import (bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
+from ._ops.special_more import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
                                 chebyshev_polynomial_u, chebyshev_polynomial_v, chebyshev_polynomial_w, erfcx,
                                 gammainc, gammaincc, hermite_polynomial_h, hermite_polynomial_he, i0e, i1e,
                                 laguerre_polynomial_l, legendre_polynomial_p, log_ndtr, modified_bessel_i0,
@@ -21,7 +21,7 @@ from ._tensor import Tensor
 
 psi = digamma
 
-__all__ = ["Tensor", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
+__all__ = ["Tensor", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
            "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w", "digamma", "entr", "erf",
            "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln",
            "hermite_polynomial_h", "hermite_polynomial_he", "i0", "i0e", "i1", "i1e", "laguerre_polynomial_l",

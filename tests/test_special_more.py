@@ -61,7 +61,21 @@ def test_bessel_first_and_second_kind_against_reference_values():
     np.testing.assert_allclose(S.bessel_j1(-x).numpy(), -BESSEL_REFERENCE[:, 2], rtol=1e-13, atol=1e-15)
 
 
-@pytest.mark.parametrize("name", ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1"])
+# Ai(x), to 30 digits
+AIRY_REFERENCE = np.array([(-100, 0.1767533932395529), (-20, -0.1764061270779847), (-5, 0.35076100902411433),
+                           (-2.5, -0.11232506769296609), (-1, 0.5355608832923521), (0, 0.3550280538878172),
+                           (0.5, 0.23169360648083348), (1.5, 0.07174949700810541), (4, 0.0009515638512048018),
+                           (20, 1.6916728686705404e-27), (50, 4.5849417240748285e-104)])
+
+
+def test_airy_ai_against_reference_values():
+    ai = S.airy_ai(minitorch.tensor(AIRY_REFERENCE[:, 0], dtype=minitorch.float64)).numpy()
+    np.testing.assert_allclose(ai, AIRY_REFERENCE[:, 1], rtol=2e-13)
+    first_zero = S.airy_ai(minitorch.tensor([-2.338107410459767], dtype=minitorch.float64)).item()
+    assert abs(first_zero) < 1e-15  # torch's kernel gives 7e-7 there
+
+
+@pytest.mark.parametrize("name", ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "airy_ai"])
 def test_bessel_first_and_second_kind_match_torch(name):
     torch = pytest.importorskip("torch")
     values = WIDE[np.abs(WIDE) < 1e5]
@@ -69,7 +83,7 @@ def test_bessel_first_and_second_kind_match_torch(name):
                   rtol=1e-5, atol=2e-6)  # the tolerance of torch's own error (see above)
 
 
-@pytest.mark.parametrize("name", ACCURATE + ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "ndtri"])
+@pytest.mark.parametrize("name", ACCURATE + ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "airy_ai", "ndtri"])
 def test_float32_and_integer_inputs(name):
     low, high = (0.05, 0.95) if name == "ndtri" else (-8.0, 8.0)
     helper_test_op([(40,)], lambda lib, t: getattr(lib.special, name)(t), low=low, high=high, atol=2e-6, rtol=1e-5,
@@ -88,7 +102,7 @@ def test_gradients_match_torch_and_pass_gradcheck(name, low, high):
 
 
 @pytest.mark.parametrize("name", ["bessel_j0", "bessel_y1", "modified_bessel_k0", "scaled_modified_bessel_k1",
-                                  "spherical_bessel_j0", "modified_bessel_i1"])
+                                  "spherical_bessel_j0", "modified_bessel_i1", "airy_ai"])
 def test_bessel_functions_without_derivative_record_no_graph(name):
     t = minitorch.tensor([0.5, 1.5], requires_grad=True)
     out = getattr(S, name)(t)

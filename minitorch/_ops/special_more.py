@@ -156,23 +156,24 @@ def _k_series(x):
 
 
 _K_STEP = 0.125
-_K_NODES = np.arange(0, 40) * _K_STEP  # x (cosh t - 1) > 40 beyond the last node for every x > 2
+_K_NODES = np.arange(0, 40) * _K_STEP  # x (cosh t - 1) > 40 beyond the last node for every x >= 2/3
 
 
-def _k_scaled_quadrature(x):
-    """e^x K0, e^x K1 by the trapezoidal rule on their integrals (2 < x <= 25)."""
-    k0, k1 = np.zeros_like(x), np.zeros_like(x)
+def _k_scaled_quadrature(x, orders=(0, 1)):
+    """e^x K_nu(x) for each order nu by the trapezoidal rule on their integrals (x >= 2/3)."""
+    out = [np.zeros_like(x) for _ in orders]
     for i, t in enumerate(_K_NODES):
         w = _K_STEP * (0.5 if i == 0 else 1.0)
         e = w * np.exp(-2.0 * x * math.sinh(t / 2) ** 2)  # exp(-x (cosh t - 1))
-        k0, k1 = k0 + e, k1 + e * math.cosh(t)
-    return k0, k1
+        for r, nu in zip(out, orders):
+            r += e * math.cosh(nu * t)
+    return tuple(out)
 
 
-def _k_scaled_asymptotic(x):
-    """e^x K0, e^x K1 by the asymptotic expansion (x > 25)."""
+def _k_scaled_asymptotic(x, orders=(0, 1)):
+    """e^x K_nu(x) for each order nu by the asymptotic expansion (x > 25)."""
     out = []
-    for nu in (0, 1):
+    for nu in orders:
         term, total = np.ones_like(x), np.ones_like(x)
         for k in range(1, 40):
             term = term * (4.0 * nu * nu - (2 * k - 1) ** 2) / (k * 8.0 * x)
@@ -200,6 +201,65 @@ def _bessel_k(x, scaled):
                 r[part] = v * factor
     bad = (x < 0) | np.isnan(x)
     return tuple(np.where(bad, np.nan, np.where(x == 0, np.inf, np.where(x == np.inf, 0.0, r))) for r in results)
+
+
+# ---- the Airy function Ai ---------------------------------------------------------------------------------------
+
+_AI0, _AIP0 = 0.355028053887817239260, -0.258819403792806798405  # Ai(0), Ai'(0)
+
+
+def _airy_series(x):
+    """Ai by its Maclaurin series (-2 <= x <= 1: little cancellation)."""
+    cube = x ** 3
+    f, g = np.ones_like(x), x.copy()
+    tf, tg = np.ones_like(x), x.copy()
+    for k in range(1, 30):
+        tf = tf * cube / ((3 * k - 1) * (3 * k))
+        tg = tg * cube / ((3 * k) * (3 * k + 1))
+        f, g = f + tf, g + tg
+    return _AI0 * f + _AIP0 * g
+
+
+def _bessel_j_fraction(z, nu):
+    """J_nu(z) for a fractional order -1 < nu < 1 by Miller's backward recurrence from order nu + 80, normalised
+    by sum_k (nu + 2k) Gamma(nu + k) / k! J_nu+2k(z) = (z / 2)^nu (2 <= z <= 25)."""
+    f_up, f = np.zeros_like(z), np.full_like(z, 1e-30)
+    weights = [math.gamma(nu)]  # Gamma(nu + k) / k!
+    for k in range(1, 41):
+        weights.append(weights[-1] * (nu + k - 1) / k)
+    norm = np.zeros_like(z)
+    for n in range(80, 0, -1):
+        if n % 2 == 0:
+            norm = norm + (nu + n) * weights[n // 2] * f
+        f_up, f = f, (2 * (nu + n) / z) * f - f_up
+    norm = norm + nu * weights[0] * f
+    return f * (z / 2) ** nu / norm
+
+
+def _j_hankel(z, nu):
+    p, q = _hankel_pq(z, nu)
+    chi = z - (nu / 2 + 0.25) * math.pi
+    return np.sqrt(2.0 / (math.pi * z)) * (p * np.cos(chi) - q * np.sin(chi))
+
+
+@_kernel
+def _airy_ai(x):
+    """Ai(x): its series near 0; sqrt(x / 3) K_1/3(zeta) / pi above; sqrt(-x) (J_1/3 + J_-1/3)(zeta) / 3 below,
+    with zeta = 2/3 |x|^(3/2)."""
+    out = np.full_like(x, np.nan)
+    near = (x >= -2.0) & (x <= 1.0)
+    out[near] = _airy_series(x[near])
+    zeta = 2.0 / 3.0 * np.abs(x) ** 1.5
+    for part, method in (((x > 1.0) & (zeta <= 25.0), _k_scaled_quadrature),
+                         ((zeta > 25.0) & (x <= 103.892), _k_scaled_asymptotic)):
+        if part.any():
+            z = zeta[part]
+            out[part] = np.sqrt(x[part] / 3.0) / math.pi * method(z, (1 / 3,))[0] * np.exp(-z)
+    for part, method in (((x < -2.0) & (zeta <= 25.0), _bessel_j_fraction), ((x < 0) & (zeta > 25.0), _j_hankel)):
+        if part.any():
+            z = zeta[part]
+            out[part] = np.sqrt(-x[part]) / 3.0 * (method(z, 1 / 3) + method(z, -1 / 3))
+    return np.where(np.isinf(x), np.nan, np.where(x > 103.892, 0.0, out))  # torch: 0 beyond, nan at +-inf
 
 
 _bessel_j0 = _kernel(lambda x: _bessel_jy(x)[0])
@@ -578,6 +638,7 @@ modified_bessel_k1 = _unary(_bessel_k1, "modified_bessel_k1", "The modified Bess
                             "order 1.")
 scaled_modified_bessel_k0 = _unary(_bessel_k0e, "scaled_modified_bessel_k0", "exp(x) K0(x), elementwise.")
 scaled_modified_bessel_k1 = _unary(_bessel_k1e, "scaled_modified_bessel_k1", "exp(x) K1(x), elementwise.")
+airy_ai = _unary(_airy_ai, "airy_ai", "The Airy function Ai.")
 spherical_bessel_j0 = _unary(_spherical_j0, "spherical_bessel_j0", "The spherical Bessel function of the first "
                              "kind, order 0: sin(x) / x.")
 
