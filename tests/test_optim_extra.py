@@ -4,6 +4,7 @@ Hand-derived first steps run on minitorch and, when PyTorch is installed, on PyT
 the ``*_matches_torch`` tests replay the same gradients through both libraries and compare parameters, state
 and hyper-parameters.
 """
+import copy
 import math
 
 import numpy as np
@@ -247,3 +248,50 @@ def test_swalr_rejects_bad_arguments(lib):
         lib.optim.swa_utils.SWALR(opt, swa_lr=0.1, anneal_epochs=-1)
     with pytest.raises(ValueError, match="swa_lr must have the same length as optimizer.param_groups"):
         lib.optim.swa_utils.SWALR(opt, swa_lr=[0.1, 0.2])
+
+
+# ---- swap_in_optimizer_params_and_state ------------------------------------------------------------------
+
+def _swap_in_run(lib):
+    """Adam on live parameters; then one step on swapped-in copies of the parameters and state (with another lr)."""
+    live = [_param(lib, [1.0, 2.0]), _param(lib, [3.0])]
+    opt = lib.optim.Adam([{"params": live[:1]}, {"params": live[1:], "lr": 0.2}], lr=0.1)
+    _steps(lib, opt, live, [[[0.5, -1.0], [2.0]]])
+    copies = {"a": live[0].detach().clone().requires_grad_(), "b": live[1].detach().clone().requires_grad_()}
+    swapin_state = copy.deepcopy(opt.state_dict())
+    swapin_state["param_groups"][0]["lr"] = 0.01
+    with lib.optim.swap_in_optimizer_params_and_state(opt, copies, swapin_state):
+        assert opt.param_groups[0]["params"][0] is copies["a"] and opt.param_groups[0]["lr"] == 0.01
+        _steps(lib, opt, list(copies.values()), [[[1.0, 1.0], [-1.0]]])
+    assert opt.param_groups[0]["params"][0] is live[0] and opt.param_groups[0]["lr"] == 0.1
+    assert opt.state[live[0]]["step"].item() == 1.0
+    return live, copies, swapin_state
+
+
+def test_swap_in_optimizer_params_and_state_matches_torch():
+    torch = pytest.importorskip("torch")
+    ours, theirs = _swap_in_run(minitorch), _swap_in_run(torch)
+    for a, b in zip(ours[0] + list(ours[1].values()), theirs[0] + list(theirs[1].values())):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-14)
+    # the swapped-in state was updated in place
+    assert ours[2]["state"][0]["step"].item() == 2.0
+    np.testing.assert_allclose(ours[2]["state"][0]["exp_avg"].numpy(), theirs[2]["state"][0]["exp_avg"].numpy(),
+                               rtol=1e-14)
+
+
+def test_swap_in_optimizer_params_and_state_checks(lib):
+    p = _param(lib, [1.0])
+    opt = lib.optim.SGD([p], lr=0.1, momentum=0.9)
+    swap = lib.optim.swap_in_optimizer_params_and_state
+    with pytest.raises(RuntimeError, match="requires initialized optimizer state"):
+        with swap(opt, {"p": p}, opt.state_dict()):
+            pass
+    _steps(lib, opt, [p], [[[1.0]]])
+    bad = opt.state_dict()
+    bad["param_groups"] = [dict(bad["param_groups"][0], extra=1)]
+    with pytest.raises(RuntimeError, match=r"Keys only in swap-in: \['extra'\]. Keys only in live: \[\]."):
+        with swap(opt, {"p": p}, bad):
+            pass
+    with pytest.raises(RuntimeError, match=r"got extra keys \[5\]"):
+        with swap(opt, {"p": p}, {"state": {5: {}}, "param_groups": opt.state_dict()["param_groups"]}):
+            pass
