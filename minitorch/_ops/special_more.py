@@ -1,6 +1,6 @@
-"""More of ``torch.special``: the scaled and unscaled Bessel functions, erfcx, log_ndtr, ndtri, the Hurwitz
-zeta function, the regularized incomplete gamma functions (``igamma``, ``igammac``) and the classical
-orthogonal polynomials.
+"""More of ``torch.special``: the scaled and unscaled Bessel functions, the Airy function Ai, erfcx, log_ndtr,
+ndtri, the Hurwitz zeta function, the regularized incomplete gamma functions (``igamma``, ``igammac``) and
+the classical orthogonal polynomials.
 
 Vectorised numpy kernels in float64, cast to the result dtype:
 
@@ -10,9 +10,11 @@ Vectorised numpy kernels in float64, cast to the result dtype:
 - K0, K1 (and e^x K): their power series up to x = 2; above, the trapezoidal rule on
   K_nu(x) = int_0^inf exp(-x cosh t) cosh(nu t) dt (its integrand is analytic and decays doubly
   exponentially, so the rule converges geometrically) up to x = 25; the asymptotic expansion beyond.
+- Ai: its Maclaurin series on [-2, 1]; sqrt(x / 3) K_1/3(zeta) / pi above (K as above) and
+  sqrt(-x) (J_1/3 + J_-1/3)(zeta) / 3 below (Miller's recurrence, then Hankel's expansion), zeta = 2/3 |x|^3/2.
 - igamma, igammac: the power series of P(a, x) for x < a + 1, Legendre's continued fraction for Q(a, x)
   otherwise (the other one by complement).
-- zeta(x, q): direct summation up to q + 9, then the Euler-Maclaurin tail.
+- zeta(x, q): direct summation up to q + m > 9, then the Euler-Maclaurin tail.
 - The polynomials: their three-term recurrences, looping over the degree (never over elements).
 
 Gradients follow torch's derivatives table: erfcx, i0e, i1e, log_ndtr and ndtri have one; zeta and
@@ -362,15 +364,17 @@ _ZETA_A = _zeta_tail_coefficients()
 
 
 def _zeta64(x, q):
-    """The Hurwitz zeta function sum_n (q + n)^-x (x > 1)."""
-    s = np.power(q, -x)
-    a = q.copy()
-    i = 0
-    while i < 9 or np.any(a <= 9.0):
-        i += 1
-        a = a + 1.0
-        s = s + np.power(a, -x)
-    w = a
+    """The Hurwitz zeta function sum_n (q + n)^-x (x > 1): the terms up to q + m (q + m > 9, m >= 9) summed
+    directly, then the Euler-Maclaurin tail."""
+    finite = np.isfinite(q)
+    qf = np.where(finite, q, 1.0)
+    m = np.maximum(9, np.floor(9.0 - qf) + 1).astype(np.int64)  # far below 0 this is many terms, as in torch
+    counts = (m + 1).ravel()
+    firsts = np.cumsum(counts) - counts
+    offsets = np.arange(counts.sum(), dtype=np.float64) - np.repeat(firsts, counts)
+    terms = np.power(np.repeat(qf.ravel(), counts) + offsets, -np.repeat(x.ravel(), counts))
+    s = np.add.reduceat(terms, firsts).reshape(x.shape) if x.size else np.zeros_like(x)
+    w = qf + m
     b = np.power(w, -x)
     s = s + b * w / (x - 1.0) - 0.5 * b
     factor, k = np.ones_like(x), 0.0
@@ -382,6 +386,7 @@ def _zeta64(x, q):
         factor = factor * (x + k)
         b = b / w
         k += 1.0
+    s = np.where(finite, s, np.nan)
     s = np.where(x == 1, np.inf, np.where(x < 1, np.nan, s))
     q_pole = (q <= 0) & (q == np.floor(q))
     return np.where(q_pole & (x >= 1), np.inf, np.where((q <= 0) & (x != np.floor(x)) & (x > 1), np.nan, s))
