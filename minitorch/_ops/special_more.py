@@ -366,9 +366,11 @@ _ZETA_A = _zeta_tail_coefficients()
 def _zeta64(x, q):
     """The Hurwitz zeta function sum_n (q + n)^-x (x > 1): the terms up to q + m (q + m > 9, m >= 9) summed
     directly, then the Euler-Maclaurin tail."""
-    finite = np.isfinite(q)
+    # below q = -1e7 the direct sum would take over 1e7 terms per element (torch's takes as many) and cancels
+    # to noise: nan there
+    finite = np.isfinite(q) & (q > -1e7)
     qf = np.where(finite, q, 1.0)
-    m = np.maximum(9, np.floor(9.0 - qf) + 1).astype(np.int64)  # far below 0 this is many terms, as in torch
+    m = np.maximum(9, np.floor(9.0 - qf) + 1).astype(np.int64)
     counts = (m + 1).ravel()
     firsts = np.cumsum(counts) - counts
     offsets = np.arange(counts.sum(), dtype=np.float64) - np.repeat(firsts, counts)
