@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from minitorch._ops.sorting import (argsort, median, sort, topk)
     from minitorch._ops.special import (digamma, erfc, erfc_, erfinv, exp2, exp2_, i0, i0_, lgamma, logaddexp,
         logaddexp2, logit, logit_, mvlgamma, polygamma, sinc, sinc_, xlogy, xlogy_)
+    from minitorch._ops.special_more import (igamma, igammac)
     from minitorch._ops.triangular import (tril, triu)
     from minitorch._ops.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos, acos_ as arccos_,
         acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_, asinh as arcsinh,

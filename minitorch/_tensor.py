@@ -169,6 +169,7 @@ class Tensor:
         from minitorch._ops.special import (digamma, digamma_, erfc, erfc_, erfinv, erfinv_, exp2, exp2_, i0, i0_,
             lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma, polygamma_,
             sinc, sinc_, xlogy, xlogy_)
+        from minitorch._ops.special_more import (igamma, igamma_, igammac, igammac_)
         from minitorch._ops.triangular import (tril, tril_, triu, triu_)
         from minitorch._ops.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos, acos_ as arccos_,
             acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_, asinh as arcsinh,

@@ -8,13 +8,28 @@ from ._ops.reduction import log_softmax, logsumexp, softmax
 from ._ops.special import SpecialI1 as _SpecialI1
 from ._ops.special import (digamma, entr, erfc, erfinv, exp2, i0, lgamma as gammaln, logit, mvlgamma, polygamma, sinc,
                            xlog1py, xlogy)
-from ._ops.unary import expm1, log1p, sigmoid as expit
+from ._ops.special_more import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
+                                chebyshev_polynomial_u, chebyshev_polynomial_v, chebyshev_polynomial_w, erfcx,
+                                gammainc, gammaincc, hermite_polynomial_h, hermite_polynomial_he, i0e, i1e,
+                                laguerre_polynomial_l, legendre_polynomial_p, log_ndtr, modified_bessel_i0,
+                                modified_bessel_i1, modified_bessel_k0, modified_bessel_k1, ndtri,
+                                scaled_modified_bessel_k0, scaled_modified_bessel_k1, shifted_chebyshev_polynomial_t,
+                                shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
+                                shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
+from ._ops.unary import expm1, log1p, round, sigmoid as expit  # noqa: A004 (torch.special.round is torch.round)
+from ._tensor import Tensor
 
 psi = digamma
 
-__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i1", "log1p",
-           "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "polygamma", "psi", "sinc", "softmax",
-           "xlog1py", "xlogy"]
+__all__ = ["Tensor", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
+           "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w", "digamma", "entr", "erf",
+           "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln",
+           "hermite_polynomial_h", "hermite_polynomial_he", "i0", "i0e", "i1", "i1e", "laguerre_polynomial_l",
+           "legendre_polynomial_p", "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp", "modified_bessel_i0",
+           "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "multigammaln", "ndtr", "ndtri",
+           "polygamma", "psi", "round", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+           "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+           "shifted_chebyshev_polynomial_w", "sinc", "softmax", "spherical_bessel_j0", "xlog1py", "xlogy", "zeta"]
 
 
 def ndtr(input):

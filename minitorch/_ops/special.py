@@ -120,56 +120,75 @@ def _polygamma(x, n):
     return np.where(np.isnan(x) | (x == -np.inf), np.nan, out)
 
 
+def _erfc_fraction(x):
+    """x + (1/2) / (x + (2/2) / (x + (3/2) / ...)), for x >= 2: erfc(x) = exp(-x^2) / (sqrt(pi) * fraction)."""
+    frac = x.copy()
+    for k in range(120, 0, -1):
+        frac = x + (k / 2) / frac
+    return frac
+
+
 def _erfc64(x):
     out = 1.0 - _erf(x)
     big = x >= 2.0
     if big.any():
         xl = x[big]
-        frac = xl.copy()  # erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + (2/2) / (x + (3/2) / ...)))
-        for k in range(120, 0, -1):
-            frac = xl + (k / 2) / frac
-        out[big] = np.exp(-xl * xl) / (_SQRT_PI * frac)
+        out[big] = np.exp(-xl * xl) / (_SQRT_PI * _erfc_fraction(xl))
+    return out
+
+
+def _erfcx64(x):
+    """exp(x^2) erfc(x), without the overflow of either factor for large x."""
+    big = x >= 2.0
+    out = np.exp(x * x) * (1.0 - _erf(np.where(big, 0.0, x)))
+    if big.any():
+        out[big] = 1.0 / (_SQRT_PI * _erfc_fraction(x[big]))
     return out
 
 
 _erfc = _kernel(_erfc64)
 
 
-@_kernel
-def _erfinv(y):
-    ok = np.abs(y) < 1
+def _erfinv64(y, c):
+    """x with erf(x) = y, given c = 1 - |y| to full relative precision (the tails need it: ndtri's small p)."""
+    ok = (c > 0) & (c <= 1)
+    cc = np.where(ok, c, 1.0)
     yc = np.where(ok, y, 0.0)
-    w = -np.log((1.0 - yc) * (1.0 + yc))
+    w = -np.log(cc * (2.0 - cc))
     wc = w - 2.5  # a first guess (Giles' single-precision approximation), then Newton steps
     p = np.full_like(w, 2.81022636e-08)
-    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164,
+    for k in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164,
               0.246640727, 1.50140941):
-        p = c + p * wc
+        p = k + p * wc
     wt = np.sqrt(w) - 3.0
     q = np.full_like(w, -0.000200214257)
-    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+    for k in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
               1.00167406, 2.83297682):
-        q = c + q * wt
-    x = np.where(w < 5.0, p, q) * yc
-    # Newton steps: on erf(x) = y in the centre; in the tails on log erfc(|x|) = log(1 - |y|) (1 - |y| is exact
-    # there, and log erfc is nearly quadratic, so the steps converge from the rough first guess)
-    tail = np.abs(yc) > 0.5
-    s, ay = np.sign(yc), np.abs(yc)
-    log_c = np.log(np.where(tail, 1.0 - ay, 1.0))
+        q = k + q * wt
+    s = np.sign(yc)
+    big_l = -np.log(np.where(cc < 1e-8, cc, 1e-8))  # deep in the tails: x^2 + log(x sqrt(pi)) = -log c, roughly
+    deep = s * np.sqrt(big_l - 0.5 * np.log(math.pi * big_l))
+    x = np.where(cc < 1e-8, deep, np.where(w < 5.0, p, q) * yc)
+    # Newton steps: on erf(x) = y in the centre; in the tails on log erfc(|x|) = log c (log erfc is nearly
+    # quadratic, so the steps converge from the rough first guess)
+    tail = cc < 0.5
+    log_c = np.log(np.where(tail, cc, 1.0))
     for _ in range(4):
         ax = np.abs(x)
         gauss = 2 / _SQRT_PI * np.exp(-x * x)
-        c = _erfc64(np.where(tail, ax, 1.0))
-        step_tail = (np.log(c) - log_c) * c / -gauss
+        scaled = _erfcx64(np.where(tail, ax, 1.0))  # erfc(|x|) / gauss, without underflow
+        step_tail = (np.log(scaled) - ax * ax - log_c) * scaled * (-_SQRT_PI / 2)
         step = (_erf(x) - yc) / gauss
         x = np.where(tail, s * (ax - step_tail), x - step)
-    x = np.where(ok, x, np.where(np.abs(y) == 1, np.sign(y) * np.inf, np.nan))
-    return x
+    return np.where(ok, x, np.where(c == 0, np.sign(y) * np.inf, np.nan))
 
 
-def _bessel_i(x, nu):
-    """The modified Bessel function I_nu(x), nu = 0 or 1: its power series up to |x| = 30, then the asymptotic
-    expansion (every series term is positive, so neither cancels)."""
+_erfinv = _kernel(lambda y: _erfinv64(y, 1.0 - np.abs(y)))
+
+
+def _bessel_i(x, nu, scaled=False):
+    """The modified Bessel function I_nu(x), nu = 0 or 1 (times exp(-|x|) if ``scaled``): its power series up
+    to |x| = 30, then the asymptotic expansion (every series term is positive, so neither cancels)."""
     ax = np.abs(x)
     small = ax <= 30.0
     xs = np.where(small, ax, 0.0)
@@ -184,9 +203,11 @@ def _bessel_i(x, nu):
     for k in range(1, 30):
         t = t * -(mu - (2 * k - 1) ** 2) / (k * 8.0 * xl)
         series = series + t
-    half = np.exp(xl / 2)  # e^x as its square root twice: finite wherever the result is
-    big = half * (series / np.sqrt(2 * math.pi * xl)) * half
-    r = np.where(small, total, big)
+    if scaled:
+        r = np.where(small, total * np.exp(-xs), series / np.sqrt(2 * math.pi * xl))
+    else:
+        half = np.exp(xl / 2)  # e^x as its square root twice: finite wherever the result is
+        r = np.where(small, total, half * (series / np.sqrt(2 * math.pi * xl)) * half)
     return r if nu == 0 else np.sign(x) * r
 
 
