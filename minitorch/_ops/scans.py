@@ -152,8 +152,7 @@ class Logcumsumexp(Op):
 def logcumsumexp(input, dim: int):
     """``log(cumsum(exp(input), dim))``, computed stably."""
     if input._data.dtype.kind != "f":
-        raise RuntimeError("logcumsumexp(): expected input to have floating point dtype but got "
-                           + _dtype.C_NAMES[input.dtype].capitalize())
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for '{_dtype.C_NAMES[input.dtype]}'")
     return Logcumsumexp.apply(input, dim=_scan_dim(input, dim))
 
 
@@ -188,8 +187,7 @@ def _trapezoid_parts(y, x, dx, dim):
         return d, float(x), ends
     if x._data.ndim == 1:
         if x._data.shape[0] != n:
-            raise RuntimeError(f"trapezoid: There must be one `x` value for each sample point ({x._data.shape[0]} "
-                               f"vs {n})")
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
         x = x.reshape((-1,) + (1,) * (y._data.ndim - d - 1))
         return d, diff(x, dim=0) if n else 0.0, ends
     return d, diff(x, dim=d) if n else 0.0, ends
