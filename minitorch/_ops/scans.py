@@ -211,3 +211,66 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1):
     """Running integrals of ``y`` along ``dim`` by the trapezoidal rule (one fewer than the samples)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)
     return cumsum(width * ends / 2, d)
+
+
+def _gradient_coefficients(x, edge_order):
+    """Weights of (f[i-1], f[i], f[i+1]) for the derivative at interior sample points ``x`` (numpy's
+    second-order formula, exact for quadratics) and of the first/last three samples at the two ends."""
+    dx1, dx2 = x[1:-1] - x[:-2], x[2:] - x[1:-1]
+    interior = (-dx2 / (dx1 * (dx1 + dx2)), (dx2 - dx1) / (dx1 * dx2), dx1 / (dx2 * (dx1 + dx2)))
+    if edge_order == 1:
+        h0, h1 = x[1] - x[0], x[-1] - x[-2]
+        return interior, (-1 / h0, 1 / h0, 0.0), (0.0, -1 / h1, 1 / h1)
+    a, b = x[1] - x[0], x[2] - x[1]
+    first = (-(2 * a + b) / (a * (a + b)), (a + b) / (a * b), -a / (b * (a + b)))
+    a, b = x[-2] - x[-3], x[-1] - x[-2]
+    last = (b / (a * (a + b)), -(a + b) / (a * b), (2 * b + a) / (b * (a + b)))
+    return interior, first, last
+
+
+def _derivative(f, d, x, edge_order):
+    n = f._data.shape[d]
+    interior, first, last = _gradient_coefficients(np.asarray(x, np.float64), edge_order)
+    along = (-1,) + (1,) * (f._data.ndim - d - 1)
+    dtype = f._data.dtype
+
+    def weighted(weights, starts, length):
+        terms = []
+        for w, s in zip(weights, starts):
+            w = np.asarray(w, dtype)
+            if w.ndim or w != 0:
+                terms.append(narrow(f, d, s, length) * (w.reshape(along) if w.ndim else w.item()))
+        return terms[0] + terms[1] + (terms[2] if len(terms) > 2 else 0)
+    ends = (0, 1, 2) if edge_order == 2 else (0, 1, 1)
+    return cat([weighted(first, ends, 1), weighted(interior, (0, 1, 2), n - 2),
+                weighted(last, (n - 3, n - 2, n - 1) if edge_order == 2 else (n - 2, n - 2, n - 1), 1)], d)
+
+
+@register(method=False)
+def gradient(input, *, spacing=1, dim=None, edge_order: int = 1) -> tuple:
+    """The derivative of the samples ``input`` along each of ``dim`` (all dims by default) by central
+    differences, one-sided at the ends (``edge_order`` 1 or 2); ``spacing``: a step, one per dim, or the
+    sample coordinates (1-D tensors), one per dim."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    ndim = input._data.ndim
+    dims = list(range(ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [_wrap_dim(k, ndim) for k in dims]
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(steps) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {len(steps)} "
+                           f"and a dim argument of length {len(dims)}.")
+    if input._data.dtype.kind != "f":
+        input = input.to(_dtype.get_default_dtype())
+    out = []
+    for d, step in zip(dims, steps):
+        n = input._data.shape[d]
+        if n < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+        if isinstance(step, Tensor) and step._data.ndim:
+            x = step._data
+        else:
+            x = np.arange(n) * float(step._data if isinstance(step, Tensor) else step)
+        out.append(_derivative(input, d, x, edge_order))
+    return tuple(out)

@@ -516,3 +516,54 @@ def unfold(input, dimension: int, size: int, step: int):
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
     return Unfold.apply(input, dim=d, size=size, step=step)
+
+
+# ---- in-place writes ------------------------------------------------------------------------------------------
+class FillDiagonal(MaskedFill):
+    inplace = True
+
+
+@register(top_level=False)
+def fill_diagonal_(input, fill_value, wrap: bool = False):
+    """Set the main diagonal (all dims of equal length; a tall matrix restarts it every ``cols + 1`` rows with
+    ``wrap``) to ``fill_value``."""
+    shape = input._data.shape
+    if len(shape) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if len(shape) > 2 and len(set(shape)) > 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    step = 1 + sum(int(np.prod(shape[k + 1:])) for k in range(len(shape) - 1))
+    end = input._data.size if wrap or len(shape) > 2 else min(shape[0], shape[1]) * shape[1]
+    mask = np.zeros(input._data.size, bool)
+    mask[:end:step] = True
+    return FillDiagonal.apply(input, value=fill_value, mask=mask.reshape(shape))
+
+
+def _python_map(name, input, fn, *others):
+    """``input`` overwritten by ``fn`` called on each of its elements (and the matching ones of ``others``)."""
+    if input._requires_grad:
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
+    from .view import expanded_shape
+    arrays = [np.broadcast_to(o._data, expanded_shape(o, input._data.shape)) for o in others]
+    values = np.frompyfunc(fn, 1 + len(others), 1)(input._data, *arrays)
+    input._data[...] = np.asarray(values, dtype=input._data.dtype) if input._data.ndim else values
+    input._bump(name)
+    return input
+
+
+@register(top_level=False)
+def apply_(input, callable):  # noqa: A002
+    """Replace each element ``x`` by ``callable(x)`` (a Python call per element, as in torch)."""
+    return _python_map("apply_", input, callable)
+
+
+@register(top_level=False)
+def map_(input, tensor, callable):  # noqa: A002
+    """Replace each element ``x`` by ``callable(x, y)``, ``y`` the matching element of ``tensor`` (broadcast)."""
+    return _python_map("map_", input, callable, tensor)
+
+
+@register(top_level=False)
+def map2_(input, x, y, callable):  # noqa: A002
+    """Replace each element ``a`` by ``callable(a, b, c)`` with the matching elements of ``x`` and ``y``."""
+    return _python_map("map2_", input, callable, x, y)
