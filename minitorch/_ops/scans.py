@@ -45,6 +45,8 @@ class Cumprod(Op):
             return g
         if not (arr == 0).any():
             return _reverse_cumsum(g * out, d) / a
+        if ctx._as_tensors:  # zeros, under create_graph: every product of the others, in the graph (n x n a line)
+            return _cumprod_grad_in_graph(g, a, d)
         # With zeros: before the first zero of a line the usual formula holds; at the first zero the gradient
         # is (product of what precedes it) x sum over later outputs of g times the product of the factors after
         # the zero; after it every derivative holds that zero factor.
@@ -56,6 +58,15 @@ class Cumprod(Op):
         tail = cumprod(where(after & ~first, a, 1.0), d)
         at_zero = ProdDim.apply(safe, dim=d, keepdim=True) * sum_(where(after, g * tail, 0.0), d, keepdim=True)
         return grad_before + where(first, at_zero, 0.0)
+
+
+def _cumprod_grad_in_graph(g, a, d):
+    """sum over j >= i of g_j times the product of a_0..a_j without a_i, as tensor ops."""
+    lines = a.movedim(d, -1)
+    n = lines.shape[-1]
+    others = cumprod(where(Tensor._wrap(np.eye(n, dtype=bool)), 1.0, lines.unsqueeze(-2)), -1)  # [.., i, j]
+    later = Tensor._wrap(np.triu(np.ones((n, n), bool)))
+    return sum_(where(later, others * g.movedim(d, -1).unsqueeze(-2), 0.0), -1).movedim(-1, d)
 
 
 _Cumprod_, _Cumsum_ = Cumprod.inplace_variant(), Cumsum.inplace_variant()
@@ -142,8 +153,10 @@ class Logcumsumexp(Op):
         if np.ndim(a) == 0:
             return g
 
+        lowest = float(np.finfo((a if type(a) is _ndarray else a._data).dtype).min)  # not -inf: no inf - inf
+
         def part(mask):
-            log_g = where(mask, log(where(mask, abs(g), 1.0)), float("-inf"))
+            log_g = where(mask, log(where(mask, abs(g), 1.0)), lowest)
             return exp(a + flip(Logcumsumexp.apply(flip(log_g - out, d), dim=d), d))
         return part(g > 0) - part(g < 0)
 

@@ -195,7 +195,7 @@ class ScatterReduce(Op, name="ScatterReduceBackward0"):
         else:  # amax/amin: the gradient is shared evenly by the values equal to the result
             a_hit = (_array(a) == _array(out)) & (ctx.include_self | ~touched)
             src_hit = _array(src) == _array(out)[index]
-            count = a_hit.astype(a_hit.dtype if False else np.float64)
+            count = a_hit.astype(np.float64)
             np.add.at(count, index, src_hit)
             g = g / np.maximum(count, 1).astype(_array(a).dtype)
             ga, gs = where(a_hit, g, 0.0), where(src_hit, Index.apply(g, index=index), 0.0)

@@ -257,5 +257,5 @@ def renorm(input, p: float, dim: int, maxnorm: float):
 
 @register(top_level=False)
 def renorm_(input, p: float, dim: int, maxnorm: float):
-    return copy_(input, _renormed(input, p, dim, maxnorm))
+    return copy_(input, _renormed(input.clone(), p, dim, maxnorm))
 
