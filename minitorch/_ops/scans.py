@@ -153,7 +153,7 @@ class Logcumsumexp(Op):
         if np.ndim(a) == 0:
             return g
 
-        lowest = float(np.finfo((a if type(a) is _ndarray else a._data).dtype).min)  # not -inf: no inf - inf
+        lowest = float(np.finfo((a if type(a) is _ndarray else a._data).dtype).min) / 2  # not -inf: no inf - inf
 
         def part(mask):
             log_g = where(mask, log(where(mask, abs(g), 1.0)), lowest)

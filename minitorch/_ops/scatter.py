@@ -14,8 +14,7 @@ from .._registry import register
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
-from .indexing import (Index, IndexPut, IndexScatter, MaskedFill, MaskedFillTensor, _along, _check_index, _mask_array,
-                       select)
+from .indexing import Index, IndexPut, IndexScatter, MaskedFill, MaskedFillTensor, _along, _check_index, select
 
 _ndarray = np.ndarray
 
@@ -55,20 +54,53 @@ _IndexAdd_, _IndexCopy_, _Put_ = IndexAdd.inplace_variant(), IndexCopy.inplace_v
 _IndexFill_, _IndexFillTensor_ = IndexFill.inplace_variant(), IndexFillTensor.inplace_variant()
 
 
+_ADD_ERRORS = {
+    "dtype": (RuntimeError, "{name}(): Expected dtype int32/int64 for index but got: {dtype}"),
+    "ndim": (IndexError, "{name}(): Index is supposed to be a vector, but got dim: {ndim} with type: {dtype} and size: "
+                         "{size}"),
+    "bounds": (RuntimeError, "index {i} is out of bounds for dimension {d} with size {n}"),
+    "count": (RuntimeError, "{name}(): Number of indices ({k}) should be equal to source.size(dim): ({m}), for dim: "
+                            "{d}"),
+    "slices": (RuntimeError, "source tensor shape must match self tensor shape, excluding the specified dimension. "
+                             "Got self.shape = {shape} source.shape = {src}"),
+    "scalar": (RuntimeError, "{name}(): self ({self}) and source ({source}) must have the same scalar type"),
+}
+# torch's index_* ops word their checks differently: each one's texts, where they differ from index_add_'s
+_INDEX_ERRORS = {
+    "index_add_": _ADD_ERRORS,
+    "index_reduce_": {**_ADD_ERRORS, "bounds": (IndexError, "index out of range in self")},
+    "index_fill_": {**_ADD_ERRORS, "bounds": (IndexError, "index {i} is out of bounds for dimension {d} with size {n}")},
+    "index_copy_": {
+        "dtype": (RuntimeError, "{name}(): Expected a long tensor for index, but got {dtype}"),
+        "ndim": (IndexError, "{name}(): Index should have dimension 1 or 0 (got {ndim})"),
+        "bounds": (IndexError, "{name}(): index {i} is out of bounds for dimension {d} with size {n}"),
+        "count": (IndexError, "{name}(): Number of indices ({k}) should be equal to source.size(dim) ({m})"),
+        "slices": (RuntimeError, "{name}(): Source/destination tensor must have same slice shapes. Destination slice "
+                                 "shape: {mine} at dimension {at} and source slice shape: {theirs} at dimension {at}."),
+        "scalar": (RuntimeError, "{name}(): self and source expected to have the same dtype, but got (self) {self} and "
+                                 "(source) {source}"),
+    },
+}
+
+
+def _fail(name, check, **details):
+    exc, text = _INDEX_ERRORS[name][check]
+    raise exc(text.format(name=name, **details))
+
+
 def _vector_index(name, input, dim, index):
     """The checked 1-D index along ``dim`` (as torch's index_* ops check it) and the wrapped dim."""
     idx = index._data
     if idx.dtype.kind not in "iu":
-        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: {C_NAMES[index.dtype]}")
+        _fail(name, "dtype", dtype=C_NAMES[index.dtype])
     if idx.ndim > 1:
-        raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
-                         f"{C_NAMES[index.dtype]} and size: {list(idx.shape)}")
+        _fail(name, "ndim", ndim=idx.ndim, dtype=C_NAMES[index.dtype], size=list(idx.shape))
     shape = input._data.shape or (1,)
     d = _wrap_dim(dim, len(shape))
     idx = idx.reshape(-1)
     bad = idx[(idx >= shape[d]) | (idx < -shape[d])]
     if bad.size:
-        raise IndexError(f"index {bad[0]} is out of bounds for dimension {d} with size {shape[d]}")
+        _fail(name, "bounds", i=bad[0], d=d, n=shape[d])
     return idx, d
 
 
@@ -76,15 +108,16 @@ def _source_index(name, input, dim, index, source):
     """The numpy index of the slices ``index`` along ``dim``, checked against ``source``."""
     idx, d = _vector_index(name, input, dim, index)
     shape, src = input._data.shape, source._data.shape
-    if len(src) > d and src[d] != idx.size or len(src) <= d and idx.size != 1:
-        raise RuntimeError(f"{name}(): Number of indices ({idx.size}) should be equal to source.size(dim): "
-                           f"({src[d] if len(src) > d else 1}), for dim: {d}")
-    if len(src) != len(shape) or any(s != n for k, (s, n) in enumerate(zip(src, shape)) if k != d):
-        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
-                           f"Got self.shape = {list(shape)} source.shape = {list(src)}")
+    count = src[d] if len(src) > d else 1
+    if count != idx.size:
+        _fail(name, "count", k=idx.size, m=count, d=d)
+    mine, theirs = shape[:d] + shape[d + 1:], src[:d] + src[d + 1:]
+    if mine != theirs:
+        at = next((k for k, (p, q) in enumerate(zip(mine, theirs)) if p != q), 0)
+        _fail(name, "slices", shape=list(shape), src=list(src), at=at, mine=mine[at] if mine else 1,
+              theirs=theirs[at] if theirs else 1)
     if source._data.dtype != input._data.dtype:
-        raise RuntimeError(f"{name}(): self ({C_NAMES[input.dtype]}) and source ({C_NAMES[source.dtype]}) must "
-                           f"have the same scalar type")
+        _fail(name, "scalar", self=C_NAMES[input.dtype], source=C_NAMES[source.dtype])
     return (slice(None),) * d + (idx,), d
 
 
@@ -299,14 +332,13 @@ _MaskedScatter_ = MaskedScatter.inplace_variant()
 
 
 def _masked_scatter(op, input, mask, source):
-    m = _mask_array(mask)
-    if m.dtype != np.bool_:
+    if mask._data.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{C_NAMES[mask.dtype]}")
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                            f"{C_NAMES[input.dtype]} and {C_NAMES[source.dtype]}")
-    return op.apply(input, source, mask=m)
+    return op.apply(input, source, mask=mask._data)
 
 
 @register

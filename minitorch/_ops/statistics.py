@@ -93,10 +93,7 @@ def aminmax(input, *, dim: int | None = None, keepdim: bool = False):
         if a.ndim and a.shape[d] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
         dims = (d,) if a.ndim else ()
-    low, high = Aminmax.apply(input, dims=dims, keepdim=keepdim)
-    if dim is None and keepdim:  # torch keeps every dim (as size 1) only when given one
-        low, high = low.reshape(_kept_shape(a.shape, None)), high.reshape(_kept_shape(a.shape, None))
-    return return_types.aminmax(low, high)
+    return return_types.aminmax(*Aminmax.apply(input, dims=dims, keepdim=keepdim))
 
 
 # ---- quantiles --------------------------------------------------------------------------------------------
@@ -107,7 +104,7 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
     name = "nanquantile()" if skip_nan else "quantile()"
     a = input._data
     if a.size == 0:
-        raise RuntimeError(f"{name} input tensor must be non-empty")
+        raise RuntimeError("quantile() input tensor must be non-empty")
     if a.dtype.kind != "f":
         raise RuntimeError(f"{name} input tensor must be either float or double dtype")
     if isinstance(q, Tensor):
@@ -133,11 +130,11 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
     values = sort(lines, -1).values  # NaN sorts last
     n = values._data.shape[-1]
     nan_count = np.isnan(values._data).sum(-1, keepdims=True)
-    if skip_nan:
-        ranks = qs * np.maximum(n - nan_count - 1, 0)
-    else:
-        ranks = np.where(nan_count > 0, n - 1, qs * (n - 1))  # a NaN in the line: the (NaN) last value
-    ranks = np.moveaxis(ranks, -1, 0)[..., None]  # (len(q), *lines, 1)
+    if skip_nan:  # rank = q * scale + offset, per line
+        scale, offset = np.maximum(n - nan_count - 1, 0), 0
+    else:  # a NaN in the line: the (NaN) last value
+        scale, offset = np.where(nan_count > 0, 0, n - 1), np.where(nan_count > 0, n - 1, 0)
+    ranks = np.moveaxis(qs * scale + offset, -1, 0)[..., None]  # (len(q), *lines, 1)
     if interpolation == "nearest":
         ranks = np.round(ranks)
     low, high = np.floor(ranks).astype(np.int64), np.ceil(ranks).astype(np.int64)
@@ -147,7 +144,14 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
     elif interpolation in ("lower", "nearest"):
         out = gather(line_values, -1, Tensor._wrap(low))
     else:
-        weight = 0.5 if interpolation == "midpoint" else Tensor._wrap((ranks - low).astype(a.dtype))
+        if interpolation == "midpoint":
+            weight = 0.5
+        elif isinstance(q, Tensor):  # in the graph: q gets its gradient through the weight
+            fixed = (nan_count > 0) & (not skip_nan)  # ranks that do not depend on q
+            weight = where(fixed, (ranks - low).astype(a.dtype), q.reshape((-1,) + (1,) * (ranks.ndim - 1))
+                           * scale.astype(a.dtype) + (offset - low).astype(a.dtype))
+        else:
+            weight = Tensor._wrap((ranks - low).astype(a.dtype))
         out = lerp(gather(line_values, -1, Tensor._wrap(low)), gather(line_values, -1, Tensor._wrap(high)), weight)
     if keepdim:
         shape = kept
