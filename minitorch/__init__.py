@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from minitorch._ops.scans import (cummax, cummin, cumprod, cumulative_trapezoid, diff, gradient, logcumsumexp,
         trapezoid, trapz)
     from minitorch._ops.scatter import (as_strided, as_strided_scatter, diagonal_scatter, index_add, index_copy,
-        index_fill, index_reduce, masked_scatter, put, scatter_reduce, select_scatter, slice_scatter)
+        index_fill, index_reduce, masked_scatter, put, scatter_reduce, segment_reduce, select_scatter,
+        slice_scatter)
     from minitorch._ops.sorting import (argsort, kthvalue, median, mode, msort, nanmedian, sort, topk)
     from minitorch._ops.special import (digamma, erfc, erfinv, exp2, i0, lgamma, logaddexp, logaddexp2, logit,
         mvlgamma, polygamma, sinc, xlogy)

@@ -102,6 +102,13 @@ def _scatter_reduce_cases():
     yield case("scatter_reduce-amax-ties",
                lambda t, x, s: x.scatter_reduce(0, t.tensor([[0, 0, 1], [0, 1, 1]]), s, "amax"),
                np.array([[1.0, 2.0, 3.0], [1.0, 5.0, 3.0]], f32), np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 3.0]], f32))
+    for reduce in ("sum", "prod", "max", "min"):
+        yield case(f"segment_reduce-{reduce}", lambda t, d, r=reduce: t.segment_reduce(d, r, lengths=t.tensor([2, 0, 3])),
+                   np.array([[1, 2], [3, 2], [3, 5], [0, 1], [2, 2]], f32))
+    yield case("segment_reduce-offsets-initial", lambda t, d: t.segment_reduce(d, "max", offsets=t.tensor([0, 1, 1, 4]),
+                                                                               initial=0.5), (4, 2))
+    yield case("segment_reduce-axis1", lambda t, d: t.segment_reduce(d, "sum", lengths=t.tensor([[1, 2], [3, 0]]),
+                                                                     axis=1), (2, 3))
     yield case("scatter_reduce-mean-int", lambda t, x, s: x.scatter_reduce(0, t.tensor([[0, 0, 1]]), s, "mean"),
                np.array([[1, 2, 3], [4, 5, 6]]), np.array([[2, 2, 4]]))
     yield case("scatter_reduce_-src-larger",  # (torch's backward fails on a larger src: values only)
@@ -109,6 +116,9 @@ def _scatter_reduce_cases():
 
 
 COMPOSED = [
+    case("segment_reduce-mean", lambda t, d: t.segment_reduce(d, "mean", lengths=t.tensor([2, 0, 3])), (5, 2)),
+    case("segment_reduce-mean-initial", lambda t, d: t.segment_reduce(d, "mean", lengths=t.tensor([2, 0, 1]),
+                                                                      initial=1.0), (3, 2)),
     case("nanmean", lambda t, x: t.nanmean(x, 0, keepdim=True), NANS),
     case("quantile", lambda t, x: t.quantile(x, 0.3), (3, 4)),
     case("quantile-nan-line", lambda t, x, q: x.quantile(q, dim=1, keepdim=True), NANS,
@@ -275,6 +285,10 @@ ERRORS = [
     case("unfold-step", lambda t, x: x.unfold(1, 2, 0), (3, 4)),
     case("fill_diagonal_-1d", lambda t, x: x.fill_diagonal_(1), (3,)),
     case("fill_diagonal_-unequal", lambda t, x: x.fill_diagonal_(1), (2, 3, 4)),
+    case("segment_reduce-lengths", lambda t, x: t.segment_reduce(x, "sum", lengths=t.tensor([2, 0, 2])), (5, 2)),
+    case("segment_reduce-reduce", lambda t, x: t.segment_reduce(x, "foo", lengths=t.tensor([5])), (5, 2)),
+    case("segment_reduce-axis", lambda t, x: t.segment_reduce(x, "sum", lengths=t.tensor([5]), axis=1), (5, 2)),
+    case("segment_reduce-none", lambda t, x: t.segment_reduce(x, "sum"), (5, 2)),
     case("histogram-int", lambda t, x: t.histogram(x, 2), np.array([1, 2])),
     case("histogram-edges-dtype", lambda t, x: t.histogram(x, t.tensor([0.0, 1.0], dtype=t.float64)), (3,)),
     case("histogram-range", lambda t, x: t.histogram(x, 3, range=(1.0, 0.0)), (3,)),

@@ -599,3 +599,47 @@ def map_(input, tensor, callable):  # noqa: A002
 def map2_(input, x, y, callable):  # noqa: A002
     """Replace each element ``a`` by ``callable(a, b, c)`` with the matching elements of ``x`` and ``y``."""
     return _python_map("map2_", input, callable, x, y)
+
+
+# ---- segment_reduce -------------------------------------------------------------------------------------------
+class SegmentReduce(ScatterReduce, name="SegmentReduceBackward0"):
+    pass
+
+
+_EMPTY_SEGMENT = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}
+
+
+@register(method=False)
+def segment_reduce(data, reduce: str, *, lengths=None, indices=None, offsets=None, axis: int = 0,
+                   unsafe: bool = False, initial=None):
+    """Reduce (sum, mean, prod, max or min) consecutive segments of ``data`` along ``axis``, of the given
+    ``lengths`` (or between ``offsets``); ``initial`` joins every segment (empty ones hold it, or the identity;
+    an empty mean is NaN)."""
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
+    if reduce not in _UFUNCS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
+    if lengths is None and offsets is None:
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
+    sizes = lengths._data if lengths is not None else np.diff(offsets._data, axis=-1)
+    a = _wrap_dim(axis, data._data.ndim)
+    if a != sizes.ndim - 1:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of lengths but got {axis}.")
+    ends = np.cumsum(sizes, -1)
+    n = data._data.shape[a]
+    if not unsafe and (ends[..., -1] != n).any():
+        raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
+                           "data.size(lengths.dim()-1) when !unsafe.")
+    ids = (ends[..., None, :] <= np.arange(n)[:, None]).sum(-1)  # the segment of each position along axis
+    shape = data._data.shape
+    index = np.broadcast_to(ids.reshape(ids.shape + (1,) * (len(shape) - a - 1)), shape)
+    out_shape = shape[:a] + (sizes.shape[-1],) + shape[a + 1:]
+    fill = _EMPTY_SEGMENT[reduce] if initial is None else initial
+    base = Tensor._wrap(np.full(out_shape, fill, data._data.dtype))
+    op_reduce = "sum" if reduce == "mean" else reduce
+    out = SegmentReduce.apply(base, data, index=_along(index, a), reduce=op_reduce, include_self=initial is not None)
+    if reduce != "mean":
+        return out
+    counts = sizes.reshape(sizes.shape + (1,) * (len(shape) - a - 1)).astype(data._data.dtype)
+    return out / np.where(counts == 0, np.nan if initial is None else 1.0, counts)
