@@ -631,7 +631,11 @@ def segment_reduce(data, reduce: str, *, lengths=None, indices=None, offsets=Non
     if not unsafe and (ends[..., -1] != n).any():
         raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
                            "data.size(lengths.dim()-1) when !unsafe.")
-    ids = (ends[..., None, :] <= np.arange(n)[:, None]).sum(-1)  # the segment of each position along axis
+    # the segment of each position along axis: how many segments end at or before it
+    rows = ends.reshape(-1, ends.shape[-1])
+    marks = np.zeros((rows.shape[0], n + 1), np.int64)
+    np.add.at(marks, (np.arange(rows.shape[0])[:, None], np.minimum(rows, n)), 1)
+    ids = np.cumsum(marks[:, :n], -1).reshape(ends.shape[:-1] + (n,))
     shape = data._data.shape
     index = np.broadcast_to(ids.reshape(ids.shape + (1,) * (len(shape) - a - 1)), shape)
     out_shape = shape[:a] + (sizes.shape[-1],) + shape[a + 1:]
