@@ -1,6 +1,6 @@
-"""Writing into regions of a tensor: index_add/index_copy/index_fill/index_reduce along a dim, scatter_reduce,
-masked_scatter, put, the ``*_scatter`` ops (a copy with a select, slice, diagonal or strided region replaced),
-and the strided views as_strided and unfold.
+"""Writing into regions of a tensor: index_add/index_copy/index_fill/index_reduce along a dim, scatter_reduce and
+segment_reduce, masked_scatter, put, the ``*_scatter`` ops (a copy with a select, slice, diagonal or strided
+region replaced), the strided views as_strided and unfold, fill_diagonal_ and the Python-callable apply_/map_/map2_.
 
 Most are ``IndexPut`` (``a[index] = v``, or ``+=``) under torch's node name, with a numpy index built here:
 their gradients are IndexPut's (the old values lose the overwritten positions, the values get what was read
