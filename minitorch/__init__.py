@@ -35,11 +35,13 @@ if TYPE_CHECKING:
         isnan, isneginf, isposinf, le, less, less_equal, logical_and, logical_not, logical_or, logical_xor, lt, ne,
         not_equal, signbit)
     from minitorch._ops.copying import (clone, fill, fill_, zero_)
-    from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
+    from minitorch._ops.counting import (bincount, bucketize, histc, histogram, histogramdd, isin, searchsorted,
+        unique, unique_consecutive)
     from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
-    from minitorch._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select,
-        narrow, nonzero, repeat_interleave, scatter, scatter_add, select, take, take_along_dim)
+    from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
+        masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_add, select, take,
+        take_along_dim)
     from minitorch._ops.linalg import (addmm, bmm, cdist, cross, dot, einsum, ger, inner, kron, matmul, mm, mv,
         outer)
     from minitorch._ops.norm import norm
@@ -47,10 +49,17 @@ if TYPE_CHECKING:
         ldexp_, nextafter)
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
-    from minitorch._ops.sorting import (argsort, median, sort, topk)
+    from minitorch._ops.scans import (cummax, cummin, cumprod, cumulative_trapezoid, diff, gradient, logcumsumexp,
+        trapezoid, trapz)
+    from minitorch._ops.scatter import (as_strided, as_strided_scatter, diagonal_scatter, index_add, index_copy,
+        index_fill, index_reduce, masked_scatter, put, scatter_reduce, segment_reduce, select_scatter,
+        slice_scatter)
+    from minitorch._ops.sorting import (argsort, kthvalue, median, mode, msort, nanmedian, sort, topk)
     from minitorch._ops.special import (digamma, erfc, erfc_, erfinv, exp2, exp2_, i0, i0_, lgamma, logaddexp,
         logaddexp2, logit, logit_, mvlgamma, polygamma, sinc, sinc_, xlogy, xlogy_)
     from minitorch._ops.special_more import (igamma, igammac)
+    from minitorch._ops.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile, nansum, quantile,
+        renorm)
     from minitorch._ops.triangular import (tril, triu)
     from minitorch._ops.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos, acos_ as arccos_,
         acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_, asinh as arcsinh,

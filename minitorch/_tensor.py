@@ -153,23 +153,31 @@ class Tensor:
             less, less_, less_equal, less_equal_, logical_and, logical_and_, logical_not, logical_not_, logical_or,
             logical_or_, logical_xor, logical_xor_, lt, lt_, ne, ne_, not_equal, not_equal_, signbit)
         from minitorch._ops.copying import (clone, copy_, fill, fill_, zero_)
-        from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
+        from minitorch._ops.counting import (bincount, bucketize, histc, histogram, isin, searchsorted, unique,
+            unique_consecutive)
         from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
         from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
-            masked_fill_, masked_select, narrow, nonzero, repeat_interleave, scatter, scatter_, scatter_add,
-            scatter_add_, select, take, take_along_dim)
+            masked_fill_, masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_,
+            scatter_add, scatter_add_, select, take, take_along_dim)
         from minitorch._ops.linalg import (addmm, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer)
         from minitorch._ops.norm import norm
         from minitorch._ops.numeric import (copysign, copysign_, erf_, float_power, float_power_, frexp, gcd, gcd_,
             heaviside, heaviside_, lcm, lcm_, ldexp, ldexp_, nextafter, nextafter_)
         from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
             log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)
-        from minitorch._ops.sorting import (argsort, median, sort, topk)
+        from minitorch._ops.scans import (cummax, cummin, cumprod, cumprod_, cumsum_, diff, logcumsumexp)
+        from minitorch._ops.scatter import (apply_, as_strided, as_strided_scatter, diagonal_scatter,
+            fill_diagonal_, index_add, index_add_, index_copy, index_copy_, index_fill, index_fill_, index_reduce,
+            index_reduce_, map2_, map_, masked_scatter, masked_scatter_, put, put_, scatter_reduce,
+            scatter_reduce_, select_scatter, slice_scatter, unfold)
+        from minitorch._ops.sorting import (argsort, kthvalue, median, mode, msort, nanmedian, sort, topk)
         from minitorch._ops.special import (digamma, digamma_, erfc, erfc_, erfinv, erfinv_, exp2, exp2_, i0, i0_,
             lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma, polygamma_,
             sinc, sinc_, xlogy, xlogy_)
         from minitorch._ops.special_more import (igamma, igamma_, igammac, igammac_)
+        from minitorch._ops.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile, nansum,
+            quantile, renorm, renorm_)
         from minitorch._ops.triangular import (tril, tril_, triu, triu_)
         from minitorch._ops.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos, acos_ as arccos_,
             acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_, asinh as arcsinh,

@@ -340,8 +340,9 @@ def index_put(input, indices, values, accumulate: bool = False):
     return IndexPut.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
 
 
-@register(top_level=False)
+@register
 def index_put_(input, indices, values, accumulate: bool = False):
+    """In-place ``input[indices] = values`` (or ``+=`` with accumulate)."""
     return IndexPut_.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
 
 
@@ -586,9 +587,16 @@ def nonzero(input, *, as_tuple: bool = False):
 
 
 @register
+def nonzero_static(input, *, size: int, fill_value: int = -1):
+    """``nonzero(input)`` cut or padded with ``fill_value`` rows to exactly ``size`` rows."""
+    found = nonzero(input)._data[:size]
+    pad = np.full((size - found.shape[0], found.shape[1]), fill_value, np.int64)
+    return Tensor._wrap(np.concatenate([found, pad]))
+
+
+@register
 def argwhere(input):
     return nonzero(input)
-
 
 
 

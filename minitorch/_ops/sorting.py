@@ -8,7 +8,7 @@ from .._registry import register
 from .._tensor import _wrap_dim
 from ..autograd.function import Op
 from .indexing import IndexScatter, _along
-from .reduction import return_types
+from .reduction import _return_type, return_types
 
 
 class _Picked(Op):
@@ -78,15 +78,152 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
 
 
 @register
+def msort(input):
+    """``input`` sorted along its first dim."""
+    return sort(input, 0).values
+
+
+class _Selected(_Picked):
+    """One value per line along ``dim`` (``index`` has size 1 there), kept as a dim of 1 or dropped."""
+
+    @staticmethod
+    def forward(ctx, a, index=None, dim=-1, keepdim=False):
+        values, index = _Picked.forward(ctx, a, index, dim)
+        if not keepdim and a.ndim:
+            values, index = values.squeeze(dim), index.squeeze(dim)
+        return values, index
+
+    @staticmethod
+    def backward(ctx, g, g_indices=None):
+        return _Picked.backward(ctx, g.reshape(ctx.index.shape), g_indices)
+
+
+class Kthvalue(_Selected):
+    pass
+
+
+class Mode(_Selected):
+    pass
+
+
+class MedianDim(_Selected, name="MedianBackward1"):
+    pass
+
+
+class NanmedianDim(_Selected, name="NanmedianBackward1"):
+    pass
+
+
+return_types.kthvalue = _return_type("kthvalue")
+return_types.mode = _return_type("mode")
+return_types.nanmedian = _return_type("nanmedian")
+
+
+def _select(op, result_type, input, dim, keepdim, position):
+    """``op`` picking, along ``dim``, the element at ``position(sorted_values, order, dim)`` of each sorted line."""
+    a = input._data
+    d = _wrap_dim(dim, a.ndim)
+    if a.ndim and a.shape[d] == 0:
+        raise IndexError(f"{result_type.__name__}(): Expected reduction dim {d} to have non-zero size.")
+    order = _order(a, d, False)
+    if not a.ndim:
+        return result_type(*op.apply(input, index=order, dim=d, keepdim=keepdim))
+    at = position(np.take_along_axis(a, order, d), order, d)
+    return result_type(*op.apply(input, index=np.take_along_axis(order, at, d), dim=d, keepdim=keepdim))
+
+
+def _middle(skip_nan: bool):
+    """The lower middle of each sorted line: of its non-NaN values, or (not ``skip_nan``) its first NaN."""
+    def position(values, order, d):
+        valid = np.sum(~np.isnan(values), axis=d, keepdims=True) if values.dtype.kind == "f" else None
+        n = values.shape[d]
+        if valid is None:
+            return np.full(_one_along(values.shape, d), (n - 1) // 2)
+        if skip_nan:
+            return np.maximum(valid - 1, 0) // 2
+        return np.where(valid < n, valid, (n - 1) // 2)
+    return position
+
+
+def _one_along(shape, d):
+    return shape[:d] + (1,) + shape[d + 1:]
+
+
+class _FullMedian(Op):
+    """The lower median of all elements; ties (and NaN, for a NaN result) share the gradient evenly."""
+
+    skip_nan = False
+
+    @classmethod
+    def forward(cls, ctx, a):
+        flat = np.sort(a.reshape(-1))
+        valid = flat.size - int(np.isnan(flat).sum()) if a.dtype.kind == "f" else flat.size
+        if not flat.size or (valid == 0):
+            r = np.asarray(np.nan if a.dtype.kind == "f" else 0, a.dtype)
+        elif cls.skip_nan or valid == flat.size:
+            r = np.asarray(flat[(valid - 1) // 2])
+        else:
+            r = np.asarray(np.nan, a.dtype)
+        ctx.save_for_backward(a, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        a, r = ctx.saved_tensors
+        hit = (a == r) | ((a != a) & (r != r))  # x != x: x is NaN
+        return g * hit / hit.sum()
+
+
+class Median(_FullMedian):
+    pass
+
+
+class Nanmedian(_FullMedian):
+    skip_nan = True
+
+
+@register
 def median(input, dim: int | None = None, keepdim: bool = False):
-    """The lower median of all elements, or along ``dim`` with the index it came from."""
+    """The lower median of all elements (NaN if any), or along ``dim`` with the index it came from."""
     if dim is None:
-        flat = input.reshape(-1)
-        return sort(flat).values[(flat.numel() - 1) // 2]
+        return Median.apply(input)
+    return _select(MedianDim, return_types.median, input, dim, keepdim, _middle(False))
+
+
+@register
+def nanmedian(input, dim: int | None = None, keepdim: bool = False):
+    """``median`` of the non-NaN values (NaN where there are none)."""
+    if dim is None:
+        return Nanmedian.apply(input)
+    return _select(NanmedianDim, return_types.nanmedian, input, dim, keepdim, _middle(True))
+
+
+@register
+def kthvalue(input, k: int, dim: int = -1, keepdim: bool = False):
+    """The ``k``-th smallest value along ``dim`` and its index (ties: the index in a stable sort)."""
     d = _wrap_dim(dim, input.dim())
-    values, indices = sort(input, d)
-    middle = (input.shape[d] - 1) // 2 if input.dim() else 0
-    values, indices = values.select(d, middle), indices.select(d, middle)
-    if keepdim:
-        values, indices = values.unsqueeze(d), indices.unsqueeze(d)
-    return return_types.median(values, indices)
+    size = input._data.shape[d] if input._data.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    return _select(Kthvalue, return_types.kthvalue, input, dim, keepdim,
+                   lambda values, order, d: np.full(_one_along(values.shape, d), k - 1))
+
+
+def _mode_position(values, order, d):
+    """The end of the first longest run of equal sorted values: the smallest most frequent value, at the
+    latest of its positions (as torch picks)."""
+    v = np.moveaxis(values, d, -1)
+    n = v.shape[-1]
+    change = v[..., 1:] != v[..., :-1]
+    edge = np.ones(v.shape[:-1] + (1,), bool)
+    positions = np.arange(n)
+    start = np.maximum.accumulate(np.where(np.concatenate([edge, change], -1), positions, 0), -1)
+    end = np.minimum.accumulate(np.where(np.concatenate([change, edge], -1), positions, n)[..., ::-1], -1)[..., ::-1]
+    best = np.argmax(end - start, -1)[..., None]
+    return np.moveaxis(np.take_along_axis(end, best, -1), -1, d)
+
+
+@register
+def mode(input, dim: int = -1, keepdim: bool = False):
+    """The most frequent value along ``dim`` (the smallest of equally frequent ones) and its last index."""
+    return _select(Mode, return_types.mode, input, dim, keepdim, _mode_position)
