@@ -102,9 +102,10 @@ def _scatter_reduce_cases():
     yield case("scatter_reduce-amax-ties",
                lambda t, x, s: x.scatter_reduce(0, t.tensor([[0, 0, 1], [0, 1, 1]]), s, "amax"),
                np.array([[1.0, 2.0, 3.0], [1.0, 5.0, 3.0]], f32), np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 3.0]], f32))
+    # no ties beside an empty segment: there torch 2.13's min/max backward reads another segment's gradient
     for reduce in ("sum", "prod", "max", "min"):
         yield case(f"segment_reduce-{reduce}", lambda t, d, r=reduce: t.segment_reduce(d, r, lengths=t.tensor([2, 0, 3])),
-                   np.array([[1, 2], [3, 2], [3, 5], [0, 1], [2, 2]], f32))
+                   np.array([[1, 2], [3, 2.5], [3, 5], [0, 1], [2, 2]], f32))
     yield case("segment_reduce-offsets-initial", lambda t, d: t.segment_reduce(d, "max", offsets=t.tensor([0, 1, 1, 4]),
                                                                                initial=0.5), (4, 2))
     yield case("segment_reduce-axis1", lambda t, d: t.segment_reduce(d, "sum", lengths=t.tensor([[1, 2], [3, 0]]),
