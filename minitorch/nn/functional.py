@@ -17,8 +17,9 @@ from .._ops import conv as _conv
 from .._ops import loss as _loss
 from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
-from .._ops.arithmetic import clamp, mul_, where
+from .._ops.arithmetic import add_, clamp, mul_, where
 from .._ops.embedding import Embedding
+from .._ops.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg import Addmm, einsum, matmul
 from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from .._ops.reduction import log_softmax as _log_softmax
@@ -467,14 +468,83 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
+_ALPHA_DROPOUT = 1.7580993408473766  # SELU's negative saturation, -scale * alpha: where alpha dropout sends a unit
+
+
+def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: bool = False, alpha: bool = False):
+    """torch's dropout kernel: per element, or per (N, C) feature map (``feature``); ``alpha`` keeps SELU's
+    mean and variance by setting dropped units to the saturation value and rescaling affinely."""
+    if p < 0 or p > 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        return mul_(input, 0.0) if inplace else input * 0.0
+    if feature and input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2) if feature else tuple(input.shape)
+    dtype = input._data.dtype
+    if not alpha:
+        scale = _dropout_mask(shape, p, dtype)
+        return mul_(input, scale) if inplace else input * scale
+    keep = numpy_generator(None).random(shape) >= p
+    a = 1.0 / math.sqrt((_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
+    scale = (keep * a).astype(dtype)
+    shift = ((keep - 1.0) * (_ALPHA_DROPOUT * a) + _ALPHA_DROPOUT * a * p).astype(dtype)
+    return add_(mul_(input, scale), shift) if inplace else input * scale + shift
+
+
 @functional_op
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
     _check_p(p)
-    if not training or p == 0:
-        return input
-    mask = _dropout_mask(input.shape, p, input._data.dtype)
-    return mul_(input, mask) if inplace else input * mask
+    return dropout_impl(input, p, training, inplace)
+
+
+def _channel_dropout(input, p, training, inplace, spatial):
+    """dropout1d / dropout3d: feature dropout of (N, C, *spatial) or unbatched (C, *spatial) input."""
+    _check_p(p)
+    dims = input.dim()
+    if dims not in (spatial + 1, spatial + 2):
+        if spatial == 1:
+            raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {dims}D input. Note that "
+                               "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, "
+                               "a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+        warnings.warn(f"dropout3d: Received a {dims}-D input to dropout3d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                      "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+                      stacklevel=3)
+    if dims == spatial + 2:
+        return dropout_impl(input, p, training, inplace, feature=True)
+    out = dropout_impl(input.unsqueeze(0), p, training, False, feature=True).squeeze(0)
+    return input.copy_(out) if inplace and training and p > 0 else out
+
+
+@functional_op
+def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 1)
+
+
+@functional_op
+def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 3)
+
+
+@functional_op
+def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: keeps zero mean and unit variance (dropped units go to SELU's saturation)."""
+    _check_p(p)
+    return dropout_impl(input, p, training, inplace, alpha=True)
+
+
+@functional_op
+def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels (dim 1)."""
+    _check_p(p)
+    return dropout_impl(input, p, training, inplace, feature=True, alpha=True)
 
 
 @functional_op
@@ -579,6 +649,50 @@ def threshold(input, threshold: float, value: float, inplace: bool = False) -> T
 
 
 @functional_op
+def threshold_(input, threshold: float, value: float) -> Tensor:
+    return threshold(input, threshold, value, True)
+
+
+@functional_op
+def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return hardtanh(input, min_val, max_val, True)
+
+
+@functional_op
+def elu_(input, alpha: float = 1.0) -> Tensor:
+    return elu(input, alpha, True)
+
+
+@functional_op
+def celu_(input, alpha: float = 1.0) -> Tensor:
+    return celu(input, alpha, True)
+
+
+@functional_op
+def selu_(input) -> Tensor:
+    return selu(input, True)
+
+
+@functional_op
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Leaky ReLU whose negative slope is drawn uniformly from [lower, upper] per element in training, and is
+    their mean in eval."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    x = input._data
+    slopes = np.where(x <= 0, numpy_generator(None).uniform(lower, upper, x.shape), 1.0).astype(x.dtype)
+    return mul_(input, slopes) if inplace else input * slopes
+
+
+@functional_op
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    return rrelu(input, lower, upper, training, True)
+
+
+@functional_op
 def softsign(input) -> Tensor:
     return input / (input.abs() + 1)
 
@@ -663,7 +777,101 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
+    if max_norm is not None:
+        embedding_renorm_(weight, input, max_norm, norm_type)
     return Embedding.apply(weight, indices=idx, padding_idx=padding_idx)
+
+
+def embedding_renorm_(weight, indices, max_norm: float, norm_type: float) -> Tensor:
+    """Scale, in place and outside autograd, the rows of ``weight`` picked by ``indices`` whose ``norm_type``-norm
+    exceeds ``max_norm`` down to norm ``max_norm`` (torch's ``1e-7`` guard included)."""
+    rows = np.unique(indices._data)
+    w = weight._data
+    norms = np.linalg.norm(w[rows].astype(np.float64), ord=norm_type, axis=1)
+    big = norms > max_norm
+    w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(w.dtype)
+    weight._bump("embedding_renorm_")
+    return weight
+
+
+_BAG_MODES = ("sum", "mean", "max")
+
+
+@functional_op
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,
+                  mode: str = "mean", sparse: bool = False, per_sample_weights=None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """Sums, means or maxima of bags of embedding rows: the rows of each row of a 2-D ``input``, or the runs of a
+    1-D ``input`` that start at ``offsets``. Indices equal to ``padding_idx`` are left out; empty bags give 0."""
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    idx = input._data
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        starts, include_last_offset = np.arange(0, idx.size, max(idx.shape[1], 1)), False
+        idx = idx.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        starts = offsets._data.astype(np.int64)
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in _BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    if max_norm is not None:
+        embedding_renorm_(weight, Tensor._wrap(idx), max_norm, norm_type)
+    if include_last_offset:  # the last offset closes the last bag; torch's CPU kernel extends it to the end anyway
+        starts = starts[:-1]
+    if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    bags, dim = len(starts), weight.shape[1]
+    position = np.arange(idx.size)
+    bag = np.searchsorted(starts, position, side="right") - 1  # the bag of each index
+    used = bag >= 0
+    if padding_idx is not None:
+        used &= idx != padding_idx
+    idx, bag = idx[used], bag[used]
+    rows = Embedding.apply(weight, indices=idx, padding_idx=None)
+    if mode == "max":
+        return _bag_max(rows, bag, bags)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights[Tensor._wrap(np.flatnonzero(used))].unsqueeze(1)
+    out = _IndexScatter.apply(rows, shape=(bags, dim), index=(bag,), accumulate=True)
+    if mode == "mean":
+        counts = np.maximum(np.bincount(bag, minlength=bags), 1).astype(weight._data.dtype)
+        out = out / Tensor._wrap(counts[:, None])
+    return out
+
+
+def _bag_max(rows, bag, bags):
+    """Per bag and column, the largest of ``rows`` (bags are contiguous runs of ``bag``); 0 for empty bags."""
+    out_shape = (bags, rows.shape[1])
+    if not bag.size:
+        return _IndexScatter.apply(rows, shape=out_shape, index=(bag,), accumulate=True)
+    vals = rows._data
+    starts = np.flatnonzero(np.r_[True, bag[1:] != bag[:-1]])
+    top = np.maximum.reduceat(vals, starts, axis=0)
+    is_top = vals == top[np.searchsorted(starts, np.arange(bag.size), side="right") - 1]
+    first = np.minimum.reduceat(np.where(is_top, np.arange(bag.size)[:, None], bag.size), starts, axis=0)
+    picked = rows.gather(0, Tensor._wrap(first))
+    return _IndexScatter.apply(picked, shape=out_shape, index=(bag[starts],), accumulate=True)
 
 
 @functional_op
