@@ -1237,3 +1237,161 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
     return _reduce_loss((d_pos - d_neg + margin).clamp_min(0), reduction)
+
+
+def _margin_loss_input(input, target, name):
+    """(N, C) logits and (N,) targets from batched or single-sample input, with torch's shape checks."""
+    if input.dim() > 2 or input.numel() == 0 and input.dim() != 2:
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    x = input.reshape(1, -1) if input.dim() < 2 else input
+    expected = x.shape[0]
+    if name == "multi_margin_loss" and (target.dim() > 1 or target.numel() != expected):
+        raise RuntimeError(f"inconsistent target size, expected {expected} but got {list(target.shape)}")
+    return x
+
+
+@functional_op
+def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
+                      reduction: str = "mean") -> Tensor:
+    """Multi-class hinge loss: ``sum_{i != y} max(0, margin - x[y] + x[i])^p / C``, weighted by ``weight[y]``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    x = _margin_loss_input(input, target, "multi_margin_loss")
+    classes = x.shape[1]
+    t = target._data.reshape(-1, 1)
+    if t.size and (t.min() < 0 or t.max() >= classes):
+        raise RuntimeError("target out of range")
+    hinge = (margin - x.gather(1, Tensor._wrap(t)) + x).clamp_min(0)
+    if p == 2:
+        hinge = hinge * hinge
+    if weight is not None:
+        hinge = hinge * weight[Tensor._wrap(t)]
+    losses = where(Tensor._wrap(t == np.arange(classes)), 0.0, hinge).sum(1) / classes
+    if input.dim() < 2 and reduction == "none":
+        losses = losses.reshape(target.shape)
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """Multi-label hinge loss: for each target class ``j`` (``target`` lists them, ended by the first -1) and each
+    non-target class ``i``, ``max(0, 1 - (x[j] - x[i]))``, summed and divided by C."""
+    reduction = _reduction(size_average, reduce, reduction)
+    x = _margin_loss_input(input, target, "multilabel_margin_loss")
+    t = target._data.reshape(x.shape)
+    if tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    n, classes = x.shape
+    if t.size and (t.min() < -1 or t.max() >= classes):
+        raise RuntimeError("multilabel-margin-loss shape mismatch or index out of range")
+    valid = np.cumprod(t != -1, axis=1).astype(bool)  # the targets before the first -1
+    is_target = np.zeros((n, classes), bool)
+    is_target[np.nonzero(valid)[0], t[valid]] = True
+    picked = x.gather(1, Tensor._wrap(np.where(valid, t, 0)))
+    hinge = (1 - picked.unsqueeze(2) + x.unsqueeze(1)).clamp_min(0)
+    mask = Tensor._wrap(valid[:, :, None] & ~is_target[:, None, :])
+    losses = where(mask, hinge, 0.0).sum((1, 2)) / classes
+    if input.dim() < 2:
+        losses = losses.reshape(())
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` for any distance ``d`` (default
+    pairwise_distance)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor.dim(), positive.dim(), negative.dim())
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    distance = pairwise_distance if distance_function is None else distance_function
+    d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        d_neg = d_neg.minimum(distance(positive, negative))
+    return _reduce_loss((margin + d_pos - d_neg).clamp_min(0), reduction)
+
+
+@functional_op
+def channel_shuffle(input, groups: int) -> Tensor:
+    """(N, g * k, *) -> (N, k * g, *): the channels regrouped, ``[c0 of group 0, c0 of group 1, ...]``."""
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                           f"{list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    n, c, *rest = input.shape
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    return input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(input.shape)
+
+
+native_channel_shuffle = register(channel_shuffle, name="native_channel_shuffle", method=False, top_level=False,
+                                  functional=True)
+
+
+@functional_op
+def pdist(input, p: float = 2) -> Tensor:
+    """The p-norm distances between all pairs of rows ``i < j`` of an (N, M) input, in row-major pair order."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    i, j = np.triu_indices(input.shape[0], 1)
+    return (input[Tensor._wrap(i)] - input[Tensor._wrap(j)]).norm(p, 1)
+
+
+@functional_op
+def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """A sample from the Gumbel-softmax distribution over ``dim``: softmax((logits + Gumbel noise) / tau); with
+    ``hard``, the one-hot of its argmax, with the soft sample's gradient (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -Tensor._wrap(np.empty_like(logits._data)).exponential_().log()
+    y_soft = _softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = Tensor._wrap(np.zeros_like(logits._data)).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+@functional_op
+def assert_int_or_pair(arg, arg_name: str, message: str) -> None:
+    """AssertionError with ``message.format(arg_name)`` unless ``arg`` is an int or has two entries."""
+    if not (isinstance(arg, int) or len(arg) == 2):
+        raise AssertionError(message.format(arg_name))
+
+
+boolean_dispatched: dict = {}
+
+
+@functional_op
+def boolean_dispatch(arg_name: str, arg_index: int, default: bool, if_true, if_false, module_name: str | None,
+                     func_name: str | None):
+    """A function calling ``if_true`` or ``if_false`` by the boolean argument ``arg_name`` (position
+    ``arg_index``, ``default`` when absent), as F.max_pool2d picks by ``return_indices``."""
+    def fn(*args, **kwargs):
+        flag = kwargs[arg_name] if arg_name in kwargs else args[arg_index] if arg_index < len(args) else default
+        return if_true(*args, **kwargs) if flag else if_false(*args, **kwargs)
+
+    docs = [f.__doc__ for f in (if_true, if_false) if f.__doc__ is not None]
+    if len(docs) == 2:
+        raise RuntimeError("only one function can have a docstring")
+    fn.__doc__ = if_true.__doc__ = if_false.__doc__ = docs[0] if docs else None
+    if module_name is not None:
+        fn.__module__ = module_name
+    if func_name is not None:
+        fn.__name__ = func_name
+    boolean_dispatched[fn] = {"if_true": if_true, "if_false": if_false, "index": arg_index, "default": default,
+                              "arg_name": arg_name}
+    return fn
