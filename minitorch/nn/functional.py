@@ -14,6 +14,7 @@ from .. import _dtype, _registry
 from .._registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import conv as _conv
+from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: not in the registry sweep)
 from .._ops import loss as _loss
 from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool

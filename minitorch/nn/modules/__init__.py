@@ -29,5 +29,5 @@ from .loss_more import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss
 from .activation_more import RReLU, Softmax2d
 from .channelshuffle import ChannelShuffle
 from .dropout import AlphaDropout, Dropout1d, Dropout3d, FeatureAlphaDropout
-from .loss_more import MultiLabelMarginLoss, MultiMarginLoss, NLLLoss2d, TripletMarginWithDistanceLoss
+from .loss_more import CTCLoss, MultiLabelMarginLoss, MultiMarginLoss, NLLLoss2d, TripletMarginWithDistanceLoss
 from .sparse import EmbeddingBag

@@ -1,6 +1,6 @@
 """More losses: KLDivLoss, PoissonNLLLoss, GaussianNLLLoss, MarginRankingLoss, HingeEmbeddingLoss,
 SoftMarginLoss, MultiLabelSoftMarginLoss, CosineEmbeddingLoss, TripletMarginLoss, NLLLoss2d, MultiMarginLoss,
-MultiLabelMarginLoss, TripletMarginWithDistanceLoss."""
+MultiLabelMarginLoss, TripletMarginWithDistanceLoss, CTCLoss."""
 from __future__ import annotations
 
 import warnings
@@ -141,3 +141,15 @@ class TripletMarginWithDistanceLoss(_Loss):
     def forward(self, anchor, positive, negative):
         return F.triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
                                                    margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss (see ``F.ctc_loss``)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
