@@ -27,6 +27,7 @@ from .loss_more import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss
                         MultiLabelSoftMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
 # issue 10, nn_rest slice
 from .activation_more import RReLU, Softmax2d
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .channelshuffle import ChannelShuffle
 from .dropout import AlphaDropout, Dropout1d, Dropout3d, FeatureAlphaDropout
 from .loss_more import CTCLoss, MultiLabelMarginLoss, MultiMarginLoss, NLLLoss2d, TripletMarginWithDistanceLoss
