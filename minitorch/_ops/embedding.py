@@ -1,8 +1,10 @@
-"""Embedding lookup: rows of a weight matrix picked by integer indices."""
+"""Embedding lookup: rows of a weight matrix picked by integer indices; the max-norm renormalisation."""
 from __future__ import annotations
 
 import numpy as np
 
+from .._registry import register
+from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
 from .indexing import IndexScatter
@@ -21,3 +23,16 @@ class Embedding(Op):
         if ctx.padding_idx is not None:
             g = where(np.expand_dims(ctx.indices == ctx.padding_idx, -1), 0.0, g)
         return IndexScatter.apply(g, shape=ctx.weight_shape, index=(ctx.indices,), accumulate=True)
+
+
+@register(method=False)
+def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
+    """Scale, in place and outside autograd, the rows of ``input`` (an embedding table) picked by ``indices`` whose ``norm_type``-norm
+    exceeds ``max_norm`` down to norm ``max_norm`` (torch's ``1e-7`` guard included)."""
+    rows = np.unique(indices._data)
+    w = input._data
+    norms = np.linalg.norm(w[rows].astype(np.float64), ord=norm_type, axis=1)
+    big = norms > max_norm
+    w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(w.dtype)
+    input._bump("embedding_renorm_")
+    return input

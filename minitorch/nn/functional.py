@@ -14,11 +14,13 @@ from .. import _dtype, _registry
 from .._registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import conv as _conv
+from .._ops import dropout as _dropout
 from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: not in the registry sweep)
 from .._ops import loss as _loss
 from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
-from .._ops.arithmetic import add_, clamp, mul_, where
+from .._ops.arithmetic import clamp, mul_, where
+from .._ops import embedding as _embedding
 from .._ops.embedding import Embedding
 from .._ops.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg import Addmm, einsum, matmul
@@ -459,47 +461,16 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
     return input / (div * alpha + k) ** beta
 
 
-def _dropout_mask(shape, p, dtype, generator=None) -> np.ndarray:
-    keep = numpy_generator(generator).random(shape) >= p
-    return (keep * (1.0 / (1.0 - p)) if p < 1 else keep * 0.0).astype(dtype)
-
-
 def _check_p(p):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-
-
-_ALPHA_DROPOUT = 1.7580993408473766  # SELU's negative saturation, -scale * alpha: where alpha dropout sends a unit
-
-
-def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: bool = False, alpha: bool = False):
-    """torch's dropout kernel: per element, or per (N, C) feature map (``feature``); ``alpha`` keeps SELU's
-    mean and variance by setting dropped units to the saturation value and rescaling affinely."""
-    if p < 0 or p > 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 0 or not train or input.numel() == 0:
-        return input
-    if p == 1:
-        return mul_(input, 0.0) if inplace else input * 0.0
-    if feature and input.dim() < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2) if feature else tuple(input.shape)
-    dtype = input._data.dtype
-    if not alpha:
-        scale = _dropout_mask(shape, p, dtype)
-        return mul_(input, scale) if inplace else input * scale
-    keep = numpy_generator(None).random(shape) >= p
-    a = 1.0 / math.sqrt((_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
-    scale = (keep * a).astype(dtype)
-    shift = ((keep - 1.0) * (_ALPHA_DROPOUT * a) + _ALPHA_DROPOUT * a * p).astype(dtype)
-    return add_(mul_(input, scale), shift) if inplace else input * scale + shift
 
 
 @functional_op
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
     _check_p(p)
-    return dropout_impl(input, p, training, inplace)
+    return _dropout.dropout_impl(input, p, training, inplace)
 
 
 def _channel_dropout(input, p, training, inplace, spatial):
@@ -517,8 +488,8 @@ def _channel_dropout(input, p, training, inplace, spatial):
                       "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
                       stacklevel=3)
     if dims == spatial + 2:
-        return dropout_impl(input, p, training, inplace, feature=True)
-    out = dropout_impl(input.unsqueeze(0), p, training, False, feature=True).squeeze(0)
+        return _dropout.dropout_impl(input, p, training, inplace, feature=True)
+    out = _dropout.dropout_impl(input.unsqueeze(0), p, training, False, feature=True).squeeze(0)
     return input.copy_(out) if inplace and training and p > 0 else out
 
 
@@ -538,14 +509,14 @@ def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
 def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Dropout for SELU networks: keeps zero mean and unit variance (dropped units go to SELU's saturation)."""
     _check_p(p)
-    return dropout_impl(input, p, training, inplace, alpha=True)
+    return _dropout.dropout_impl(input, p, training, inplace, alpha=True)
 
 
 @functional_op
 def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Alpha dropout of whole channels (dim 1)."""
     _check_p(p)
-    return dropout_impl(input, p, training, inplace, feature=True, alpha=True)
+    return _dropout.dropout_impl(input, p, training, inplace, feature=True, alpha=True)
 
 
 @functional_op
@@ -555,7 +526,7 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
     if not training or p == 0:
         return input
     shape = tuple(input.shape[:-2]) + (1, 1)
-    mask = _dropout_mask(shape, p, input._data.dtype)
+    mask = _dropout.dropout_mask(shape, p, input._data.dtype)
     return mul_(input, mask) if inplace else input * mask
 
 
@@ -674,23 +645,27 @@ def selu_(input) -> Tensor:
     return selu(input, True)
 
 
-@functional_op
-def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
-          inplace: bool = False) -> Tensor:
-    """Leaky ReLU whose negative slope is drawn uniformly from [lower, upper] per element in training, and is
-    their mean in eval."""
+def _rrelu(input, lower, upper, training, inplace, generator=None):
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
         return leaky_relu(input, (lower + upper) / 2, inplace)
     x = input._data
-    slopes = np.where(x <= 0, numpy_generator(None).uniform(lower, upper, x.shape), 1.0).astype(x.dtype)
+    slopes = np.where(x <= 0, numpy_generator(generator).uniform(lower, upper, x.shape), 1.0).astype(x.dtype)
     return mul_(input, slopes) if inplace else input * slopes
 
 
 @functional_op
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Leaky ReLU whose negative slope is drawn uniformly from [lower, upper] per element in training, and is
+    their mean in eval."""
+    return _rrelu(input, lower, upper, training, inplace)
+
+
+@functional_op
 def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
-    return rrelu(input, lower, upper, training, True)
+    return _rrelu(input, lower, upper, training, True)
 
 
 @functional_op
@@ -779,20 +754,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
     if max_norm is not None:
-        embedding_renorm_(weight, input, max_norm, norm_type)
+        _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
     return Embedding.apply(weight, indices=idx, padding_idx=padding_idx)
-
-
-def embedding_renorm_(weight, indices, max_norm: float, norm_type: float) -> Tensor:
-    """Scale, in place and outside autograd, the rows of ``weight`` picked by ``indices`` whose ``norm_type``-norm
-    exceeds ``max_norm`` down to norm ``max_norm`` (torch's ``1e-7`` guard included)."""
-    rows = np.unique(indices._data)
-    w = weight._data
-    norms = np.linalg.norm(w[rows].astype(np.float64), ord=norm_type, axis=1)
-    big = norms > max_norm
-    w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(w.dtype)
-    weight._bump("embedding_renorm_")
-    return weight
 
 
 _BAG_MODES = ("sum", "mean", "max")
@@ -835,7 +798,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
                                   "GitHub.")
     if max_norm is not None:
-        embedding_renorm_(weight, Tensor._wrap(idx), max_norm, norm_type)
+        _embedding.embedding_renorm_(weight, Tensor._wrap(idx), max_norm, norm_type)
     if include_last_offset:  # the last offset closes the last bag; torch's CPU kernel extends it to the end anyway
         starts = starts[:-1]
     if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
@@ -1107,6 +1070,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
                       stacklevel=2)
     if reduction != "batchmean":
         _loss.check_reduction(reduction)
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input, target, reduction, log_target):
     if log_target:
         losses = target.exp() * (target - input)
     else:
