@@ -7,8 +7,7 @@ from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, conv, copying, counting, decompositions, diagonal,  # noqa: F401
                dropout, embedding, indexing, linalg, loss, nn_functions, norm, normalization, pooling, reduction,
-               sorting, special,
-               triangular, trigonometric, unary, view)
+               sorting, special, triangular, trigonometric, unary, view)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)

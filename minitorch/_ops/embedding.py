@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
@@ -25,7 +24,6 @@ class Embedding(Op):
         return IndexScatter.apply(g, shape=ctx.weight_shape, index=(ctx.indices,), accumulate=True)
 
 
-@register(method=False)
 def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
     """Scale, in place and outside autograd, the rows of ``input`` (an embedding table) picked by ``indices`` whose ``norm_type``-norm
     exceeds ``max_norm`` down to norm ``max_norm`` (torch's ``1e-7`` guard included)."""
