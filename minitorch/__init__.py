@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
     from minitorch._ops.dropout import (alpha_dropout, alpha_dropout_, dropout, dropout_, feature_alpha_dropout,
         feature_alpha_dropout_, feature_dropout, feature_dropout_, native_dropout)
-    from minitorch._ops.embedding import embedding_renorm_
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select,
         narrow, nonzero, repeat_interleave, scatter, scatter_add, select, take, take_along_dim)
     from minitorch._ops.linalg import (addmm, bmm, cdist, cross, dot, einsum, ger, inner, kron, matmul, mm, mv,
