@@ -79,12 +79,14 @@ class CtcLoss(Op):
             rec = np.where((t == last)[:, None], start, rec)
             beta[t] = np.where((t <= last)[:, None], rec + emit[t], _NEG_INF)
             following = beta[t]
+        ctx.save_for_backward(log_probs)
         ctx.state = (lp, ext, alpha + beta, nll, input_lengths, zero_infinity, log_probs.dtype)
         return nll.astype(log_probs.dtype)
 
     @staticmethod
     def backward(ctx, g):
-        return _CtcLossGrad.apply(g, state=ctx.state)
+        (log_probs,) = ctx.saved_tensors
+        return _CtcLossGrad.apply(g, log_probs, state=ctx.state)
 
 
 class _CtcLossGrad(Op, name="NotImplemented"):
@@ -92,7 +94,7 @@ class _CtcLossGrad(Op, name="NotImplemented"):
     sample's input length, and for infinite losses under ``zero_infinity``."""
 
     @staticmethod
-    def forward(ctx, g, state=None):
+    def forward(ctx, g, log_probs, state=None):  # log_probs: only an edge, for double backward's error
         lp, ext, ab, nll, input_lengths, zero_infinity, dtype = state
         steps, n, classes = lp.shape
         top = ab.max(axis=2, keepdims=True)
@@ -132,7 +134,7 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
         raise RuntimeError("target_lengths must be of size batch_size")
     if il.size and il.max() > steps:
         raise RuntimeError(f"Expected input_lengths to have value at most {steps}, but got value {il.max()} "
-                           "(while checking arguments for ctc_loss_cpu)")
+                           "(while checking arguments for ctc_loss_allocate_outputs)")
     tg = targets._data.astype(np.int64)
     width = int(tl.max()) if tl.size else 0
     if tg.ndim == 1 and not unbatched:  # concatenated: sample i's labels follow sample i-1's

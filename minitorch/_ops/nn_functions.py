@@ -1,5 +1,6 @@
 """The ``minitorch.*`` forms of nn.functional's ops, with ATen's signatures: positional flags
-(``batch_norm(..., training, momentum, eps, cudnn_enabled)``), integer reductions (0 none, 1 mean, 2 sum),
+(``batch_norm(..., training, momentum, eps, cudnn_enabled)``), integer reductions (0 none, 1 mean, 2 sum; torch's
+Python bindings default them to 0, whatever the schema says),
 ``embedding(weight, indices)``. Each calls nn.functional's implementation, imported on first use
 (nn.functional is built after this module's registry entries)."""
 from __future__ import annotations
@@ -210,31 +211,31 @@ def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad
 # ---- losses ---------------------------------------------------------------------------------------------------------
 @register(method=False)
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None, pos_weight=None,
-                                     reduction: int = 1) -> Tensor:
+                                     reduction: int = 0) -> Tensor:
     return _F().binary_cross_entropy_with_logits(input, target, weight, reduction=_REDUCTIONS[reduction],
                                                  pos_weight=pos_weight)
 
 
 @register(method=False)
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                          reduction: int = 1) -> Tensor:
+                          reduction: int = 0) -> Tensor:
     return _F().cosine_embedding_loss(input1, input2, target, margin, reduction=_REDUCTIONS[reduction])
 
 
 @register(method=False)
-def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 1) -> Tensor:
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 0) -> Tensor:
     return _F().hinge_embedding_loss(input, target, margin, reduction=_REDUCTIONS[reduction])
 
 
 @register(method=False)
-def kl_div(input: Tensor, target: Tensor, reduction: int = 1, *, log_target: bool = False) -> Tensor:
+def kl_div(input: Tensor, target: Tensor, reduction: int = 0, *, log_target: bool = False) -> Tensor:
     """Pointwise KL divergence; reduction 1 is the plain mean (no 'batchmean' here)."""
     return _F()._kl_div(input, target, _REDUCTIONS[reduction], log_target)
 
 
 @register(method=False)
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                        reduction: int = 1) -> Tensor:
+                        reduction: int = 0) -> Tensor:
     return _F().margin_ranking_loss(input1, input2, target, margin, reduction=_REDUCTIONS[reduction])
 
 
@@ -246,6 +247,6 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool,
 
 @register(method=False)
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
-                        eps: float = 1e-6, swap: bool = False, reduction: int = 1) -> Tensor:
+                        eps: float = 1e-6, swap: bool = False, reduction: int = 0) -> Tensor:
     return _F().triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
                                     reduction=_REDUCTIONS[reduction])

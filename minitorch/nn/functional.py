@@ -623,7 +623,7 @@ def threshold(input, threshold: float, value: float, inplace: bool = False) -> T
 
 @functional_op
 def threshold_(input, threshold: float, value: float) -> Tensor:
-    return threshold(input, threshold, value, True)
+    return _maybe_inplace(_act.Threshold, input, True, threshold=threshold, value=value)
 
 
 @functional_op
@@ -777,7 +777,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
     if input.dim() == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
-                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+                             f"fixed length sequences. However, found offsets of type "
+                             f"{str(type(offsets)).replace('minitorch._tensor.', 'minitorch.')}")
         starts, include_last_offset = np.arange(0, idx.size, max(idx.shape[1], 1)), False
         idx = idx.reshape(-1)
         if per_sample_weights is not None:
@@ -800,8 +801,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
                                   "GitHub.")
     if max_norm is not None:
         _embedding.embedding_renorm_(weight, Tensor._wrap(idx), max_norm, norm_type)
-    if include_last_offset:  # the last offset closes the last bag; torch's CPU kernel extends it to the end anyway
-        starts = starts[:-1]
+    end = idx.size
+    if include_last_offset:  # the last offset closes the last bag
+        starts, end = starts[:-1], starts[-1]
     if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
@@ -809,7 +811,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
     bags, dim = len(starts), weight.shape[1]
     position = np.arange(idx.size)
     bag = np.searchsorted(starts, position, side="right") - 1  # the bag of each index
-    used = bag >= 0
+    used = (bag >= 0) & (position < end)
     if padding_idx is not None:
         used &= idx != padding_idx
     idx, bag = idx[used], bag[used]
@@ -1216,7 +1218,9 @@ def _margin_loss_input(input, target, name):
     x = input.reshape(1, -1) if input.dim() < 2 else input
     expected = x.shape[0]
     if name == "multi_margin_loss" and (target.dim() > 1 or target.numel() != expected):
-        raise RuntimeError(f"inconsistent target size, expected {expected} but got {list(target.shape)}")
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{expected}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
     return x
 
 
@@ -1251,12 +1255,12 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     non-target class ``i``, ``max(0, 1 - (x[j] - x[i]))``, summed and divided by C."""
     reduction = _reduction(size_average, reduce, reduction)
     x = _margin_loss_input(input, target, "multilabel_margin_loss")
-    t = target._data.reshape(x.shape)
     if tuple(target.shape) != tuple(input.shape):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    t = target._data.reshape(x.shape)
     n, classes = x.shape
     if t.size and (t.min() < -1 or t.max() >= classes):
-        raise RuntimeError("multilabel-margin-loss shape mismatch or index out of range")
+        raise RuntimeError("argument #2 'target' is out of range")
     valid = np.cumprod(t != -1, axis=1).astype(bool)  # the targets before the first -1
     is_target = np.zeros((n, classes), bool)
     is_target[np.nonzero(valid)[0], t[valid]] = True
