@@ -92,6 +92,9 @@ SAMPLES = {
     "F.multilabel_margin_loss": (lambda a: F.multilabel_margin_loss(a, idx([3, 0, -1, 1], [1, 2, 3, 0],
                                                                             [2, -1, 0, 0])),
                                  lambda: (x(3, 4),)),
+    "F.linear_cross_entropy": (lambda a, w, b: F.linear_cross_entropy(a, w, idx([0, 1], [1, 2], [2, 0]),
+                                                                      linear_bias=b, label_smoothing=0.1),
+                               lambda: (x(3, 4), x(3, 2, 4, seed=1), x(3, 2, seed=2))),
     "F.triplet_margin_with_distance_loss": (
         lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, margin=3.0, swap=True,
                                                             distance_function=lambda u, v: (u - v).abs().sum(-1)),

@@ -248,6 +248,15 @@ MARGIN = {
     "triplet_cosine": ([(3, 4), (3, 4), (3, 4)], lambda lib, a, p, n: F(lib).triplet_margin_with_distance_loss(
         a, p, n, distance_function=lambda u, v: 1 - F(lib).cosine_similarity(u, v), reduction="none")),
     "softmax2d": ([(2, 3, 2, 2)], lambda lib, x: lib.nn.Softmax2d()(x)),
+    "linear_cross_entropy": ([(4, 3), (5, 3)], lambda lib, x, w: F(lib).linear_cross_entropy(
+        x, w, _idx(lib, [0, 4, 2, -100]), reduction="sum")),
+    "linear_cross_entropy_kdim": ([(4, 3), (5, 2, 3), (5, 2)], lambda lib, x, w, b: F(lib).linear_cross_entropy(
+        x, w, _idx(lib, [[0, 4], [2, 2], [1, 3], [4, 0]]), linear_bias=b, weight=lib.linspace(0.5, 1.5, 5),
+        ignore_index=2, label_smoothing=0.2)),
+    "linear_cross_entropy_unbatched": ([(3,), (5, 3)], lambda lib, x, w: F(lib).linear_cross_entropy(
+        x, w, _idx(lib, 3), options=lib.nn.LinearCrossEntropyOptions(batch_chunk_size=2))),
+    "linear_cross_entropy_probs": ([(4, 3), (5, 3), (4, 5)], lambda lib, x, w, t: F(lib).linear_cross_entropy(
+        x, w, t.softmax(1), reduction="none")),
 }
 
 
@@ -268,6 +277,12 @@ def test_losses_and_layers_match_torch(name):
     lambda lib, x: F(lib).channel_shuffle(x.reshape(1, 4, 3), 0),
     lambda lib, x: F(lib).pdist(x[0]),
     lambda lib, x: lib.nn.Softmax2d()(x),
+    lambda lib, x: F(lib).linear_cross_entropy(x.reshape(1, 3, 4), x, _idx(lib, [0, 1, 2])),
+    lambda lib, x: F(lib).linear_cross_entropy(x, x.reshape(3, 1, 4), _idx(lib, [0, 1, 2]), linear_bias=x[0]),
+    lambda lib, x: F(lib).linear_cross_entropy(x[0], x.reshape(3, 1, 4), _idx(lib, [0])),
+    lambda lib, x: F(lib).linear_cross_entropy(x[:, :3], x[:, :3], x[:, :3], ignore_index=1),
+    lambda lib, x: lib.nn.LinearCrossEntropyLoss(4, 3, weight=x[0]),
+    lambda lib, x: lib.nn.LinearCrossEntropyOptions(chunking_method="rows"),
 ])
 def test_errors_match_torch(call):
     check_error(call, (3, 4))
@@ -421,6 +436,9 @@ MODULES = {
     "EmbeddingBag_sum": lambda nn: nn.EmbeddingBag(5, 3, norm_type=1.0, scale_grad_by_freq=True, mode="sum"),
     "Embedding": lambda nn: nn.Embedding(5, 3, padding_idx=1, max_norm=1.0, sparse=True),
     "AdaptiveLogSoftmaxWithLoss": lambda nn: nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0),
+    "LinearCrossEntropyLoss": lambda nn: nn.LinearCrossEntropyLoss(
+        4, 5, out_features=(2,), bias=True, weight=nn.Parameter(nn.init.ones_(nn.Linear(5, 1).weight[0].detach())),
+        ignore_index=3, options=nn.LinearCrossEntropyOptions(acc_policy="compact")),
 }
 
 
@@ -430,6 +448,21 @@ def test_module_repr_and_state_dict_keys_match_torch(name):
     m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
     assert repr(m) == repr(t)
     assert list(m.state_dict()) == list(t.state_dict())
+
+
+@needs_torch
+def test_linear_cross_entropy_module_matches_torch():
+    tm = torch.nn.LinearCrossEntropyLoss(3, 4, out_features=(2,), bias=True, label_smoothing=0.1)
+    mm = minitorch.nn.LinearCrossEntropyLoss(3, 4, out_features=(2,), bias=True, label_smoothing=0.1)
+    _copy_params(mm, tm)
+    x, t = floats((5, 3)), ints((5, 2), 0, 4)
+    xt, xm = torch.tensor(x, requires_grad=True), minitorch.tensor(x, requires_grad=True)
+    lt, lm = tm(xt, torch.tensor(t)), mm(xm, minitorch.tensor(t))
+    assert lm.item() == pytest.approx(lt.item(), rel=1e-5)
+    lt.backward()
+    lm.backward()
+    np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(mm.linear.weight.grad.numpy(), tm.linear.weight.grad.numpy(), rtol=1e-4, atol=1e-6)
 
 
 def test_nllloss2d_is_a_deprecated_nllloss():

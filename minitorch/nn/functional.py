@@ -1336,3 +1336,39 @@ def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-1
     index = y_soft.max(dim, keepdim=True)[1]
     y_hard = Tensor._wrap(np.zeros_like(logits._data)).scatter_(dim, index, 1.0)
     return y_hard - y_soft.detach() + y_soft
+
+
+@functional_op
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction: str = "mean",
+                         ignore_index: int | None = None, label_smoothing: float = 0.0, options=None) -> Tensor:
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)``; a (C, d_1, ..., d_K, in)
+    ``linear_weight`` gives K-dimensional logits (N, C, d_1, ..., d_K). ``options`` (torch's chunking, a memory
+    strategy) do not change the values: minitorch always computes the logits whole."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    batch, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), got "
+                           f"{in_features} and {linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not batch:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    if tuple(target.shape) == (*batch, classes, *out_features) and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if options is not None and (out_features or reduction not in ("mean", "sum", "none") or label_smoothing != 0.0
+                                or target.dtype != _dtype.int64):
+        warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs reduction in {'mean','sum',"
+                      "'none'}, label_smoothing == 0, target.dtype == int64, out_features == (). Got "
+                      f"reduction={reduction!r}, label_smoothing={label_smoothing}, target.dtype="
+                      f"{str(target.dtype).replace('minitorch.', 'torch.')}, out_features={out_features}, "
+                      "tracing=False, linear_bias.shape="
+                      f"{tuple(linear_bias.shape) if linear_bias is not None else None}.", stacklevel=2)
+    flat_bias = None if linear_bias is None else linear_bias.reshape(-1)
+    logits = linear(input, linear_weight.reshape(-1, in_features), flat_bias).reshape(*batch, classes, *out_features)
+    return cross_entropy(logits, target, weight, ignore_index=-100 if ignore_index is None else ignore_index,
+                         reduction=reduction, label_smoothing=label_smoothing)

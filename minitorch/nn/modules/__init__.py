@@ -30,5 +30,6 @@ from .activation_more import RReLU, Softmax2d
 from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .channelshuffle import ChannelShuffle
 from .dropout import AlphaDropout, Dropout1d, Dropout3d, FeatureAlphaDropout
-from .loss_more import CTCLoss, MultiLabelMarginLoss, MultiMarginLoss, NLLLoss2d, TripletMarginWithDistanceLoss
+from .loss_more import (CTCLoss, LinearCrossEntropyLoss, LinearCrossEntropyOptions, MultiLabelMarginLoss, MultiMarginLoss,
+                        NLLLoss2d, TripletMarginWithDistanceLoss)
 from .sparse import EmbeddingBag
