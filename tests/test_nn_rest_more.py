@@ -351,6 +351,17 @@ def test_embedding_bag_2d_input_per_sample_weights_and_max_norm_match_torch():
                                                               max_norm=1.5, norm_type=1.0), grad=False)
 
 
+def test_scale_grad_by_freq_divides_each_row_gradient_by_its_count():
+    helper_test_op([(10, 3)], lambda lib, w: F(lib).embedding(_idx(lib, [[1, 2, 2], [2, 5, 1]]), w, padding_idx=5,
+                                                              scale_grad_by_freq=True), check_node=False)
+    # embedding_bag by hand (torch's CPU kernel divides by the count of another index here)
+    w = minitorch.zeros(6, 2, requires_grad=True)
+    out = MF.embedding_bag(minitorch.tensor([1, 2, 2, 2, 5, 1]), w, minitorch.tensor([0, 3]), mode="sum",
+                           scale_grad_by_freq=True)
+    (out * minitorch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    np.testing.assert_allclose(w.grad.numpy()[[1, 2, 5]], [[2.0, 3.0], [5 / 3, 8 / 3], [3.0, 4.0]], rtol=1e-6)
+
+
 @pytest.mark.parametrize("call", [
     lambda lib, w: F(lib).embedding_bag(_idx(lib, [[1, 2]]), w, _idx(lib, [0])),
     lambda lib, w: F(lib).embedding_bag(_idx(lib, [1, 2]), w),

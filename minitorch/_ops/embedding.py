@@ -10,17 +10,22 @@ from .indexing import IndexScatter
 
 
 class Embedding(Op):
-    """``weight[indices]``; the row at ``padding_idx`` gets no gradient."""
+    """``weight[indices]``; the row at ``padding_idx`` gets no gradient, and with ``scale_grad_by_freq`` each
+    row's gradient is divided by how often its index occurs."""
 
     @staticmethod
-    def forward(ctx, weight, indices=None, padding_idx=None):
+    def forward(ctx, weight, indices=None, padding_idx=None, scale_grad_by_freq=False):
         ctx.weight_shape, ctx.indices, ctx.padding_idx = weight.shape, indices, padding_idx
+        ctx.scale_grad_by_freq = scale_grad_by_freq
         return weight[indices]
 
     @staticmethod
     def backward(ctx, g):
         if ctx.padding_idx is not None:
             g = where(np.expand_dims(ctx.indices == ctx.padding_idx, -1), 0.0, g)
+        if ctx.scale_grad_by_freq:
+            _, inverse, counts = np.unique(ctx.indices, return_inverse=True, return_counts=True)
+            g = g * np.expand_dims(1.0 / counts[inverse.reshape(ctx.indices.shape)], -1).astype(g.dtype)
         return IndexScatter.apply(g, shape=ctx.weight_shape, index=(ctx.indices,), accumulate=True)
 
 

@@ -205,7 +205,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tenso
 def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
     """Rows of ``weight`` picked by ``indices``; a negative ``padding_idx`` means none."""
-    return _F().embedding(indices, weight, padding_idx if padding_idx >= 0 else None)
+    return _F().embedding(indices, weight, padding_idx if padding_idx >= 0 else None,
+                          scale_grad_by_freq=scale_grad_by_freq)
 
 
 # ---- losses ---------------------------------------------------------------------------------------------------------

@@ -756,7 +756,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         padding_idx += weight.shape[0]
     if max_norm is not None:
         _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
-    return Embedding.apply(weight, indices=idx, padding_idx=padding_idx)
+    return Embedding.apply(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
 
 
 _BAG_MODES = ("sum", "mean", "max")
@@ -815,7 +815,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
     if padding_idx is not None:
         used &= idx != padding_idx
     idx, bag = idx[used], bag[used]
-    rows = Embedding.apply(weight, indices=idx, padding_idx=None)
+    rows = Embedding.apply(weight, indices=idx, scale_grad_by_freq=scale_grad_by_freq)
     if mode == "max":
         return _bag_max(rows, bag, bags)
     if per_sample_weights is not None:
