@@ -248,6 +248,8 @@ MARGIN = {
     "triplet_cosine": ([(3, 4), (3, 4), (3, 4)], lambda lib, a, p, n: F(lib).triplet_margin_with_distance_loss(
         a, p, n, distance_function=lambda u, v: 1 - F(lib).cosine_similarity(u, v), reduction="none")),
     "softmax2d": ([(2, 3, 2, 2)], lambda lib, x: lib.nn.Softmax2d()(x)),
+    "cross_map_lrn2d_3": ([(2, 7, 3, 2)], lambda lib, x: lib.nn.CrossMapLRN2d(3, 0.3, 0.6, 1.5)(x)),
+    "cross_map_lrn2d_4": ([(2, 7, 2, 2)], lambda lib, x: lib.nn.CrossMapLRN2d(4, 0.5, 0.75)(x)),
     "linear_cross_entropy": ([(4, 3), (5, 3)], lambda lib, x, w: F(lib).linear_cross_entropy(
         x, w, _idx(lib, [0, 4, 2, -100]), reduction="sum")),
     "linear_cross_entropy_kdim": ([(4, 3), (5, 2, 3), (5, 2)], lambda lib, x, w, b: F(lib).linear_cross_entropy(
@@ -277,6 +279,7 @@ def test_losses_and_layers_match_torch(name):
     lambda lib, x: F(lib).channel_shuffle(x.reshape(1, 4, 3), 0),
     lambda lib, x: F(lib).pdist(x[0]),
     lambda lib, x: lib.nn.Softmax2d()(x),
+    lambda lib, x: lib.nn.CrossMapLRN2d(3)(x),
     lambda lib, x: F(lib).linear_cross_entropy(x.reshape(1, 3, 4), x, _idx(lib, [0, 1, 2])),
     lambda lib, x: F(lib).linear_cross_entropy(x, x.reshape(3, 1, 4), _idx(lib, [0, 1, 2]), linear_bias=x[0]),
     lambda lib, x: F(lib).linear_cross_entropy(x[0], x.reshape(3, 1, 4), _idx(lib, [0])),
@@ -286,6 +289,14 @@ def test_losses_and_layers_match_torch(name):
 ])
 def test_errors_match_torch(call):
     check_error(call, (3, 4))
+
+
+def test_cross_map_lrn2d_by_hand():
+    # size 3 (windows built as torch builds them: channel 0 stays in every window), alpha = size: scale = 1 + S
+    x = minitorch.tensor([1.0, 2.0, 3.0, 4.0, 5.0]).reshape(1, 5, 1, 1)
+    out = minitorch.nn.CrossMapLRN2d(3, alpha=3.0, beta=1.0, k=1.0)(x).reshape(-1).numpy()
+    windows = [1 + 4, 1 + 4 + 9, 1 + 4 + 9 + 16, 1 + 9 + 16 + 25, 1 + 16 + 25]
+    np.testing.assert_allclose(out, [v / (1 + w) for v, w in zip([1, 2, 3, 4, 5], windows)], rtol=1e-6)
 
 
 def test_gumbel_softmax_samples_and_straight_through_gradient():
@@ -438,7 +449,8 @@ MODULES = {
     "Dropout1d": lambda nn: nn.Dropout1d(0.2), "Dropout3d": lambda nn: nn.Dropout3d(inplace=True),
     "AlphaDropout": lambda nn: nn.AlphaDropout(0.1), "FeatureAlphaDropout": lambda nn: nn.FeatureAlphaDropout(),
     "RReLU": lambda nn: nn.RReLU(0.1, 0.2, True), "RReLU_default": lambda nn: nn.RReLU(),
-    "Softmax2d": lambda nn: nn.Softmax2d(), "ChannelShuffle": lambda nn: nn.ChannelShuffle(3),
+    "Softmax2d": lambda nn: nn.Softmax2d(), "CrossMapLRN2d": lambda nn: nn.CrossMapLRN2d(5, k=2),
+    "ChannelShuffle": lambda nn: nn.ChannelShuffle(3),
     "MultiMarginLoss": lambda nn: nn.MultiMarginLoss(2, 0.5),
     "MultiLabelMarginLoss": lambda nn: nn.MultiLabelMarginLoss(reduction="sum"),
     "TripletMarginWithDistanceLoss": lambda nn: nn.TripletMarginWithDistanceLoss(margin=2.0),

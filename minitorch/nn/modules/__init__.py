@@ -32,4 +32,5 @@ from .channelshuffle import ChannelShuffle
 from .dropout import AlphaDropout, Dropout1d, Dropout3d, FeatureAlphaDropout
 from .loss_more import (CTCLoss, LinearCrossEntropyLoss, LinearCrossEntropyOptions, MultiLabelMarginLoss, MultiMarginLoss,
                         NLLLoss2d, TripletMarginWithDistanceLoss)
+from .norm_more import CrossMapLRN2d
 from .sparse import EmbeddingBag
