@@ -52,6 +52,7 @@ def dropout(input: Tensor, p: float, train: bool) -> Tensor:
 
 @register(method=False)
 def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """In-place ``dropout``."""
     return dropout_impl(input, p, train, inplace=True)
 
 
@@ -63,6 +64,7 @@ def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
 
 @register(method=False)
 def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """In-place ``feature_dropout``."""
     return dropout_impl(input, p, train, inplace=True, feature=True)
 
 
@@ -74,6 +76,7 @@ def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
 
 @register(method=False)
 def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """In-place ``alpha_dropout``."""
     return dropout_impl(input, p, train, inplace=True, alpha=True)
 
 
@@ -85,6 +88,7 @@ def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
 
 @register(method=False)
 def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """In-place ``feature_alpha_dropout``."""
     return dropout_impl(input, p, train, inplace=True, feature=True, alpha=True)
 
 

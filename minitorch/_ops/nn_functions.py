@@ -111,6 +111,7 @@ def celu(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 @register(method=False)
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """In-place ``celu``."""
     return _F().celu(input, alpha, True)
 
 
@@ -121,6 +122,7 @@ def selu(input: Tensor) -> Tensor:
 
 @register(method=False)
 def selu_(input: Tensor) -> Tensor:
+    """In-place ``selu``."""
     return _F().selu(input, True)
 
 
@@ -132,6 +134,7 @@ def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
 
 @register(method=False)
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """In-place ``threshold``."""
     return _F().threshold(input, threshold, value, True)
 
 
@@ -145,6 +148,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
 @register(method=False)
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
            generator=None) -> Tensor:
+    """In-place ``rrelu``."""
     return _F()._rrelu(input, lower, upper, training, True, generator)
 
 

@@ -15,13 +15,12 @@ from .._registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import conv as _conv
 from .._ops import dropout as _dropout
-from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: not in the registry sweep)
-from ._dispatch import assert_int_or_pair, boolean_dispatch, boolean_dispatched  # noqa: F401
+from .._ops import embedding as _embedding
 from .._ops import loss as _loss
 from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
-from .._ops import embedding as _embedding
+from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
 from .._ops.embedding import Embedding
 from .._ops.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg import Addmm, einsum, matmul
@@ -36,6 +35,7 @@ from .._ops.view import View, reshape
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
+from ._dispatch import assert_int_or_pair, boolean_dispatch, boolean_dispatched  # noqa: F401
 
 globals().update(_registry.functional())  # the ops that are the same function here and in minitorch.* (tanh, ...)
 
@@ -623,26 +623,31 @@ def threshold(input, threshold: float, value: float, inplace: bool = False) -> T
 
 @functional_op
 def threshold_(input, threshold: float, value: float) -> Tensor:
+    """In-place threshold."""
     return _maybe_inplace(_act.Threshold, input, True, threshold=threshold, value=value)
 
 
 @functional_op
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """In-place hardtanh."""
     return hardtanh(input, min_val, max_val, True)
 
 
 @functional_op
 def elu_(input, alpha: float = 1.0) -> Tensor:
+    """In-place elu."""
     return elu(input, alpha, True)
 
 
 @functional_op
 def celu_(input, alpha: float = 1.0) -> Tensor:
+    """In-place celu."""
     return celu(input, alpha, True)
 
 
 @functional_op
 def selu_(input) -> Tensor:
+    """In-place selu."""
     return selu(input, True)
 
 
@@ -666,6 +671,7 @@ def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool 
 
 @functional_op
 def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """In-place rrelu."""
     return _rrelu(input, lower, upper, training, True)
 
 
