@@ -39,11 +39,19 @@ if TYPE_CHECKING:
         unique, unique_consecutive)
     from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
+    from minitorch._ops.dropout import (alpha_dropout, alpha_dropout_, dropout, dropout_, feature_alpha_dropout,
+        feature_alpha_dropout_, feature_dropout, feature_dropout_, native_dropout)
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
         masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_add, select, take,
         take_along_dim)
     from minitorch._ops.linalg import (addmm, bmm, cdist, cross, dot, einsum, ger, inner, kron, matmul, mm, mv,
         outer)
+    from minitorch._ops.nn_functions import (batch_norm, bilinear, binary_cross_entropy_with_logits, celu, celu_,
+        channel_shuffle, cosine_embedding_loss, cosine_similarity, embedding, group_norm, hardshrink,
+        hinge_embedding_loss, instance_norm, kl_div, layer_norm, margin_ranking_loss, native_batch_norm,
+        channel_shuffle as native_channel_shuffle, native_group_norm, native_layer_norm, norm_except_dim,
+        pairwise_distance, pdist, pixel_shuffle, pixel_unshuffle, poisson_nll_loss, prelu, rms_norm, rrelu, rrelu_,
+        selu, selu_, threshold, threshold_, triplet_margin_loss)
     from minitorch._ops.norm import norm
     from minitorch._ops.numeric import (copysign, erf_, float_power, frexp, gcd, gcd_, heaviside, lcm, lcm_, ldexp,
         ldexp_, nextafter)

@@ -1,23 +1,41 @@
-"""Embedding lookup: rows of a weight matrix picked by integer indices."""
+"""Embedding lookup: rows of a weight matrix picked by integer indices; the max-norm renormalisation."""
 from __future__ import annotations
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
 from .indexing import IndexScatter
 
 
 class Embedding(Op):
-    """``weight[indices]``; the row at ``padding_idx`` gets no gradient."""
+    """``weight[indices]``; the row at ``padding_idx`` gets no gradient, and with ``scale_grad_by_freq`` each
+    row's gradient is divided by how often its index occurs."""
 
     @staticmethod
-    def forward(ctx, weight, indices=None, padding_idx=None):
+    def forward(ctx, weight, indices=None, padding_idx=None, scale_grad_by_freq=False):
         ctx.weight_shape, ctx.indices, ctx.padding_idx = weight.shape, indices, padding_idx
+        ctx.scale_grad_by_freq = scale_grad_by_freq
         return weight[indices]
 
     @staticmethod
     def backward(ctx, g):
         if ctx.padding_idx is not None:
             g = where(np.expand_dims(ctx.indices == ctx.padding_idx, -1), 0.0, g)
+        if ctx.scale_grad_by_freq:
+            _, inverse, counts = np.unique(ctx.indices, return_inverse=True, return_counts=True)
+            g = g * np.expand_dims(1.0 / counts[inverse.reshape(ctx.indices.shape)], -1).astype(g.dtype)
         return IndexScatter.apply(g, shape=ctx.weight_shape, index=(ctx.indices,), accumulate=True)
+
+
+def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
+    """Scale, in place and outside autograd, the rows of ``input`` (an embedding table) picked by ``indices`` whose ``norm_type``-norm
+    exceeds ``max_norm`` down to norm ``max_norm`` (torch's ``1e-7`` guard included)."""
+    rows = np.unique(indices._data)
+    w = input._data
+    norms = np.linalg.norm(w[rows].astype(np.float64), ord=norm_type, axis=1)
+    big = norms > max_norm
+    w[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(w.dtype)
+    input._bump("embedding_renorm_")
+    return input

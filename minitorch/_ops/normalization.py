@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import Op
+from .linalg import einsum
 from .reduction import mean
 from .reduction import sum as sum_
 from .unary import rsqrt
@@ -170,3 +171,32 @@ class NativeLayerNorm(_Normalization):
 
 class NativeGroupNorm(_Normalization):
     pass
+
+
+class CrossMapLrn2d(Op, name="CrossMapLRN2dBackward"):
+    """torch's legacy cross-channel LRN of (N, C, H, W) input, as torch computes it: ``x * scale ** -beta``,
+    ``scale = k + alpha / size * S`` with S the sums of squares over channel windows that torch builds
+    incrementally (so channel 0 stays in every window), and torch's own backward formula, whose window is
+    channels ``c - (size + 1) // 2 .. c - (size + 1) // 2 + size - 1``. Neither is the other's derivative:
+    reproducing torch is the point of this layer."""
+
+    @staticmethod
+    def forward(ctx, x, size=5, alpha=1e-4, beta=0.75, k=1.0):
+        channels = x.shape[1]
+        pre = (size - 1) // 2 + 1
+        prefix = np.concatenate([np.zeros_like(x[:, :1]), np.cumsum(x * x, axis=1)], axis=1)
+        c = np.arange(channels)
+        window = prefix[:, np.minimum(c + pre, channels)]
+        late = c > pre
+        window[:, late] -= prefix[:, c[late] - pre + 1] - prefix[:, 1:2]
+        scale = k + alpha / size * window
+        first = c - (size + 1) // 2  # the first channel of the backward window of channel c
+        band = ((c >= first[:, None]) & (c < first[:, None] + size)).astype(x.dtype)
+        ctx.state = (x, x * scale ** -beta, scale, band, 2 * alpha * beta / size, beta)
+        return ctx.state[1]
+
+    @staticmethod
+    def backward(ctx, g):
+        x, out, scale, band, factor, beta = ctx.state
+        accum = einsum("cj,njhw->nchw", band, g * (out / scale))
+        return g * scale ** -beta - accum * (x * factor)

@@ -14,11 +14,15 @@ from .. import _dtype, _registry
 from .._registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import conv as _conv
+from .._ops import dropout as _dropout
+from .._ops import embedding as _embedding
 from .._ops import loss as _loss
 from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
+from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
 from .._ops.embedding import Embedding
+from .._ops.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg import Addmm, einsum, matmul
 from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from .._ops.reduction import log_softmax as _log_softmax
@@ -31,6 +35,7 @@ from .._ops.view import View, reshape
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
+from ._dispatch import assert_int_or_pair, boolean_dispatch, boolean_dispatched  # noqa: F401
 
 globals().update(_registry.functional())  # the ops that are the same function here and in minitorch.* (tanh, ...)
 
@@ -457,11 +462,6 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
     return input / (div * alpha + k) ** beta
 
 
-def _dropout_mask(shape, p, dtype, generator=None) -> np.ndarray:
-    keep = numpy_generator(generator).random(shape) >= p
-    return (keep * (1.0 / (1.0 - p)) if p < 1 else keep * 0.0).astype(dtype)
-
-
 def _check_p(p):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -471,10 +471,53 @@ def _check_p(p):
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
     _check_p(p)
-    if not training or p == 0:
-        return input
-    mask = _dropout_mask(input.shape, p, input._data.dtype)
-    return mul_(input, mask) if inplace else input * mask
+    return _dropout.dropout_impl(input, p, training, inplace)
+
+
+def _channel_dropout(input, p, training, inplace, spatial):
+    """dropout1d / dropout3d: feature dropout of (N, C, *spatial) or unbatched (C, *spatial) input."""
+    _check_p(p)
+    dims = input.dim()
+    if dims not in (spatial + 1, spatial + 2):
+        if spatial == 1:
+            raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {dims}D input. Note that "
+                               "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, "
+                               "a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+        warnings.warn(f"dropout3d: Received a {dims}-D input to dropout3d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                      "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+                      stacklevel=3)
+    if dims == spatial + 2:
+        return _dropout.dropout_impl(input, p, training, inplace, feature=True)
+    out = _dropout.dropout_impl(input.unsqueeze(0), p, training, False, feature=True).squeeze(0)
+    return input.copy_(out) if inplace and training and p > 0 else out
+
+
+@functional_op
+def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 1)
+
+
+@functional_op
+def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 3)
+
+
+@functional_op
+def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: keeps zero mean and unit variance (dropped units go to SELU's saturation)."""
+    _check_p(p)
+    return _dropout.dropout_impl(input, p, training, inplace, alpha=True)
+
+
+@functional_op
+def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels (dim 1)."""
+    _check_p(p)
+    return _dropout.dropout_impl(input, p, training, inplace, feature=True, alpha=True)
 
 
 @functional_op
@@ -484,7 +527,7 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
     if not training or p == 0:
         return input
     shape = tuple(input.shape[:-2]) + (1, 1)
-    mask = _dropout_mask(shape, p, input._data.dtype)
+    mask = _dropout.dropout_mask(shape, p, input._data.dtype)
     return mul_(input, mask) if inplace else input * mask
 
 
@@ -579,6 +622,60 @@ def threshold(input, threshold: float, value: float, inplace: bool = False) -> T
 
 
 @functional_op
+def threshold_(input, threshold: float, value: float) -> Tensor:
+    """In-place threshold."""
+    return _maybe_inplace(_act.Threshold, input, True, threshold=threshold, value=value)
+
+
+@functional_op
+def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """In-place hardtanh."""
+    return hardtanh(input, min_val, max_val, True)
+
+
+@functional_op
+def elu_(input, alpha: float = 1.0) -> Tensor:
+    """In-place elu."""
+    return elu(input, alpha, True)
+
+
+@functional_op
+def celu_(input, alpha: float = 1.0) -> Tensor:
+    """In-place celu."""
+    return celu(input, alpha, True)
+
+
+@functional_op
+def selu_(input) -> Tensor:
+    """In-place selu."""
+    return selu(input, True)
+
+
+def _rrelu(input, lower, upper, training, inplace, generator=None):
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    x = input._data
+    slopes = np.where(x <= 0, numpy_generator(generator).uniform(lower, upper, x.shape), 1.0).astype(x.dtype)
+    return mul_(input, slopes) if inplace else input * slopes
+
+
+@functional_op
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Leaky ReLU whose negative slope is drawn uniformly from [lower, upper] per element in training, and is
+    their mean in eval."""
+    return _rrelu(input, lower, upper, training, inplace)
+
+
+@functional_op
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """In-place rrelu."""
+    return _rrelu(input, lower, upper, training, True)
+
+
+@functional_op
 def softsign(input) -> Tensor:
     return input / (input.abs() + 1)
 
@@ -663,7 +760,91 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
-    return Embedding.apply(weight, indices=idx, padding_idx=padding_idx)
+    if max_norm is not None:
+        _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
+    return Embedding.apply(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+
+
+_BAG_MODES = ("sum", "mean", "max")
+
+
+@functional_op
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,
+                  mode: str = "mean", sparse: bool = False, per_sample_weights=None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """Sums, means or maxima of bags of embedding rows: the rows of each row of a 2-D ``input``, or the runs of a
+    1-D ``input`` that start at ``offsets``. Indices equal to ``padding_idx`` are left out; empty bags give 0."""
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    idx = input._data
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type "
+                             f"{str(type(offsets)).replace('minitorch._tensor.', 'minitorch.')}")
+        starts, include_last_offset = np.arange(0, idx.size, max(idx.shape[1], 1)), False
+        idx = idx.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        starts = offsets._data.astype(np.int64)
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in _BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    if max_norm is not None:
+        _embedding.embedding_renorm_(weight, Tensor._wrap(idx), max_norm, norm_type)
+    end = idx.size
+    if include_last_offset:  # the last offset closes the last bag
+        starts, end = starts[:-1], starts[-1]
+    if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    bags, dim = len(starts), weight.shape[1]
+    position = np.arange(idx.size)
+    bag = np.searchsorted(starts, position, side="right") - 1  # the bag of each index
+    used = (bag >= 0) & (position < end)
+    if padding_idx is not None:
+        used &= idx != padding_idx
+    idx, bag = idx[used], bag[used]
+    rows = Embedding.apply(weight, indices=idx, scale_grad_by_freq=scale_grad_by_freq)
+    if mode == "max":
+        return _bag_max(rows, bag, bags)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights[Tensor._wrap(np.flatnonzero(used))].unsqueeze(1)
+    out = _IndexScatter.apply(rows, shape=(bags, dim), index=(bag,), accumulate=True)
+    if mode == "mean":
+        counts = np.maximum(np.bincount(bag, minlength=bags), 1).astype(weight._data.dtype)
+        out = out / Tensor._wrap(counts[:, None])
+    return out
+
+
+def _bag_max(rows, bag, bags):
+    """Per bag and column, the largest of ``rows`` (bags are contiguous runs of ``bag``); 0 for empty bags."""
+    out_shape = (bags, rows.shape[1])
+    if not bag.size:
+        return _IndexScatter.apply(rows, shape=out_shape, index=(bag,), accumulate=True)
+    vals = rows._data
+    starts = np.flatnonzero(np.r_[True, bag[1:] != bag[:-1]])
+    top = np.maximum.reduceat(vals, starts, axis=0)
+    is_top = vals == top[np.searchsorted(starts, np.arange(bag.size), side="right") - 1]
+    first = np.minimum.reduceat(np.where(is_top, np.arange(bag.size)[:, None], bag.size), starts, axis=0)
+    picked = rows.gather(0, Tensor._wrap(first))
+    return _IndexScatter.apply(picked, shape=out_shape, index=(bag[starts],), accumulate=True)
 
 
 @functional_op
@@ -898,6 +1079,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
                       stacklevel=2)
     if reduction != "batchmean":
         _loss.check_reduction(reduction)
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input, target, reduction, log_target):
     if log_target:
         losses = target.exp() * (target - input)
     else:
@@ -1029,3 +1214,167 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
     return _reduce_loss((d_pos - d_neg + margin).clamp_min(0), reduction)
+
+
+def _margin_loss_input(input, target, name):
+    """(N, C) logits and (N,) targets from batched or single-sample input, with torch's shape checks."""
+    if input.dim() > 2 or input.numel() == 0 and input.dim() != 2:
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    x = input.reshape(1, -1) if input.dim() < 2 else input
+    expected = x.shape[0]
+    if name == "multi_margin_loss" and (target.dim() > 1 or target.numel() != expected):
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{expected}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    return x
+
+
+@functional_op
+def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
+                      reduction: str = "mean") -> Tensor:
+    """Multi-class hinge loss: ``sum_{i != y} max(0, margin - x[y] + x[i])^p / C``, weighted by ``weight[y]``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    x = _margin_loss_input(input, target, "multi_margin_loss")
+    classes = x.shape[1]
+    t = target._data.reshape(-1, 1)
+    if t.size and (t.min() < 0 or t.max() >= classes):
+        raise RuntimeError("target out of range")
+    hinge = (margin - x.gather(1, Tensor._wrap(t)) + x).clamp_min(0)
+    if p == 2:
+        hinge = hinge * hinge
+    if weight is not None:
+        hinge = hinge * weight[Tensor._wrap(t)]
+    losses = where(Tensor._wrap(t == np.arange(classes)), 0.0, hinge).sum(1) / classes
+    if input.dim() < 2 and reduction == "none":
+        losses = losses.reshape(target.shape)
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """Multi-label hinge loss: for each target class ``j`` (``target`` lists them, ended by the first -1) and each
+    non-target class ``i``, ``max(0, 1 - (x[j] - x[i]))``, summed and divided by C."""
+    reduction = _reduction(size_average, reduce, reduction)
+    x = _margin_loss_input(input, target, "multilabel_margin_loss")
+    if tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    t = target._data.reshape(x.shape)
+    n, classes = x.shape
+    if t.size and (t.min() < -1 or t.max() >= classes):
+        raise RuntimeError("argument #2 'target' is out of range")
+    valid = np.cumprod(t != -1, axis=1).astype(bool)  # the targets before the first -1
+    is_target = np.zeros((n, classes), bool)
+    is_target[np.nonzero(valid)[0], t[valid]] = True
+    picked = x.gather(1, Tensor._wrap(np.where(valid, t, 0)))
+    hinge = (1 - picked.unsqueeze(2) + x.unsqueeze(1)).clamp_min(0)
+    mask = Tensor._wrap(valid[:, :, None] & ~is_target[:, None, :])
+    losses = where(mask, hinge, 0.0).sum((1, 2)) / classes
+    if input.dim() < 2:
+        losses = losses.reshape(())
+    return _reduce_loss(losses, reduction)
+
+
+@functional_op
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` for any distance ``d`` (default
+    pairwise_distance)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor.dim(), positive.dim(), negative.dim())
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    distance = pairwise_distance if distance_function is None else distance_function
+    d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        d_neg = d_neg.minimum(distance(positive, negative))
+    return _reduce_loss((margin + d_pos - d_neg).clamp_min(0), reduction)
+
+
+@functional_op
+def channel_shuffle(input, groups: int) -> Tensor:
+    """(N, g * k, *) -> (N, k * g, *): the channels regrouped, ``[c0 of group 0, c0 of group 1, ...]``."""
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                           f"{list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    n, c, *rest = input.shape
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    return input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(input.shape)
+
+
+native_channel_shuffle = register(channel_shuffle, name="native_channel_shuffle", method=False, top_level=False,
+                                  functional=True)
+
+
+@functional_op
+def pdist(input, p: float = 2) -> Tensor:
+    """The p-norm distances between all pairs of rows ``i < j`` of an (N, M) input, in row-major pair order."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    i, j = np.triu_indices(input.shape[0], 1)
+    return (input[Tensor._wrap(i)] - input[Tensor._wrap(j)]).norm(p, 1)
+
+
+@functional_op
+def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """A sample from the Gumbel-softmax distribution over ``dim``: softmax((logits + Gumbel noise) / tau); with
+    ``hard``, the one-hot of its argmax, with the soft sample's gradient (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -Tensor._wrap(np.empty_like(logits._data)).exponential_().log()
+    y_soft = _softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = Tensor._wrap(np.zeros_like(logits._data)).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+@functional_op
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction: str = "mean",
+                         ignore_index: int | None = None, label_smoothing: float = 0.0, options=None) -> Tensor:
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)``; a (C, d_1, ..., d_K, in)
+    ``linear_weight`` gives K-dimensional logits (N, C, d_1, ..., d_K). ``options`` (torch's chunking, a memory
+    strategy) do not change the values: minitorch always computes the logits whole."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    batch, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), got "
+                           f"{in_features} and {linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not batch:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    if tuple(target.shape) == (*batch, classes, *out_features) and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if options is not None and (out_features or reduction not in ("mean", "sum", "none") or label_smoothing != 0.0
+                                or target.dtype != _dtype.int64):
+        warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs reduction in {'mean','sum',"
+                      "'none'}, label_smoothing == 0, target.dtype == int64, out_features == (). Got "
+                      f"reduction={reduction!r}, label_smoothing={label_smoothing}, target.dtype="
+                      f"{str(target.dtype).replace('minitorch.', 'torch.')}, out_features={out_features}, "
+                      "tracing=False, linear_bias.shape="
+                      f"{tuple(linear_bias.shape) if linear_bias is not None else None}.", stacklevel=2)
+    flat_bias = None if linear_bias is None else linear_bias.reshape(-1)
+    logits = linear(input, linear_weight.reshape(-1, in_features), flat_bias).reshape(*batch, classes, *out_features)
+    return cross_entropy(logits, target, weight, ignore_index=-100 if ignore_index is None else ignore_index,
+                         reduction=reduction, label_smoothing=label_smoothing)

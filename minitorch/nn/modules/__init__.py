@@ -2,7 +2,7 @@
 from .activation import (ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax,
                          Mish, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin, Softplus, Tanh)
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .container import Container, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose2d
 from .dropout import Dropout, Dropout2d
 from .flatten import Flatten, Unflatten
@@ -25,3 +25,12 @@ from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling_more import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, MaxPool1d
 from .loss_more import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss,
                         MultiLabelSoftMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss)
+# issue 10, nn_rest slice
+from .activation_more import RReLU, Softmax2d
+from .adaptive import AdaptiveLogSoftmaxWithLoss
+from .channelshuffle import ChannelShuffle
+from .dropout import AlphaDropout, Dropout1d, Dropout3d, FeatureAlphaDropout
+from .loss_more import (CTCLoss, LinearCrossEntropyLoss, LinearCrossEntropyOptions, MultiLabelMarginLoss, MultiMarginLoss,
+                        NLLLoss2d, TripletMarginWithDistanceLoss)
+from .norm_more import CrossMapLRN2d
+from .sparse import EmbeddingBag

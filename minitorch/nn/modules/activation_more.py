@@ -1,4 +1,5 @@
-"""More activation layers: Softsign, Tanhshrink, Hardshrink, Softshrink, Threshold, CELU, GLU, PReLU."""
+"""More activation layers: Softsign, Tanhshrink, Hardshrink, Softshrink, Threshold, CELU, GLU, PReLU, RReLU,
+Softmax2d."""
 from __future__ import annotations
 
 from ... import _factories
@@ -89,3 +90,26 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """Randomized leaky ReLU: slopes drawn from U(lower, upper) in training, their mean in eval."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+
+
+class Softmax2d(Module):
+    """Softmax over the channels (dim -3) of (N, C, H, W) or (C, H, W) input."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3)

@@ -1,7 +1,8 @@
-"""Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
+"""Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict (and the deprecated Container)."""
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from typing import Iterable, Iterator, Mapping
 
@@ -255,3 +256,14 @@ class ParameterDict(_RegistryDict):
 
 def _as_parameter(value) -> Parameter:
     return value if isinstance(value, Parameter) else Parameter(value)
+
+
+class Container(Module):
+    """Deprecated: a Module holding the modules given as keywords."""
+
+    def __init__(self, **kwargs) -> None:
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+                      "Subclass that instead.", FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)

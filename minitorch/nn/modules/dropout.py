@@ -1,4 +1,4 @@
-"""Dropout and Dropout2d: random zeroing in training, identity in eval."""
+"""Dropout layers (plain, channel-wise, alpha): random zeroing in training, identity in eval."""
 from __future__ import annotations
 
 from .. import functional as F
@@ -24,3 +24,23 @@ class Dropout(_DropoutNd):
 class Dropout2d(_DropoutNd):
     def forward(self, input):
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -1,9 +1,17 @@
 """More losses: KLDivLoss, PoissonNLLLoss, GaussianNLLLoss, MarginRankingLoss, HingeEmbeddingLoss,
-SoftMarginLoss, MultiLabelSoftMarginLoss, CosineEmbeddingLoss, TripletMarginLoss."""
+SoftMarginLoss, MultiLabelSoftMarginLoss, CosineEmbeddingLoss, TripletMarginLoss, NLLLoss2d, MultiMarginLoss,
+MultiLabelMarginLoss, TripletMarginWithDistanceLoss, CTCLoss, LinearCrossEntropyLoss."""
 from __future__ import annotations
 
+import dataclasses
+import math
+import warnings
+
+from ... import _dtype
 from .. import functional as F
-from .loss import _Loss, _WeightedLoss
+from .distance import PairwiseDistance
+from .linear import Linear
+from .loss import NLLLoss, _Loss, _WeightedLoss
 
 
 class KLDivLoss(_Loss):
@@ -92,3 +100,116 @@ class TripletMarginLoss(_Loss):
     def forward(self, anchor, positive, negative):
         return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
                                      swap=self.swap, reduction=self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """Deprecated: NLLLoss, which handles (N, C, H, W) input itself."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean"):
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and see "
+                      "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.", FutureWarning,
+                      stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    def __init__(self, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
+                 reduction: str = "mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D instead")
+        self.p, self.margin = p, margin
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                   reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False, reduction: str = "mean"):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} "
+                             "instead")
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin, self.swap = margin, swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                   margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss (see ``F.ctc_loss``)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
+
+
+@dataclasses.dataclass(slots=True, frozen=True)
+class LinearCrossEntropyOptions:
+    """torch's chunking options of linear_cross_entropy, checked as torch checks them; minitorch computes the
+    logits whole, so they leave the values unchanged."""
+
+    allow_retain_graph: bool = False
+    batch_chunk_size: int | None = None
+    chunking_method: str | None = "auto"
+    acc_policy: str = "auto"
+    acc_dtype: object = None
+
+    def __post_init__(self):
+        if self.acc_policy not in {"auto", "accurate", "balanced", "compact"}:
+            raise ValueError(f"invalid acc_policy: {self.acc_policy!r}")
+        if self.chunking_method is not None and self.chunking_method != "auto":
+            name, sep, factor = self.chunking_method.partition(":")
+            factor = factor if sep else "1"
+            if not (name == "aspect_ratio" and factor.isdigit() and int(factor) > 0):
+                raise ValueError(f"invalid chunking_method: {self.chunking_method!r}")
+        if not (self.batch_chunk_size is None or isinstance(self.batch_chunk_size, int) and self.batch_chunk_size > 0):
+            raise ValueError(f"batch_chunk_size must be positive int or None, got {self.batch_chunk_size!r}")
+        if self.acc_dtype is not None and self.acc_dtype not in (_dtype.float16, _dtype.float32, _dtype.float64):
+            raise ValueError("acc_dtype must be one of {None, torch.float16, torch.bfloat16, torch.float32, "
+                             f"torch.float64}}, got {self.acc_dtype!r}. Pass acc_dtype=None to let the op pick "
+                             "automatically.")
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """Cross entropy of a learnt linear map's logits: ``num_classes * prod(out_features)`` outputs, read as
+    (C, *out_features)."""
+
+    def __init__(self, in_features: int, num_classes: int, *, out_features: tuple = (), bias: bool = False,
+                 device=None, dtype=None, reduction: str = "mean", weight=None, ignore_index: int | None = None,
+                 label_smoothing: float = 0.0, options: LinearCrossEntropyOptions | None = None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got {tuple(weight.shape)}")
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got {label_smoothing}")
+        super().__init__(weight, None, None, reduction)
+        self.num_classes, self.out_features = num_classes, out_features
+        self.ignore_index, self.label_smoothing, self.options = ignore_index, label_smoothing, options
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes), bias=bias, dtype=dtype)
+
+    def forward(self, input, target):
+        weight = self.linear.weight.reshape(self.num_classes, *self.out_features, self.linear.in_features)
+        bias = None if self.linear.bias is None else self.linear.bias.reshape(self.num_classes, *self.out_features)
+        return F.linear_cross_entropy(input, weight, target, linear_bias=bias, weight=self.weight,
+                                      reduction=self.reduction, ignore_index=self.ignore_index,
+                                      label_smoothing=self.label_smoothing, options=self.options)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, reduction={self.reduction}, "
+                f"ignore_index={self.ignore_index}, label_smoothing={self.label_smoothing}, options={self.options}")

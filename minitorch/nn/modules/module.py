@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 
 from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle, add_hook
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter
 
 
 class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -82,6 +82,9 @@ class Module:
             modules[name] = value
             return
         buffers = self.__dict__.get("_buffers")
+        if isinstance(value, Buffer):  # nn.Buffer registers itself, with its own persistence
+            self.register_buffer(name, value, value.persistent)
+            return
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "

@@ -1,7 +1,8 @@
-"""RMSNorm and LocalResponseNorm."""
+"""RMSNorm, LocalResponseNorm and the legacy CrossMapLRN2d."""
 from __future__ import annotations
 
 from ... import _factories
+from ..._ops.normalization import CrossMapLrn2d
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
@@ -39,6 +40,23 @@ class LocalResponseNorm(Module):
 
     def forward(self, input):
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(Module):
+    """Legacy cross-channel local response normalisation of (N, C, H, W) input, with torch's exact (quirky)
+    forward and backward."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead.")
+        return CrossMapLrn2d.apply(input, size=self.size, alpha=self.alpha, beta=self.beta, k=self.k)
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
