@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from minitorch._ops.sorting import (argsort, median, sort, topk)
     from minitorch._ops.special import (digamma, erfc, erfinv, exp2, i0, lgamma, logaddexp, logaddexp2, logit,
         mvlgamma, polygamma, sinc, xlogy)
+    from minitorch._ops.stacking import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_tensors,
+        cartesian_prod, column_stack, combinations, diagflat, dsplit, dstack, fliplr, hsplit, row_stack, vsplit)
     from minitorch._ops.triangular import (tril, triu)
     from minitorch._ops.trigonometric import (acos, acosh, acos as arccos, acosh as arccosh, asin as arcsin,
         asinh as arcsinh, atan as arctan, atan2 as arctan2, atanh as arctanh, asin, asinh, atan, atan2, atanh,
@@ -52,8 +54,12 @@ if TYPE_CHECKING:
     from minitorch._ops.unary import (abs, absolute, ceil, cos, exp, expm1, fix, floor, frac, log, log10, log1p,
         log2, neg, negative, reciprocal, relu, relu_, round, rsqrt, sigmoid, sign, sin, sqrt, tan, tanh, trunc)
     from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack,
-        meshgrid, moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, squeeze, stack, swapaxes,
-        swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)
+        meshgrid, moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, split_with_sizes,
+        squeeze, stack, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk,
+        unsafe_split, unsafe_split_with_sizes, unsqueeze, vstack)
+    from minitorch._ops.view_copy import (alias_copy, detach_copy, diagonal_copy, expand_copy, narrow_copy,
+        permute_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
+        transpose_copy, unbind_copy, unsqueeze_copy, view_copy)
     # end of the generated block
 from ._tensor_str import set_printoptions
 from ._threads import get_num_threads, set_num_threads

@@ -162,6 +162,7 @@ class Tensor:
         from minitorch._ops.special import (digamma, digamma_, erfc, erfc_, erfinv, erfinv_, exp2, exp2_, i0, i0_,
             lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma, polygamma_,
             sinc, sinc_, xlogy, xlogy_)
+        from minitorch._ops.stacking import (diagflat, dsplit, fliplr, hsplit, vsplit)
         from minitorch._ops.triangular import (tril, tril_, triu, triu_)
         from minitorch._ops.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos, acos_ as arccos_,
             acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_, asinh as arcsinh,
@@ -174,8 +175,9 @@ class Tensor:
         from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, rot90, split, split_with_sizes,
             squeeze, squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims, transpose_ as swapdims_,
-            t, t_, tensor_split, tile, transpose, transpose_, unbind, unflatten, unsqueeze, unsqueeze_, view,
-            view_as)
+            t, t_, tensor_split, tile, transpose, transpose_, unbind, unflatten, unsafe_chunk, unsafe_split,
+            unsafe_split_with_sizes, unsqueeze, unsqueeze_, view, view_as)
+        from minitorch._ops.view_copy import narrow_copy
         # end of the generated block
 
     # rarely set; kept in the instance __dict__ when they are
