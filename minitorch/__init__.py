@@ -15,10 +15,19 @@ from . import autograd as _autograd
 _autograd._bind_tensor(Tensor)
 from . import _ops, _registry
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
-                         LongTensor, ShortTensor, arange, as_tensor, asarray, bernoulli, empty, empty_like, eye,
-                         from_numpy, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
-                         rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
-                         zeros_like)
+                         LongTensor, ShortTensor, arange, as_tensor, asarray, bernoulli, empty, empty_like,
+                         empty_permuted, empty_strided, eye, from_file, from_numpy, frombuffer, full, full_like,
+                         linspace, logspace, multinomial, normal, ones, ones_like, rand, rand_like, randint,
+                         randint_like, randn, randn_like, randperm, range, scalar_tensor, tensor, tril_indices,
+                         triu_indices, zeros, zeros_like)
+from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryError, broadcast_shapes,
+                        channels_last, channels_last_3d, contiguous_format, finfo, get_deterministic_debug_mode,
+                        get_device, get_num_interop_threads, iinfo, init_num_threads,
+                        is_deterministic_algorithms_warn_only_enabled, is_inference, is_nonzero, is_same_size,
+                        is_signed, is_warn_always_enabled, layout, memory_format, preserve_format,
+                        set_anomaly_enabled, set_default_tensor_type, set_deterministic_debug_mode,
+                        set_flush_denormal, set_num_interop_threads, set_warn_always, strided)
+from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
 from ._ops.reduction import return_types
 
 globals().update(_registry.top_level())  # every registered op as minitorch.<name>
@@ -69,7 +78,7 @@ from . import special
 from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)
-from .amp import autocast
+from .amp import GradScaler, autocast
 from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled
@@ -111,6 +120,10 @@ def can_cast(from_: dtype, to: dtype) -> "bool":
 
 def detach(input: Tensor) -> Tensor:
     return input.detach()
+
+
+def detach_(input: Tensor) -> Tensor:
+    return input.detach_()
 
 
 from .utils import data as _utils_data  # noqa: E402,F401  (minitorch.utils.data needs the rest of the package)
