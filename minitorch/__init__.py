@@ -27,6 +27,8 @@ from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryE
                         is_signed, is_warn_always_enabled, layout, memory_format, preserve_format,
                         set_anomaly_enabled, set_default_tensor_type, set_deterministic_debug_mode,
                         set_flush_denormal, set_num_interop_threads, set_warn_always, strided)
+from ._dlpack import from_dlpack, to_dlpack
+from ._functorch import cond, vmap, while_loop
 from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
 from ._ops.reduction import return_types
 

@@ -682,6 +682,9 @@ class Tensor:
     def __dlpack__(self, *args, **kwargs):
         return self._data.__dlpack__(*args, **kwargs)
 
+    def __dlpack_device__(self) -> tuple:
+        return (1, 0)  # DLPack's CPU
+
     # ---- type conversion ---------------------------------------------------------
     def to(self, *args, **kwargs) -> "Tensor":
         """Convert dtype (``to(minitorch.float64)``, ``to(other)``, ``to('cpu', dtype)``); device must be cpu.
