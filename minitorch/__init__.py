@@ -19,14 +19,15 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          empty_permuted, empty_strided, eye, from_file, from_numpy, frombuffer, full, full_like,
                          linspace, logspace, multinomial, normal, ones, ones_like, rand, rand_like, randint,
                          randint_like, randn, randn_like, randperm, range, scalar_tensor, tensor, tril_indices,
-                         triu_indices, zeros, zeros_like)
+                         triu_indices, unravel_index, zeros, zeros_like)
 from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryError, broadcast_shapes,
                         channels_last, channels_last_3d, contiguous_format, finfo, get_deterministic_debug_mode,
                         get_device, get_num_interop_threads, iinfo, init_num_threads,
                         is_deterministic_algorithms_warn_only_enabled, is_inference, is_nonzero, is_same_size,
-                        is_signed, is_warn_always_enabled, layout, memory_format, preserve_format,
+                        is_signed, is_warn_always_enabled, layout, memory_format, preserve_format, resize_as_,
                         set_anomaly_enabled, set_default_tensor_type, set_deterministic_debug_mode,
-                        set_flush_denormal, set_num_interop_threads, set_warn_always, strided)
+                        set_flush_denormal, set_num_interop_threads, set_warn_always, strided,
+                        thread_safe_generator)
 from ._dlpack import from_dlpack, to_dlpack
 from ._functorch import cond, vmap, while_loop
 from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window

@@ -346,6 +346,26 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None
     return _triangle_indices(np.triu_indices, row, col, offset, dtype, device)
 
 
+def unravel_index(indices: Tensor, shape) -> tuple:
+    """The coordinates in a tensor of ``shape`` of the flat (C-order) ``indices``: one int64 tensor per dim.
+    Indices out of range wrap around, as in torch (each coordinate is taken modulo its size)."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for s in shape:
+        if not isinstance(s, int):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(s)}")
+    if any(s < 0 for s in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    if indices.dtype.kind != _dtype.INT:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if 0 in shape:
+        raise RuntimeError("ZeroDivisionError")
+    rest, coords = indices._data.astype(np.int64), []
+    for s in reversed(shape):
+        coords.append(rest % s)
+        rest = rest // s
+    return tuple(_leaf(c) for c in reversed(coords))
+
+
 def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad: bool = False) -> Tensor:
     """A 1-D tensor sharing memory with an object of the buffer protocol (``count`` elements after ``offset``
     bytes; -1: all the rest)."""

@@ -157,6 +157,10 @@ def is_inference(input) -> builtins.bool:
     return input.is_inference()
 
 
+def resize_as_(input, the_template, memory_format=None):
+    return input.resize_as_(the_template)
+
+
 def get_device(input) -> int:
     """The device index of ``input``: -1, the CPU."""
     return input.get_device()
@@ -237,6 +241,12 @@ def set_flush_denormal(mode: builtins.bool) -> builtins.bool:
     """Whether flushing denormal floats to zero could be set: numpy gives no control over the CPU's
     flush-to-zero mode, so this returns False and nothing changes."""
     return False
+
+
+def thread_safe_generator():
+    """The generator of the calling DataLoader thread worker: minitorch's workers are processes, so this is
+    None, which makes random functions use the default generator (as torch in process workers)."""
+    return None
 
 
 def set_default_tensor_type(t, /) -> None:
