@@ -18,7 +18,7 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          LongTensor, ShortTensor, arange, as_tensor, asarray, bernoulli, empty, empty_like,
                          empty_permuted, empty_strided, eye, from_file, from_numpy, frombuffer, full, full_like,
                          linspace, logspace, multinomial, normal, ones, ones_like, rand, rand_like, randint,
-                         randint_like, randn, randn_like, randperm, range, scalar_tensor, tensor, tril_indices,
+                         randint_like, randn, randn_like, randperm, range_ as range, scalar_tensor, tensor, tril_indices,
                          triu_indices, unravel_index, zeros, zeros_like)
 from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryError, broadcast_shapes,
                         channels_last, channels_last_3d, contiguous_format, finfo, get_deterministic_debug_mode,

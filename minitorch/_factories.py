@@ -2,7 +2,6 @@
 linspace, eye, random tensors and the ``*_like`` forms."""
 from __future__ import annotations
 
-import builtins
 import math
 import os
 import warnings
@@ -274,8 +273,8 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
 
 
-def range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A001
-    """Deprecated: values ``start, start+step, ...`` up to ``end`` inclusive (default dtype unless given)."""
+def range_(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``minitorch.range`` (named so here not to hide Python's ``range`` in this module). Deprecated: values ``start, start+step, ...`` up to ``end`` inclusive (default dtype unless given)."""
     warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
                   "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
                   "[start, end).", UserWarning, stacklevel=2)
@@ -287,6 +286,9 @@ def range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = 
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = int(math.floor((end - start) / step)) + 1
     return _leaf((start + np.arange(n, dtype=np.float64) * step).astype(_np_dtype(dtype)), requires_grad)
+
+
+range_.__name__ = range_.__qualname__ = "range"
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
@@ -319,7 +321,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, device=None, requires_g
     if len(order) != len(shape):
         raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; "
                            f"i.e. len(size) = {len(shape)} is not equal to len(physical_layout) = {len(order)}")
-    if sorted(order) != list(builtins.range(len(shape))):
+    if sorted(order) != list(range(len(shape))):
         raise RuntimeError("Duplicate dim not allowed")
     arr = np.empty([shape[d] for d in order], _np_dtype(dtype)).transpose(np.argsort(order))
     return _leaf(arr, requires_grad)

@@ -4,7 +4,6 @@ of the ``minitorch.*`` namespace, and the process-wide switches (warn-always, de
 mode, interop threads, denormals, the legacy default tensor type)."""
 from __future__ import annotations
 
-import builtins
 import os
 import warnings
 
@@ -92,7 +91,7 @@ class finfo:
         self.resolution = 10.0 ** -info.precision
         self.dtype = d.name
 
-    def __eq__(self, other) -> builtins.bool:
+    def __eq__(self, other) -> bool:
         return isinstance(other, finfo) and other.dtype == self.dtype
 
     __hash__ = None
@@ -114,7 +113,7 @@ class iinfo:
         info = np.iinfo(d.np)
         self.bits, self.min, self.max, self.dtype = info.bits, int(info.min), int(info.max), d.name
 
-    def __eq__(self, other) -> builtins.bool:
+    def __eq__(self, other) -> bool:
         return isinstance(other, iinfo) and other.dtype == self.dtype
 
     __hash__ = None
@@ -144,20 +143,20 @@ def broadcast_shapes(*shapes):
     return Size(result)
 
 
-def is_nonzero(input) -> builtins.bool:
+def is_nonzero(input) -> bool:
     """Whether the single element of ``input`` is nonzero."""
     return input.is_nonzero()
 
 
-def is_same_size(input, other) -> builtins.bool:
+def is_same_size(input, other) -> bool:
     return input.is_same_size(other)
 
 
-def is_signed(input) -> builtins.bool:
+def is_signed(input) -> bool:
     return input.is_signed()
 
 
-def is_inference(input) -> builtins.bool:
+def is_inference(input) -> bool:
     """Whether ``input`` was made under ``inference_mode``."""
     return input.is_inference()
 
@@ -175,12 +174,12 @@ def get_device(input) -> int:
 _state = {"warn_always": False, "interop_threads": None}
 
 
-def set_warn_always(b: builtins.bool) -> None:
+def set_warn_always(b: bool) -> None:
     """Ask warnings that torch gives once per process to be given every time."""
-    _state["warn_always"] = builtins.bool(b)
+    _state["warn_always"] = bool(b)
 
 
-def is_warn_always_enabled() -> builtins.bool:
+def is_warn_always_enabled() -> bool:
     return _state["warn_always"]
 
 
@@ -191,7 +190,7 @@ def set_deterministic_debug_mode(debug_mode: int | str) -> None:
     """0/'default': off; 1/'warn': warn on nondeterministic ops; 2/'error': refuse them (the same switch as
     ``use_deterministic_algorithms``; every minitorch kernel is deterministic)."""
     from ._device_settings import use_deterministic_algorithms
-    if not isinstance(debug_mode, (builtins.int, str)):
+    if not isinstance(debug_mode, (int, str)):
         raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
     if isinstance(debug_mode, str):
         if debug_mode not in _DEBUG_MODES:
@@ -210,15 +209,15 @@ def get_deterministic_debug_mode() -> int:
     return 1 if is_deterministic_algorithms_warn_only_enabled() else 2
 
 
-def is_deterministic_algorithms_warn_only_enabled() -> builtins.bool:
+def is_deterministic_algorithms_warn_only_enabled() -> bool:
     from ._device_settings import _state as device_state
     return device_state["warn_only"]
 
 
-def set_anomaly_enabled(enabled: builtins.bool, check_nan: builtins.bool = True) -> None:
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
     """Turn anomaly detection on or off for the rest of the process (as ``autograd.set_detect_anomaly``)."""
     from .autograd.grad_mode import state
-    state.anomaly, state.anomaly_check_nan = builtins.bool(enabled), builtins.bool(check_nan)
+    state.anomaly, state.anomaly_check_nan = bool(enabled), bool(check_nan)
 
 
 def get_num_interop_threads() -> int:
@@ -228,7 +227,7 @@ def get_num_interop_threads() -> int:
 
 def set_num_interop_threads(nthreads: int) -> None:
     """Set the number of inter-op threads, once. minitorch runs ops one after another; the number is kept."""
-    if not isinstance(nthreads, builtins.int):
+    if not isinstance(nthreads, int):
         raise RuntimeError(f"set_num_interop_threads expects an int, but got {type(nthreads).__name__}")
     if nthreads <= 0:
         raise RuntimeError("set_num_interop_threads expects a positive integer")
@@ -242,7 +241,7 @@ def init_num_threads() -> None:
     """Initialise the thread pools of the calling thread: numpy's BLAS needs nothing."""
 
 
-def set_flush_denormal(mode: builtins.bool) -> builtins.bool:
+def set_flush_denormal(mode: bool) -> bool:
     """Whether flushing denormal floats to zero could be set: numpy gives no control over the CPU's
     flush-to-zero mode, so this returns False and nothing changes."""
     return False

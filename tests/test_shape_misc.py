@@ -221,6 +221,8 @@ ERRORS = [
     (lambda m: m.vmap(lambda a: 3)(m.ones(2)), ValueError,
      "vmap(<lambda>, ...): `<lambda>` must only return Tensors, got type <class 'int'>. Did you mean to set "
      "out_dims= to None for output?"),
+    (lambda m: m.vmap(lambda a: a, chunk_size=0)(m.ones(2)), ValueError,
+     "vmap: chunk_size should be None or greater than 0. (got 0)"),
     (lambda m: m.vmap(lambda a: a, randomness="x")(m.ones(2)), RuntimeError,
      "Only allowed values for randomness are 'error', 'different', or 'same'. Got x"),
 ]
