@@ -4,6 +4,7 @@ the copy: every one of them is made by ``_copy_of`` from its view op."""
 from __future__ import annotations
 
 import functools
+import inspect
 
 from .._registry import register
 from . import diagonal as _diagonal, indexing, view
@@ -20,7 +21,8 @@ def _copy_of(view_fn, name: str):
     copy_variant.__name__ = copy_variant.__qualname__ = name
     copy_variant.__module__ = __name__
     copy_variant.__doc__ = f"``{view_fn.__name__}`` as a new tensor that shares no memory with ``input``."
-    del copy_variant.__wrapped__  # (keeps the view op's signature for help(), not its source file)
+    copy_variant.__signature__ = inspect.signature(view_fn)  # for help(); its source is here, not the view op's
+    del copy_variant.__wrapped__
     return register(copy_variant, method=False)
 
 
