@@ -149,10 +149,12 @@ def is_nonzero(input) -> bool:
 
 
 def is_same_size(input, other) -> bool:
+    """Whether both tensors have the same shape."""
     return input.is_same_size(other)
 
 
 def is_signed(input) -> bool:
+    """Whether ``input``'s dtype holds negative numbers."""
     return input.is_signed()
 
 
@@ -162,6 +164,7 @@ def is_inference(input) -> bool:
 
 
 def resize_as_(input, the_template, memory_format=None):
+    """``input.resize_as_(the_template)``."""
     return input.resize_as_(the_template)
 
 

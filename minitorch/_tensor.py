@@ -318,9 +318,11 @@ class Tensor:
                 and a.strides == b.strides and a.dtype == b.dtype)
 
     def is_same_size(self, other: "Tensor") -> bool:
+        """Whether both tensors have the same shape."""
         return self._data.shape == other._data.shape
 
     def is_signed(self) -> bool:
+        """Whether the dtype holds negative numbers (floats and signed integers)."""
         return self.dtype.is_signed
 
     def is_nonzero(self) -> bool:
@@ -523,6 +525,8 @@ class Tensor:
     def new(self, *args, **kwargs) -> "Tensor":
         """Legacy: ``new(*sizes)`` is uninitialised, ``new(data)`` copies ``data``; both of this dtype."""
         from ._factories import legacy_new
+        if len(args) == 1 and isinstance(args[0], Tensor) and args[0].dtype is not self.dtype:
+            raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(args[0].dtype)})")
         return legacy_new(args, kwargs, self.dtype)
 
     def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad: bool = False) -> "Tensor":
@@ -774,6 +778,12 @@ _new = object.__new__
 _C_TYPE_NAMES = {_dtype.float16: "c10::Half", _dtype.float32: "float", _dtype.float64: "double",
                  _dtype.int64: "long int", _dtype.int32: "int", _dtype.int16: "short int",
                  _dtype.int8: "signed char", _dtype.uint8: "unsigned char", _dtype.bool: "bool"}
+
+
+def _tensor_options(dt) -> str:
+    """How torch's C++ errors print a CPU tensor's options."""
+    return (f"TensorOptions(dtype={_C_TYPE_NAMES[dt]}, device=cpu, layout=Strided, requires_grad=false (default), "
+            "pinned_memory=false (default), memory_format=(nullopt))")
 
 
 def _rebuild(cls, arr, requires_grad):

@@ -67,7 +67,7 @@ SHAPE_CASES = {
     "vmap_dict_kwargs": ([(4, 3)], lambda m, x: m.vmap(lambda d, k=1.0: d["x"] * k)({"x": x}, k=3.0)),
 }
 # torch's graph node names where minitorch records the same node (the rest are composites or copies)
-SAME_NODE = {"unsafe_split", "unsafe_chunk", "split_with_sizes", "fliplr", "broadcast_tensors", "hsplit_1d",
+SAME_NODE = {"unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes", "split_with_sizes", "fliplr", "broadcast_tensors", "hsplit_1d",
              "hsplit_indices", "vsplit", "dsplit", "as_subclass", "cartesian_prod_one"}
 
 
@@ -110,6 +110,7 @@ def test_shape_ops_match_torch(name):
     lambda m: m.ones(2, 3).new(2, 1).shape,
     lambda m: m.ones(2, dtype=m.int32).new([1.5, 2.5]),
     lambda m: m.ones(2).new(),
+    lambda m: m.ones(2, dtype=m.int32).new(m.tensor([1, 2], dtype=m.int32)),
     lambda m: m.tensor([1.0, 2.0, 3.0]).resize_(2),
     lambda m: m.tensor([1.0, 2.0, 3.0]).resize_as_(m.ones(3, 1)),
     lambda m: m.resize_as_(m.tensor([1.0, 2.0, 3.0, 4.0]), m.ones(2, 2)),
@@ -173,6 +174,10 @@ ERRORS = [
     (lambda m: m.kaiser_window(4, dtype=m.int64), RuntimeError,
      "kaiser_window expects floating point dtypes, got: TensorOptions(dtype=long int, device=cpu, layout=Strided "
      "(default), requires_grad=false (default), pinned_memory=false, memory_format=(nullopt))"),
+    (lambda m: m.ones(2).new(m.ones(2, dtype=m.int64)), TypeError,
+     "expected TensorOptions(dtype=float, device=cpu, layout=Strided, requires_grad=false (default), "
+     "pinned_memory=false (default), memory_format=(nullopt)) (got TensorOptions(dtype=long int, device=cpu, "
+     "layout=Strided, requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt)))"),
     (lambda m: m.ones(3, requires_grad=True).resize_(2), RuntimeError, "cannot resize variables that require grad"),
     (lambda m: _quiet(lambda: m.ones(3).resize(2, 2)), RuntimeError,
      "requested resize to 2x2 (4 elements in total), but the given tensor has a size of 3 (3 elements). autograd's "
