@@ -178,7 +178,8 @@ _state = {"warn_always": False, "interop_threads": None}
 
 
 def set_warn_always(b: bool) -> None:
-    """Ask warnings that torch gives once per process to be given every time."""
+    """Torch's switch from warn-once to warn-always. minitorch warns through Python's ``warnings`` module,
+    whose filters decide repetition, so the flag is only kept for ``is_warn_always_enabled``."""
     _state["warn_always"] = bool(b)
 
 
