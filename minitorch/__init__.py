@@ -15,10 +15,22 @@ from . import autograd as _autograd
 _autograd._bind_tensor(Tensor)
 from . import _ops, _registry
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
-                         LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like, eye,
-                         from_numpy, full, full_like, linspace, logspace, normal, ones, ones_like,
-                         rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
-                         zeros_like)
+                         LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like,
+                         empty_permuted, empty_strided, eye, from_file, from_numpy, frombuffer, full, full_like,
+                         linspace, logspace, normal, ones, ones_like, rand, rand_like, randint,
+                         randint_like, randn, randn_like, randperm, range_ as range, scalar_tensor, tensor, tril_indices,
+                         triu_indices, unravel_index, zeros, zeros_like)
+from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryError, broadcast_shapes,
+                        channels_last, channels_last_3d, contiguous_format, finfo, get_deterministic_debug_mode,
+                        get_device, get_num_interop_threads, iinfo, init_num_threads,
+                        is_deterministic_algorithms_warn_only_enabled, is_inference, is_nonzero, is_same_size,
+                        is_signed, is_warn_always_enabled, layout, memory_format, preserve_format, resize_as_,
+                        set_anomaly_enabled, set_default_tensor_type, set_deterministic_debug_mode,
+                        set_flush_denormal, set_num_interop_threads, set_warn_always, strided,
+                        thread_safe_generator)
+from ._dlpack import from_dlpack, to_dlpack
+from ._functorch import cond, vmap, while_loop
+from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
 from ._ops.reduction import return_types
 
 globals().update(_registry.top_level())  # every registered op as minitorch.<name>
@@ -66,6 +78,8 @@ if TYPE_CHECKING:
     from minitorch._ops.special import (digamma, erfc, erfc_, erfinv, exp2, exp2_, i0, i0_, lgamma, logaddexp,
         logaddexp2, logit, logit_, mvlgamma, polygamma, sinc, sinc_, xlogy, xlogy_)
     from minitorch._ops.special_more import (igamma, igammac)
+    from minitorch._ops.stacking import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_tensors,
+        cartesian_prod, column_stack, combinations, diagflat, dsplit, dstack, fliplr, hsplit, row_stack, vsplit)
     from minitorch._ops.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile, nansum, quantile,
         renorm)
     from minitorch._ops.triangular import (tril, triu)
@@ -79,8 +93,12 @@ if TYPE_CHECKING:
         negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt, rsqrt_, sgn,
         sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc, trunc_)
     from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack,
-        meshgrid, moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, squeeze, stack, swapaxes,
-        swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsqueeze, vstack)
+        meshgrid, moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, split_with_sizes,
+        squeeze, stack, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk,
+        unsafe_split, unsafe_split_with_sizes, unsqueeze, vstack)
+    from minitorch._ops.view_copy import (alias_copy, detach_copy, diagonal_copy, expand_copy, narrow_copy,
+        permute_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
+        transpose_copy, unbind_copy, unsqueeze_copy, view_copy)
     # end of the generated block
 from ._tensor_str import set_printoptions
 from ._threads import get_num_threads, set_num_threads
@@ -90,7 +108,7 @@ from . import special
 from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)
-from .amp import autocast
+from .amp import GradScaler, autocast
 from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled
@@ -132,6 +150,10 @@ def can_cast(from_: dtype, to: dtype) -> "bool":
 
 def detach(input: Tensor) -> Tensor:
     return input.detach()
+
+
+def detach_(input: Tensor) -> Tensor:
+    return input.detach_()
 
 
 from .utils import data as _utils_data  # noqa: E402,F401  (minitorch.utils.data needs the rest of the package)

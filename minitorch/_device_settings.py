@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ._tensor import _check_device, device
 
-_state = {"matmul_precision": "highest", "deterministic": False}
+_state = {"matmul_precision": "highest", "deterministic": False, "warn_only": False}
 
 
 def get_default_device() -> device:
@@ -30,7 +30,7 @@ def get_float32_matmul_precision() -> str:
 
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
     """Accepted: every minitorch kernel is deterministic already."""
-    _state["deterministic"] = bool(mode)
+    _state["deterministic"], _state["warn_only"] = bool(mode), bool(warn_only)
 
 
 def are_deterministic_algorithms_enabled() -> bool:

@@ -3,6 +3,7 @@ linspace, eye, random tensors and the ``*_like`` forms."""
 from __future__ import annotations
 
 import math
+import os
 import warnings
 
 import numpy as np
@@ -271,6 +272,151 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
         if size is not None and size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
+
+
+def range_(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``minitorch.range`` (named so here not to hide Python's ``range`` in this module). Deprecated: values ``start, start+step, ...`` up to ``end`` inclusive (default dtype unless given)."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    _check_device(device)
+    start, end, step = (a.item() if isinstance(a, Tensor) else a for a in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int(math.floor((end - start) / step)) + 1
+    return _leaf((start + np.arange(n, dtype=np.float64) * step).astype(_np_dtype(dtype)), requires_grad)
+
+
+range_.__name__ = range_.__qualname__ = "range"
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
+                  pin_memory: bool = False) -> Tensor:
+    """A 0-dim tensor holding the number ``s`` (of the default dtype unless given)."""
+    _check_device(device)
+    return _leaf(np.array(s.item() if isinstance(s, Tensor) else s, _np_dtype(dtype)), requires_grad)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
+                  pin_memory: bool = False) -> Tensor:
+    """An uninitialised tensor of shape ``size`` with the given strides (in elements)."""
+    _check_device(device)
+    shape, stride = _checked_size((size,)), tuple(int(s) for s in stride)
+    if len(shape) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+                           f"({len(stride)})")
+    dt = _np_dtype(dtype)
+    extent = 0 if 0 in shape else 1 + sum((n - 1) * st for n, st in zip(shape, stride))
+    arr = np.lib.stride_tricks.as_strided(np.empty(extent, dt), shape, [st * dt.itemsize for st in stride])
+    return _leaf(arr, requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
+                   pin_memory: bool = False) -> Tensor:
+    """An uninitialised tensor of shape ``size`` whose dims lie in memory in the order ``physical_layout``
+    (outermost first)."""
+    _check_device(device)
+    shape, order = _checked_size((size,)), tuple(int(d) for d in physical_layout)
+    if len(order) != len(shape):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; "
+                           f"i.e. len(size) = {len(shape)} is not equal to len(physical_layout) = {len(order)}")
+    if sorted(order) != list(range(len(shape))):
+        raise RuntimeError("Duplicate dim not allowed")
+    arr = np.empty([shape[d] for d in order], _np_dtype(dtype)).transpose(np.argsort(order))
+    return _leaf(arr, requires_grad)
+
+
+def _triangle_indices(which, row: int, col: int, offset: int, dtype, device) -> Tensor:
+    _check_device(device)
+    for name, n in (("row", row), ("col", col)):
+        if n < 0:
+            raise RuntimeError(f"{name} must be non-negative, got{n}")
+    dt = _dtype.int64 if dtype is None else _dtype.to_dtype(dtype)
+    if dt.is_floating_point or dt is _dtype.bool:
+        raise NotImplementedError(f'"{which.__name__}" not implemented for \'{_dtype.C_NAMES[dt].capitalize()}\'')
+    return _leaf(np.stack(which(row, offset, col)).astype(dt.np))
+
+
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The (row, column) indices of the lower triangle of a ``row x col`` matrix (on and below ``offset``)."""
+    return _triangle_indices(np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The (row, column) indices of the upper triangle of a ``row x col`` matrix (on and above ``offset``)."""
+    return _triangle_indices(np.triu_indices, row, col, offset, dtype, device)
+
+
+def unravel_index(indices: Tensor, shape) -> tuple:
+    """The coordinates in a tensor of ``shape`` of the flat (C-order) ``indices``: one int64 tensor per dim.
+    Indices out of range wrap around, as in torch (each coordinate is taken modulo its size)."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for s in shape:
+        if not isinstance(s, int):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(s)}")
+    if any(s < 0 for s in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    if indices.dtype.kind != _dtype.INT:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if 0 in shape:
+        raise RuntimeError("ZeroDivisionError")
+    rest, coords = indices._data.astype(np.int64), []
+    for s in reversed(shape):
+        coords.append(rest % s)
+        rest = rest // s
+    return tuple(_leaf(c) for c in reversed(coords))
+
+
+def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad: bool = False) -> Tensor:
+    """A 1-D tensor sharing memory with an object of the buffer protocol (``count`` elements after ``offset``
+    bytes; -1: all the rest)."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    dt = _np_dtype(dtype)
+    length = view.nbytes
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+                         f"({length} bytes) minus 1")
+    if count < 0:
+        if (length - offset) % dt.itemsize:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a "
+                             f"multiple of element size ({dt.itemsize})")
+        count = (length - offset) // dt.itemsize
+    elif offset + count * dt.itemsize > length:
+        raise ValueError(f"requested buffer length ({count} * {dt.itemsize} bytes) after offset ({offset} bytes) "
+                         f"must not be greater than actual buffer length ({length} bytes)")
+    if view.readonly:
+        warnings.warn("The given buffer is not writable: minitorch's tensor of it is read-only too. You may want to "
+                      "copy the buffer or make it writable before converting it to a tensor.", UserWarning,
+                      stacklevel=2)
+    return _leaf(np.frombuffer(view.cast("B"), dt, count, offset), requires_grad)
+
+
+def from_file(filename: str, shared: bool | None = None, size: int = 0, *, dtype=None, layout=None,
+              device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+    """A 1-D tensor of the first ``size`` elements stored in the binary file ``filename`` (native byte order),
+    read into memory (``shared=True``, mapping the file, is not supported)."""
+    _check_device(device)
+    if shared:
+        raise RuntimeError("minitorch.from_file: shared=True (mapping the file into memory) is not supported; "
+                           "use shared=False")
+    dt = _np_dtype(dtype)
+    try:
+        with open(filename, "rb") as f:
+            nbytes = os.fstat(f.fileno()).st_size
+            if nbytes < size * dt.itemsize:
+                raise RuntimeError(f"file <{filename}> size <{nbytes}> is smaller than the required mapping size "
+                                   f"<{size * dt.itemsize}>")
+            arr = np.fromfile(f, dt, size)
+    except OSError as e:
+        raise RuntimeError(f"unable to open file <{filename}> in read-only mode: {e.strerror} ({e.errno})") from None
+    return _leaf(arr, requires_grad)
 
 
 # ---- random -----------------------------------------------------------------------------------------

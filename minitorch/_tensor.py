@@ -26,6 +26,7 @@ import numpy as np
 
 from . import _dtype, _tensor_str
 from ._dtype import dtype as _dtype_cls
+from ._settings import strided as _strided
 from .autograd import backward as _backward
 from .autograd.graph import AccumulateGrad
 from .autograd.grad_mode import state
@@ -177,6 +178,7 @@ class Tensor:
             lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma, polygamma_,
             sinc, sinc_, xlogy, xlogy_)
         from minitorch._ops.special_more import (igamma, igamma_, igammac, igammac_)
+        from minitorch._ops.stacking import (diagflat, dsplit, fliplr, hsplit, vsplit)
         from minitorch._ops.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile, nansum,
             quantile, renorm, renorm_)
         from minitorch._ops.triangular import (tril, tril_, triu, triu_)
@@ -193,8 +195,9 @@ class Tensor:
         from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, rot90, split, split_with_sizes,
             squeeze, squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims, transpose_ as swapdims_,
-            t, t_, tensor_split, tile, transpose, transpose_, unbind, unflatten, unsqueeze, unsqueeze_, view,
-            view_as)
+            t, t_, tensor_split, tile, transpose, transpose_, unbind, unflatten, unsafe_chunk, unsafe_split,
+            unsafe_split_with_sizes, unsqueeze, unsqueeze_, view, view_as)
+        from minitorch._ops.view_copy import narrow_copy
         # end of the generated block
 
     # rarely set; kept in the instance __dict__ when they are
@@ -307,13 +310,61 @@ class Tensor:
     def device(self) -> device:
         return CPU
 
+    is_cpu = True
     is_cuda = False
     is_mps = False
     is_xpu = False
     is_sparse = False
     is_quantized = False
     is_meta = False
-    layout = "torch.strided"
+    layout = _strided
+    name = None  # (the name of a named tensor; minitorch has none)
+
+    def is_shared(self) -> bool:
+        return False
+
+    const_data_ptr = data_ptr
+
+    def dim_order(self, *, ambiguity_check: bool = False) -> tuple:
+        """The dims from outermost to innermost in memory (by decreasing stride; ties keep their order)."""
+        strides = self.stride()
+        return tuple(sorted(range(len(strides)), key=lambda d: -strides[d]))
+
+    def is_set_to(self, tensor: "Tensor") -> bool:
+        """Whether both tensors use the same memory with the same shape, strides and dtype."""
+        a, b = self._data, tensor._data
+        return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
+                and a.strides == b.strides and a.dtype == b.dtype)
+
+    def is_same_size(self, other: "Tensor") -> bool:
+        """Whether both tensors have the same shape."""
+        return self._data.shape == other._data.shape
+
+    def is_signed(self) -> bool:
+        """Whether the dtype holds negative numbers (floats and signed integers)."""
+        return self.dtype.is_signed
+
+    def is_nonzero(self) -> bool:
+        """Whether the single element is nonzero."""
+        if self._data.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._data.size > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.item())
+
+    @property
+    def volatile(self) -> bool:
+        """Removed in PyTorch 0.4: always False, with a warning."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+
+    def reinforce(self, reward):
+        raise RuntimeError(_REINFORCE_REMOVED)
 
     def get_device(self) -> int:
         return -1
@@ -377,7 +428,7 @@ class Tensor:
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
-            if value._data.dtype != self._data.dtype:
+            if value._data.dtype != self._data.dtype and self.grad_dtype is not None:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_C_TYPE_NAMES[value.dtype]}' to a tensor with "
                     f"grad_dtype '{_dtype.C_NAMES[self.dtype]}'. The gradient must match the tensor's grad_dtype "
@@ -475,6 +526,96 @@ class Tensor:
         self._output_nr = 0
         return self
 
+    @property
+    def grad_dtype(self):
+        """The dtype ``.grad`` must have: the tensor's dtype, or None (any dtype may be assigned)."""
+        return self.__dict__.get("_grad_dtype", self.dtype)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value) -> None:
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and value is not self.dtype:
+            raise RuntimeError("minitorch computes gradients in the tensor's dtype: grad_dtype can only be the "
+                               "tensor's dtype or None")
+        self._grad_dtype = value
+
+    # ---- legacy constructors, resizing and aliasing -------------------------------------------------
+    def new(self, *args, **kwargs) -> "Tensor":
+        """Legacy: ``new(*sizes)`` is uninitialised, ``new(data)`` copies ``data``; both of this dtype."""
+        from ._factories import legacy_new
+        if len(args) == 1 and isinstance(args[0], Tensor) and args[0].dtype is not self.dtype:
+            raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(args[0].dtype)})")
+        return legacy_new(args, kwargs, self.dtype)
+
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad: bool = False) -> "Tensor":
+        from ._factories import empty_strided
+        return empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    def resize_(self, *sizes, memory_format=None) -> "Tensor":
+        """Give this tensor the shape ``sizes``, reading its elements in order (C-contiguously). When it
+        grows the new elements are zeros (torch leaves them uninitialised); when it shrinks a contiguous
+        tensor keeps sharing its memory."""
+        from ._ops.view import parse_shape
+        shape = parse_shape(sizes)
+        if self._requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        n = int(np.prod(shape))
+        flat = self._data.reshape(-1)
+        if n <= flat.size and self._data.flags.c_contiguous:
+            self._data = flat[:n].reshape(shape)
+        else:
+            data = np.zeros(n, self._data.dtype)
+            data[:min(n, flat.size)] = flat[:n]
+            self._data = data.reshape(shape)
+        self._bump("resize_")
+        return self
+
+    def resize_as_(self, the_template: "Tensor", memory_format=None) -> "Tensor":
+        return self.resize_(the_template._data.shape)
+
+    def resize(self, *sizes) -> "Tensor":
+        """Deprecated: ``reshape`` to ``sizes``, which must keep the number of elements."""
+        warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+        return self._resized(sizes)
+
+    def resize_as(self, tensor: "Tensor") -> "Tensor":
+        warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+        return self._resized(tensor._data.shape)
+
+    def _resized(self, sizes) -> "Tensor":
+        from ._ops.view import parse_shape
+        shape = parse_shape(sizes)
+        if int(np.prod(shape)) != self._data.size:
+            raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({int(np.prod(shape))} elements in "
+                               f"total), but the given tensor has a size of {'x'.join(map(str, self._data.shape))} "
+                               f"({self._data.size} elements). autograd's resize can only change the shape of a "
+                               "given tensor, while preserving the number of elements. ")
+        return self.reshape(shape)
+
+    def set_(self, source: "Tensor | None" = None) -> "Tensor":
+        """Make this tensor use ``source``'s memory, shape and strides (no argument: an empty tensor)."""
+        from .autograd.function import check_inplace
+        check_inplace(self)
+        if source is not None and not isinstance(source, Tensor):
+            raise TypeError(f"set_(): argument 'source' must be Tensor, not {type(source).__name__}")
+        self._data = np.empty((0,), self._data.dtype) if source is None else source._data
+        self._bump("set_")
+        return self
+
+    def as_subclass(self, cls: type) -> "Tensor":
+        """This tensor as an instance of the Tensor subclass ``cls``: same memory, in the graph as an alias."""
+        from ._ops.indexing import Alias
+        t = Alias.apply(self, index=(Ellipsis,))
+        t.__class__ = cls
+        return t
+
+    def module_load(self, other: "Tensor", assign: bool = False) -> "Tensor":
+        """How ``Module.load_state_dict`` loads ``other`` into this parameter or buffer."""
+        if assign:
+            return other.detach()
+        return self.copy_(other).detach()
+
     # ---- conversion ------------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The underlying numpy array (shared memory)."""
@@ -564,6 +705,9 @@ class Tensor:
     def __dlpack__(self, *args, **kwargs):
         return self._data.__dlpack__(*args, **kwargs)
 
+    def __dlpack_device__(self) -> tuple:
+        return (1, 0)  # DLPack's CPU
+
     # ---- type conversion ---------------------------------------------------------
     def to(self, *args, **kwargs) -> "Tensor":
         """Convert dtype (``to(minitorch.float64)``, ``to(other)``, ``to('cpu', dtype)``); device must be cpu.
@@ -627,10 +771,38 @@ class Tensor:
         return self.to(_dtype.bool)
 
 
+_REINFORCE_REMOVED = """reinforce() was removed.
+Use torch.distributions instead.
+See https://pytorch.org/docs/main/distributions.html
+
+Instead of:
+
+probs = policy_network(state)
+action = probs.multinomial()
+next_state, reward = env.step(action)
+action.reinforce(reward)
+action.backward()
+
+Use:
+
+probs = policy_network(state)
+# NOTE: categorical is equivalent to what used to be called multinomial
+m = torch.distributions.Categorical(probs)
+action = m.sample()
+next_state, reward = env.step(action)
+loss = -m.log_prob(action) * reward
+loss.backward()
+"""
 _new = object.__new__
 _C_TYPE_NAMES = {_dtype.float16: "c10::Half", _dtype.float32: "float", _dtype.float64: "double",
                  _dtype.int64: "long int", _dtype.int32: "int", _dtype.int16: "short int",
                  _dtype.int8: "signed char", _dtype.uint8: "unsigned char", _dtype.bool: "bool"}
+
+
+def _tensor_options(dt) -> str:
+    """How torch's C++ errors print a CPU tensor's options."""
+    return (f"TensorOptions(dtype={_C_TYPE_NAMES[dt]}, device=cpu, layout=Strided, requires_grad=false (default), "
+            "pinned_memory=false (default), memory_format=(nullopt))")
 
 
 def _rebuild(cls, arr, requires_grad):

@@ -492,9 +492,8 @@ class Split(SplitWithSizes):
     pass
 
 
-@register
-def split(input, split_size_or_sections, dim: int = 0) -> tuple:
-    """Pieces of ``split_size`` (the last may be smaller) or of the given sizes, as views."""
+def _split_with(ops, input, split_size_or_sections, dim: int) -> tuple:
+    """``split`` through ``ops`` = (the op for an int split size, the op for a list of sizes)."""
     d = _wrap_dim(dim, input._data.ndim)
     n = input._data.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -502,26 +501,65 @@ def split(input, split_size_or_sections, dim: int = 0) -> tuple:
         if step == 0 and n:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
         sizes = [step] * (n // step) + ([n % step] if n % step else []) if step else [n]
-        return Split.apply(input, sizes=tuple(sizes) or (0,), dim=d)
+        return ops[0].apply(input, sizes=tuple(sizes) or (0,), dim=d)
     sizes = tuple(int(s) for s in split_size_or_sections)
     if sum(sizes) != n:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
                            f"dimension {d}), but got split_sizes={list(sizes)}")
-    return SplitWithSizes.apply(input, sizes=sizes, dim=d)
+    return ops[1].apply(input, sizes=sizes, dim=d)
 
 
-@register(top_level=False)
+class UnsafeSplit(SplitWithSizes):
+    """The pieces share memory with the input but are not tracked as its views (in-place changes are allowed)."""
+
+    view = False
+
+
+class UnsafeSplitWithSizes(UnsafeSplit):
+    pass
+
+
+@register
+def split(input, split_size_or_sections, dim: int = 0) -> tuple:
+    """Pieces of ``split_size`` (the last may be smaller) or of the given sizes, as views."""
+    return _split_with((Split, SplitWithSizes), input, split_size_or_sections, dim)
+
+
+@register
 def split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
+    """Pieces of the given sizes along ``dim``, as views."""
     return split(input, list(split_sizes), dim)
+
+
+@register
+def unsafe_split(input, split_size: int, dim: int = 0) -> tuple:
+    """``split`` whose pieces are not tracked as views of ``input`` (they still share its memory)."""
+    return _split_with((UnsafeSplit, UnsafeSplitWithSizes), input, split_size, dim)
+
+
+@register
+def unsafe_split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
+    """``split_with_sizes`` whose pieces are not tracked as views of ``input``."""
+    return unsafe_split(input, list(split_sizes), dim)
+
+
+def _chunk_size(input, chunks: int, dim: int) -> int:
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
+    return max(1, -(-n // chunks))
 
 
 @register
 def chunk(input, chunks: int, dim: int = 0) -> tuple:
     """At most ``chunks`` pieces of equal size (the last may be smaller)."""
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
-    return split(input, max(1, -(-n // chunks)), dim)
+    return split(input, _chunk_size(input, chunks, dim), dim)
+
+
+@register
+def unsafe_chunk(input, chunks: int, dim: int = 0) -> tuple:
+    """``chunk`` whose pieces are not tracked as views of ``input`` (they still share its memory)."""
+    return unsafe_split(input, _chunk_size(input, chunks, dim), dim)
 
 
 @register
