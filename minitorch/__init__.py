@@ -96,9 +96,9 @@ if TYPE_CHECKING:
         meshgrid, moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, split_with_sizes,
         squeeze, stack, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk,
         unsafe_split, unsafe_split_with_sizes, unsqueeze, vstack)
-    from minitorch._ops.view_copy import (alias_copy, detach_copy, diagonal_copy, expand_copy, narrow_copy,
-        permute_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
-        transpose_copy, unbind_copy, unsqueeze_copy, view_copy)
+    from minitorch._ops.view_copy import (alias_copy, as_strided_copy, detach_copy, diagonal_copy, expand_copy,
+        narrow_copy, permute_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy,
+        t_copy, transpose_copy, unbind_copy, unfold_copy, unsqueeze_copy, view_copy)
     # end of the generated block
 from ._tensor_str import set_printoptions
 from ._threads import get_num_threads, set_num_threads

@@ -13,6 +13,8 @@ def _vectors():
 
 
 SAMPLES = {
+    "as_strided_copy": (lambda t: mt.as_strided_copy(t, (3, 3), (1, 2), 1), lambda: (x(3, 4),)),
+    "unfold_copy": (lambda t: mt.unfold_copy(t, 1, 2, 1), lambda: (x(3, 4),)),
     "view_copy": (lambda t: mt.view_copy(t.t(), (2, 6)), lambda: (x(3, 4),)),
     "slice_copy": (lambda t: mt.slice_copy(t, 1, 1, None, 2), lambda: (x(3, 4),)),
     "expand_copy": (lambda t: mt.expand_copy(t, (2, 3, 4)), lambda: (x(3, 4),)),

@@ -27,6 +27,8 @@ SHAPE_CASES = {
     "diagonal_copy": ([(3, 4)], lambda m, x: m.diagonal_copy(x, 1)),
     "select_copy": ([(3, 4)], lambda m, x: m.select_copy(x, 1, -1)),
     "permute_copy": ([(2, 3, 4)], lambda m, x: m.permute_copy(x, (2, 0, 1))),
+    "as_strided_copy": ([(3, 4)], lambda m, x: m.as_strided_copy(x, (2, 2), (1, 2), 1)),
+    "unfold_copy": ([(3, 5)], lambda m, x: m.unfold_copy(x, 1, 2, 2)),
     "squeeze_copy": ([(3, 1, 4)], lambda m, x: m.squeeze_copy(x)),
     "unsqueeze_copy": ([(3, 4)], lambda m, x: m.unsqueeze_copy(x, -1)),
     "t_copy": ([(3, 4)], lambda m, x: m.t_copy(x)),

@@ -7,7 +7,7 @@ import functools
 import inspect
 
 from .._registry import register
-from . import diagonal as _diagonal, indexing, view
+from . import diagonal as _diagonal, indexing, scatter, view
 from .copying import clone
 
 
@@ -70,6 +70,8 @@ transpose_copy = _copy_of(view.transpose, "transpose_copy")
 split_copy = _copy_of(view.split, "split_copy")
 split_with_sizes_copy = _copy_of(view.split_with_sizes, "split_with_sizes_copy")
 unbind_copy = _copy_of(view.unbind, "unbind_copy")
+as_strided_copy = _copy_of(scatter.as_strided, "as_strided_copy")
+unfold_copy = _copy_of(scatter.unfold, "unfold_copy")
 
 
 @register
