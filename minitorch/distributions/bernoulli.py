@@ -10,12 +10,12 @@ from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParams, broadcast_all
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(BinaryParams, ExponentialFamily):
     """Bernoulli distribution parameterized by ``probs`` or ``logits`` (not both)."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -64,14 +64,6 @@ class Bernoulli(ExponentialFamily):
     @property
     def variance(self):
         return self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self):

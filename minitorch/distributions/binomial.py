@@ -8,7 +8,7 @@ from .._tensor import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .distribution import Distribution
-from .utils import init_probs_or_logits, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParams, init_probs_or_logits
 
 __all__ = ["Binomial"]
 
@@ -18,7 +18,7 @@ def _clamp_by_zero(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(Distribution):
+class Binomial(BinaryParams, Distribution):
     """Binomial distribution: successes in ``total_count`` Bernoulli(``probs``) trials."""
 
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
@@ -35,14 +35,6 @@ class Binomial(Distribution):
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self.total_count)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

@@ -9,12 +9,12 @@ from ..autograd.grad_mode import no_grad
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all, init_probs_or_logits, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParams, broadcast_all, init_probs_or_logits
 
 __all__ = ["Geometric"]
 
 
-class Geometric(Distribution):
+class Geometric(BinaryParams, Distribution):
     """Geometric distribution: the number of failures before the first success of Bernoulli(``probs``) trials."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -25,14 +25,6 @@ class Geometric(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         return self._expand_params(Geometric, batch_shape, _instance, "probs", "logits")
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

@@ -10,12 +10,12 @@ from ..nn.functional import logsigmoid
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import init_probs_or_logits, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParams, init_probs_or_logits
 
 __all__ = ["NegativeBinomial"]
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(BinaryParams, Distribution):
     """Negative binomial distribution: successes of Bernoulli(``probs``) trials before ``total_count``
     failures."""
 
@@ -29,14 +29,6 @@ class NegativeBinomial(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         return self._expand_params(NegativeBinomial, batch_shape, _instance, "total_count", "probs", "logits")
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

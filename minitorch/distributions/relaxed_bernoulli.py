@@ -8,12 +8,12 @@ from . import constraints
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import clamp_probs, init_probs_or_logits, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParams, clamp_probs, init_probs_or_logits
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(BinaryParams, Distribution):
     """The logit of a RelaxedBernoulli sample: ``(logits + logistic noise) / temperature``."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -27,14 +27,6 @@ class LogitRelaxedBernoulli(Distribution):
         new = self._expand_params(LogitRelaxedBernoulli, batch_shape, _instance, "probs", "logits")
         new.temperature = self.temperature
         return new
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self):

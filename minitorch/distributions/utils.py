@@ -111,3 +111,16 @@ def tril_matrix_to_vec(mat, diag: int = 0):
     index = _factories.tensor(rows * n + cols)
     flat = mat.reshape(tuple(mat.shape[:-2]) + (n * n,))
     return flat.index_select(-1, index)
+
+
+class BinaryParams:
+    """``logits`` and ``probs`` of a binary outcome, each computed from the other on first use (a base listed
+    before ``Distribution``)."""
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
