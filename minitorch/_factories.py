@@ -19,7 +19,7 @@ def _leaf(arr: np.ndarray, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor; ``requires_grad`` checked as torch's factories check it."""
     t = Tensor._wrap(arr)
     if requires_grad:
-        if arr.dtype.kind != "f":
+        if arr.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._requires_grad = True
     if state.inference:
@@ -75,6 +75,8 @@ def _infer(data, dtype=None) -> np.ndarray:
         return arr
     if arr.dtype == np.float64 and not _has_numpy_float64(data):
         arr = arr.astype(_dtype.get_default_dtype().np)
+    elif arr.dtype == np.complex128 and not _has_numpy_scalars(data):
+        arr = arr.astype(_dtype.default_complex().np)
     elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not _has_numpy_scalars(data):
         if arr.dtype == np.uint64:  # Python ints beyond int64
             raise ValueError("Overflow when unpacking long long")

@@ -148,6 +148,9 @@ class Abs(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
+        if a.dtype.kind == "c" if type(a) is np.ndarray else a.is_complex():
+            from .complex import sgn  # (complex.py builds on this module)
+            return g * sgn(a)
         return g * sign(a)
 
 
@@ -156,6 +159,9 @@ class Sign(Op):
     def forward(ctx, a):
         if a.dtype == np.bool_:
             return a.copy()
+        if a.dtype.kind == "c":
+            raise RuntimeError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                               "torch.sgn instead.")
         r = np.sign(a, out=np.empty_like(a))  # out: an array even for 0-dim input
         if r.dtype.kind == "f":
             np.copyto(r, 0, where=np.isnan(r))  # torch: sign(nan) is 0

@@ -84,14 +84,14 @@ class Op(Node):
             raw, results = out, []
             for nr, arr in enumerate(raw):
                 t = Tensor._wrap(arr if type(arr) is np.ndarray else np.asarray(arr))
-                if arr.dtype.kind == "f":
+                if arr.dtype.kind in "fc":
                     t.grad_fn, t._output_nr, t._requires_grad = self, nr, True
                 results.append(t)
             self._n_outputs = len(raw)
         else:
             raw = (out,)
             t = Tensor._wrap(out if type(out) is np.ndarray else np.asarray(out))
-            if out.dtype.kind == "f":
+            if out.dtype.kind in "fc":
                 t.grad_fn, t._requires_grad = self, True
             results = (t,)
         if self.view:
@@ -260,7 +260,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     t = inputs[0]
     check_inplace(t)
     target = arrays[0]
-    record = record and target.dtype.kind == "f"  # an integer result cannot be differentiated
+    record = record and target.dtype.kind in "fc"  # an integer result cannot be differentiated
     out = type(ctx).forward(ctx, *arrays, **params)
     snapshot = None
     if out is not target:
@@ -288,7 +288,7 @@ def _write_back(target, result) -> None:
     np.copyto(target, result, casting="unsafe")
 
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
 # ---- user-defined functions ------------------------------------------------------------
@@ -432,7 +432,7 @@ class Function(metaclass=FunctionMeta):
                 continue
             if id(o) not in dirty and id(o) in input_ids:
                 o = o.detach()  # an input returned as is becomes a new output sharing its data
-            if id(o) not in non_diff and o._data.dtype.kind == "f":
+            if id(o) not in non_diff and o._data.dtype.kind in "fc":
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
             results.append(o)
         to_save = ctx.__dict__.pop("_to_save", None)
