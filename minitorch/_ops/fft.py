@@ -91,8 +91,8 @@ class FftR2C(Op):
         a = _as_transform_input(a)
         ctx.dims, ctx.norm, ctx.sizes = dims, norm, sizes
         ctx.in_sizes = tuple(a.shape[d] for d in dims)
-        transform = np.fft.rfftn if onesided else np.fft.fftn
-        return transform(a, s=sizes, axes=dims, norm=norm).astype(_complex_dtype(a), copy=False)
+        r = np.fft.rfftn(a, s=sizes, axes=dims, norm=norm).astype(_complex_dtype(a), copy=False)
+        return r if onesided else _two_sided(r, dims, sizes[-1])
 
     @staticmethod
     def backward(ctx, g):
@@ -128,6 +128,19 @@ def check_real(input: Tensor, message: str) -> None:
     """Refuse a complex input of a real-signal transform with torch's ``message`` (completed by the dtype)."""
     if input._data.dtype.kind == "c":
         raise RuntimeError(message + _dtype.C_NAMES[input.dtype])
+
+
+def _two_sided(half: np.ndarray, dims: tuple, n: int) -> np.ndarray:
+    """The full spectrum of a real signal from its one-sided part along ``dims[-1]`` (length ``n // 2 + 1``):
+    ``X[-k] = conj(X[k])`` (indices modulo the sizes along every transformed dim). Exact where torch is: the
+    imaginary parts that must vanish are zeros."""
+    last, m = dims[-1], half.shape[dims[-1]]
+    mirror = np.conj(half)
+    for d in dims[:-1]:
+        mirror = np.roll(np.flip(mirror, d), 1, d)
+    index = [slice(None)] * half.ndim
+    index[last] = slice(n - m, 0, -1)
+    return np.concatenate([half, mirror[tuple(index)]], axis=last)
 
 
 def dims_and_sizes(x: Tensor, s, dim) -> tuple[tuple, tuple]:
