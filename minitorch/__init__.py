@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
     from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
-    from minitorch._ops.fft import stft
+    from minitorch._ops.fft import (istft, stft)
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select,
         narrow, nonzero, repeat_interleave, scatter, scatter_add, select, take, take_along_dim)
     from minitorch._ops.linalg import (addmm, bmm, cdist, cross, dot, einsum, ger, inner, kron, matmul, mm, mv,

@@ -152,7 +152,7 @@ class Tensor:
         from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
         from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
         from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
-        from minitorch._ops.fft import stft
+        from minitorch._ops.fft import (istft, stft)
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
             masked_fill_, masked_select, narrow, nonzero, repeat_interleave, scatter, scatter_, scatter_add,
             scatter_add_, select, take, take_along_dim)

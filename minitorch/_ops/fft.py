@@ -8,6 +8,8 @@ swap, "ortho" stays), followed by the adjoint of the padding/trimming of the inp
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import _dtype
@@ -167,19 +169,70 @@ def dims_and_sizes(x: Tensor, s, dim) -> tuple[tuple, tuple]:
     return dims, sizes
 
 
-def _window(window: Tensor | None, win_length: int, n_fft: int, like: Tensor):
-    """The window (ones when none), zero-padded on both sides to ``n_fft``, as a tensor."""
-    from .view import reshape
-    if window is None:
-        window = Tensor._wrap(np.ones(win_length, like._data.real.dtype))
-    elif window._data.ndim != 1 or window._data.shape[0] != win_length:
-        raise RuntimeError(f"stft: expected a 1D window tensor of size equal to win_length={win_length}, but got "
+class Frames(Op, name="UnfoldBackward0"):
+    """The frames of signals ``a`` (batch, length): ``n`` samples every ``hop``, as (batch, n, frames)."""
+
+    @staticmethod
+    def forward(ctx, a, n=1, hop=1):
+        ctx.n, ctx.hop, ctx.length = n, hop, a.shape[-1]
+        windows = np.lib.stride_tricks.sliding_window_view(a, n, axis=-1)[:, ::hop]
+        return np.ascontiguousarray(windows.transpose(0, 2, 1))
+
+    @staticmethod
+    def backward(ctx, g):
+        return OverlapAdd.apply(g, hop=ctx.hop, length=ctx.length)
+
+
+class OverlapAdd(Op):
+    """The sum of frames (batch, n, frames) placed ``hop`` apart in signals of ``length``: the adjoint of
+    :class:`Frames`."""
+
+    @staticmethod
+    def forward(ctx, frames, hop=1, length=0):
+        batch, n, count = frames.shape
+        ctx.n, ctx.hop = n, hop
+        chunks = -(-n // hop)
+        out = np.zeros((batch, (count + chunks) * hop), frames.dtype)
+        # the j-th hop-wide slice of every frame lands in one contiguous run: one add per slice, not per frame
+        padded = np.zeros((batch, chunks * hop, count), frames.dtype)
+        padded[:, :n] = frames
+        runs = padded.reshape(batch, chunks, hop, count).transpose(0, 1, 3, 2).reshape(batch, chunks, count * hop)
+        for j in range(chunks):
+            out[:, j * hop:j * hop + count * hop] += runs[:, j]
+        return out[:, :length]
+
+    @staticmethod
+    def backward(ctx, g):
+        return Frames.apply(g, n=ctx.n, hop=ctx.hop)
+
+
+def _spectral_args(name: str, input: Tensor, n_fft: int, hop_length, win_length, window, extra: str):
+    """The hop and window lengths (torch's defaults) and the start of torch's error messages about the call."""
+    hop_length = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    shown = "None" if window is None else f"{window.type()}{{{list(window.shape)}}}"
+    described = f"CPU{_dtype.C_NAMES[input.dtype]}Type" if name == "istft" else input.type()
+    where = (f"{name}({described}{list(input.shape)}, n_fft={n_fft}, hop_length={hop_length}, "
+             f"win_length={win_length}, window={shown}, {extra}) : ")
+    if not 0 < win_length <= n_fft:
+        raise RuntimeError(f"{where}expected 0 < win_length <= n_fft, but got win_length={win_length}")
+    if hop_length <= 0:
+        raise RuntimeError(f"{where}expected hop_length > 0, but got hop_length={hop_length}")
+    if window is not None and (window._data.ndim != 1 or window._data.shape[0] != win_length):
+        raise RuntimeError(f"{where}expected a 1D window tensor of size equal to win_length={win_length}, but got "
                            f"window with size {list(window._data.shape)}")
+    return hop_length, win_length, where
+
+
+def _full_window(window: Tensor | None, win_length: int, n_fft: int, dtype: np.dtype):
+    """The window (ones when none) centred in ``n_fft`` samples, as a column (n_fft, 1)."""
+    from ..nn.functional import pad
+    if window is None:
+        window = Tensor._wrap(np.ones(win_length, dtype))
     left = (n_fft - win_length) // 2
-    if left or win_length != n_fft:
-        from ..nn.functional import pad
+    if win_length != n_fft:
         window = pad(window, (left, n_fft - win_length - left))
-    return reshape(window, (n_fft, 1))
+    return window.reshape(n_fft, 1)
 
 
 @register
@@ -187,36 +240,80 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
          window: Tensor | None = None, center: bool = True, pad_mode: str = "reflect", normalized: bool = False,
          onesided: bool | None = None, return_complex: bool | None = None, align_to_window: bool | None = None
          ) -> Tensor:
-    """Short-time Fourier transform: the spectra of windowed frames of a 1D signal (or a batch of them),
-    of shape (batch, frequencies, frames). Differentiable in the input and the window."""
+    """Short-time Fourier transform: the spectra of windowed frames of a signal (or a batch of them), of shape
+    ([batch,] frequencies, frames). Differentiable w.r.t. the input and the window."""
     from ..nn.functional import pad
-    from .view import reshape, unfold_frames
-    if return_complex is None or not return_complex:
-        raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "
-                           "require that return_complex=True in a future PyTorch release." if return_complex is None
-                           else "minitorch: stft supports only return_complex=True (real outputs are deprecated in "
-                           "torch); use view_as_real on the result")
-    hop_length = n_fft // 4 if hop_length is None else hop_length
-    win_length = n_fft if win_length is None else win_length
-    if not 0 < win_length <= n_fft:
-        raise RuntimeError(f"stft: expected 0 < win_length <= n_fft, but got win_length={win_length}")
-    if hop_length <= 0:
-        raise RuntimeError(f"stft: expected hop_length > 0, but got hop_length={hop_length}")
-    batched = input._data.ndim == 2
+    complex_input = input._data.dtype.kind == "c" or (window is not None and window._data.dtype.kind == "c")
+    if return_complex is None:
+        if not complex_input:
+            raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will "
+                               "further require that return_complex=True in a future PyTorch release.")
+        return_complex = True
     if input._data.ndim not in (1, 2):
-        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input._data.ndim}D tensor")
-    x = input if batched else reshape(input, (1, -1))
+        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got a {input._data.ndim}D tensor")
+    x = input.reshape(1, -1) if input._data.ndim == 1 else input
     if center:
-        x = reshape(pad(reshape(x, (1,) + tuple(x.shape)), (n_fft // 2, n_fft // 2), mode=pad_mode), tuple(x.shape[:1]) + (-1,))
+        x = pad(x.reshape((1,) + tuple(x.shape)), (n_fft // 2, n_fft // 2), mode=pad_mode).reshape(x.shape[0], -1)
+    extra = (f"normalized={int(normalized)}, onesided={'None' if onesided is None else int(onesided)}, "
+             f"return_complex={int(return_complex)}, align_to_window={align_to_window}")
+    onesided = not complex_input if onesided is None else onesided
+    hop_length, win_length, where = _spectral_args("stft", x if input._data.ndim == 2 else x.reshape(-1), n_fft,
+                                                   hop_length, win_length, window, extra)
     length = x._data.shape[-1]
     if not 0 < n_fft <= length:
-        raise RuntimeError(f"stft: expected 0 < n_fft < {length}, but got n_fft={n_fft}")
-    frames = unfold_frames(x, n_fft, hop_length) * _window(window, win_length, n_fft, x)  # (batch, n_fft, frames)
-    complex_input = input._data.dtype.kind == "c" or (window is not None and window._data.dtype.kind == "c")
-    onesided = not complex_input if onesided is None else onesided
+        raise RuntimeError(f"{where}expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+    frames = Frames.apply(x, n=n_fft, hop=hop_length) * _full_window(window, win_length, n_fft, x._data.real.dtype)
     norm = "ortho" if normalized else "backward"
-    if onesided:
-        r = FftR2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm)
-    else:
-        r = FftC2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm, forward=True)
-    return r if batched else reshape(r, tuple(r.shape[1:]))
+    r = FftR2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm, onesided=onesided) if not complex_input else \
+        FftC2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm, forward=True)
+    if input._data.ndim == 1:
+        r = r.reshape(tuple(r.shape[1:]))
+    if not return_complex:
+        from .complex import view_as_real
+        warnings.warn("stft with return_complex=False is deprecated. In a future pytorch release, stft will return "
+                      "complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can "
+                      "still call torch.view_as_real on the complex output to recover the old return format.",
+                      UserWarning, stacklevel=2)
+        return view_as_real(r)
+    return r
+
+
+@register
+def istft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+          window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None,
+          length: int | None = None, return_complex: bool = False) -> Tensor:
+    """Inverse short-time Fourier transform: the signal whose :func:`stft` is ``input`` (frames overlap-added and
+    divided by the summed squared window). Differentiable w.r.t. the input and the window."""
+    if input._data.dtype.kind != "c":
+        raise RuntimeError("istft requires a complex-valued input tensor.")
+    if input._data.ndim not in (2, 3):
+        raise RuntimeError(f"istft: expected a tensor with 2 or 3 dimensions of complex, but got {input._data.ndim}")
+    x = input.reshape((1,) + tuple(input.shape)) if input._data.ndim == 2 else input
+    frequencies, count = x._data.shape[1:]
+    extra = (f"center={int(center)}, normalized={int(normalized)}, onesided={'None' if onesided is None else onesided}"
+             f", length={length}, return_complex={int(return_complex)}")
+    onesided = frequencies != n_fft if onesided is None else onesided
+    hop_length, win_length, where = _spectral_args("istft", input, n_fft, hop_length, win_length, window, extra)
+    norm = "ortho" if normalized else "backward"
+    if onesided and frequencies != n_fft // 2 + 1:
+        raise RuntimeError(f"{where}expected the frequency dimension (3rd to the last) of the input tensor to "
+                           "match n_fft / 2 + 1 when onesided=True, but got " + str(frequencies))
+    if return_complex:
+        frames = FftC2C.apply(x, dims=(1,), sizes=(n_fft,), norm=norm, forward=False)
+    else:  # a real signal: its spectrum is read as Hermitian, from the first n_fft // 2 + 1 frequencies
+        frames = FftC2R.apply(x, dims=(1,), sizes=(n_fft,), norm=norm)
+    w = _full_window(window, win_length, n_fft, frames._data.real.dtype)
+    full = n_fft + hop_length * (count - 1)
+    signal = OverlapAdd.apply(frames * w, hop=hop_length, length=full)
+    envelope = OverlapAdd.apply((w * w).expand(1, n_fft, count), hop=hop_length, length=full)
+    start = n_fft // 2 if center else 0
+    end = full if length is None and not center else full - n_fft // 2 if length is None else start + length
+    end = min(end, full)
+    envelope = envelope[:, start:end]
+    if np.abs(envelope._data).min() < 1e-11:
+        raise RuntimeError(f"{where[:-3]} window overlap add min: {np.abs(envelope._data).min():g}")
+    signal = signal[:, start:end] / envelope
+    if length is not None and signal._data.shape[-1] < length:
+        from ..nn.functional import pad
+        signal = pad(signal, (0, length - signal._data.shape[-1]))
+    return signal.reshape(-1) if input._data.ndim == 2 else signal
