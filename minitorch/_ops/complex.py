@@ -7,6 +7,8 @@ and a real input receives the real part of a complex gradient (the engine takes 
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import _dtype
@@ -240,3 +242,58 @@ class Angle(Op):
 
 
 angle = Angle.function()
+
+
+@functools.cache
+def _eig_result():
+    """The named tuple ``linalg_eig(eigenvalues, eigenvectors)``."""
+    from .reduction import _return_type  # (reduction builds on arithmetic, which builds on this module)
+    return _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
+
+
+class Eig(Op, name="LinalgEigBackward0"):
+    """Eigenvalues and unit eigenvectors of square matrices (complex, as LAPACK's geev gives them)."""
+
+    @staticmethod
+    def forward(ctx, a):
+        if a.ndim < 2:
+            raise RuntimeError("linalg.eig: The input tensor A must have at least 2 dimensions.")
+        if a.shape[-1] != a.shape[-2]:
+            raise RuntimeError(f"linalg.eig: A must be batches of square matrices, but they are {a.shape[-2]} by "
+                               f"{a.shape[-1]} matrices")
+        if a.dtype.kind not in "fc":
+            raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
+        dt = np.complex128 if a.dtype in (np.float64, np.complex128) else np.complex64
+        values, vectors = np.linalg.eig(a)
+        values, vectors = values.astype(dt), vectors.astype(dt)
+        ctx.save_for_backward(values, vectors)
+        return values, vectors
+
+    @staticmethod
+    def backward(ctx, g_values, g_vectors):
+        if ctx._as_tensors:
+            raise NotImplementedError("minitorch: the second derivative of linalg.eig is not implemented")
+        values, vectors = ctx.saved_tensors
+        vh = np.conj(np.swapaxes(vectors, -1, -2))
+        n = values.shape[-1]
+        # gA = V^-H (diag(gL) + (V^H gV - V^H V diag(Re(diag(V^H gV)))) / conj(E)) V^H, E_ij = L_j - L_i
+        inner = np.zeros(vectors.shape, vectors.dtype)
+        if g_vectors is not None:
+            vh_gv = vh @ g_vectors
+            inner = vh_gv - (vh @ vectors) * np.real(np.diagonal(vh_gv, axis1=-2, axis2=-1))[..., None, :]
+            gaps = values[..., None, :] - values[..., :, None]
+            gaps[..., np.arange(n), np.arange(n)] = 1
+            inner = inner / np.conj(gaps)
+        inner[..., np.arange(n), np.arange(n)] = 0 if g_values is None else g_values
+        return np.linalg.solve(vh, inner @ vh)
+
+
+def eig(A: Tensor, *, out=None):
+    """``(eigenvalues, eigenvectors)`` of square matrices ``A`` (complex), as ``torch.linalg.eig``; differentiable
+    (first derivatives). Eigenvectors are of unit norm; their phase is LAPACK's choice, as in torch."""
+    return _eig_result()(*Eig.apply(A))
+
+
+def eigvals(A: Tensor, *, out=None) -> Tensor:
+    """The (complex) eigenvalues of square matrices ``A``, as ``torch.linalg.eigvals``."""
+    return Eig.apply(A)[0]
