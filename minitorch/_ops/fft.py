@@ -224,11 +224,23 @@ def _spectral_args(name: str, input: Tensor, n_fft: int, hop_length, win_length,
     return hop_length, win_length, where
 
 
-def _full_window(window: Tensor | None, win_length: int, n_fft: int, dtype: np.dtype):
+_NO_WINDOW = {  # torch's warnings
+    "stft": "A window was not provided. A rectangular window will be applied,which is known to cause spectral "
+            "leakage. Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce "
+            "spectral leakage.To suppress this warning and use a rectangular window, explicitly set "
+            "`window=torch.ones(n_fft, device=<device>)`.",
+    "istft": "A window was not provided. A rectangular window will be applied.Please provide the same window used by "
+             "stft to make the inversion lossless.To suppress this warning and use a rectangular window, explicitly "
+             "set `window=torch.ones(n_fft, device=<device>)`.",
+}
+
+
+def _full_window(name: str, window: Tensor | None, win_length: int, n_fft: int, dtype: np.dtype):
     """The window (ones when none) centred in ``n_fft`` samples, as a column (n_fft, 1)."""
     from ..nn.functional import pad
     if window is None:
         window = Tensor._wrap(np.ones(win_length, dtype))
+        warnings.warn(_NO_WINDOW[name], UserWarning, stacklevel=3)
     left = (n_fft - win_length) // 2
     if win_length != n_fft:
         window = pad(window, (left, n_fft - win_length - left))
@@ -262,7 +274,7 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
     length = x._data.shape[-1]
     if not 0 < n_fft <= length:
         raise RuntimeError(f"{where}expected 0 < n_fft < {length}, but got n_fft={n_fft}")
-    frames = Frames.apply(x, n=n_fft, hop=hop_length) * _full_window(window, win_length, n_fft, x._data.real.dtype)
+    frames = Frames.apply(x, n=n_fft, hop=hop_length) * _full_window("stft", window, win_length, n_fft, x._data.real.dtype)
     norm = "ortho" if normalized else "backward"
     r = FftR2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm, onesided=onesided) if not complex_input else \
         FftC2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm, forward=True)
@@ -294,15 +306,20 @@ def istft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: 
              f", length={length}, return_complex={int(return_complex)}")
     onesided = frequencies != n_fft if onesided is None else onesided
     hop_length, win_length, where = _spectral_args("istft", input, n_fft, hop_length, win_length, window, extra)
+    if hop_length > win_length:
+        raise RuntimeError(f"{where}expected 0 < hop_length <= win_length")
     norm = "ortho" if normalized else "backward"
     if onesided and frequencies != n_fft // 2 + 1:
         raise RuntimeError(f"{where}expected the frequency dimension (3rd to the last) of the input tensor to "
-                           "match n_fft / 2 + 1 when onesided=True, but got " + str(frequencies))
+                           f"match n_fft / 2 + 1 when onesided=True, but got {frequencies}")
+    if not onesided and frequencies != n_fft:
+        raise RuntimeError(f"{where}expected the frequency dimension (3rd to the last) of the input tensor to "
+                           f"match n_fft when onesided=False, but got {frequencies}")
     if return_complex:
         frames = FftC2C.apply(x, dims=(1,), sizes=(n_fft,), norm=norm, forward=False)
     else:  # a real signal: its spectrum is read as Hermitian, from the first n_fft // 2 + 1 frequencies
         frames = FftC2R.apply(x, dims=(1,), sizes=(n_fft,), norm=norm)
-    w = _full_window(window, win_length, n_fft, frames._data.real.dtype)
+    w = _full_window("istft", window, win_length, n_fft, frames._data.real.dtype)
     full = n_fft + hop_length * (count - 1)
     signal = OverlapAdd.apply(frames * w, hop=hop_length, length=full)
     envelope = OverlapAdd.apply((w * w).expand(1, n_fft, count), hop=hop_length, length=full)
