@@ -93,7 +93,8 @@ class ViewAsReal(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return ViewAsComplex.apply(g if isinstance(g, Tensor) else np.ascontiguousarray(g))
+        from .view import contiguous
+        return ViewAsComplex.apply(contiguous(g) if isinstance(g, Tensor) else np.ascontiguousarray(g))
 
 
 class ViewAsComplex(Op):
@@ -104,8 +105,9 @@ class ViewAsComplex(Op):
     @staticmethod
     def forward(ctx, a):
         if a.dtype not in (np.float32, np.float64):
-            raise RuntimeError("view_as_complex is only supported for float and double tensors, but got a tensor "
-                               f"of scalar type: {_type_name(a)}")
+            raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a "
+                               f"tensor of scalar type: {_type_name(a)}" if a.dtype != np.float16 else
+                               "minitorch has no complex32 dtype (numpy has none): view float32 pairs instead")
         if a.ndim == 0 or a.shape[-1] != 2:
             raise RuntimeError("Tensor must have a last dimension of size 2")
         if a.strides[-1] != a.itemsize:
@@ -255,11 +257,11 @@ class Eig(Op, name="LinalgEigBackward0"):
     """Eigenvalues and unit eigenvectors of square matrices (complex, as LAPACK's geev gives them)."""
 
     @staticmethod
-    def forward(ctx, a):
+    def forward(ctx, a, name="eig"):
         if a.ndim < 2:
-            raise RuntimeError("linalg.eig: The input tensor A must have at least 2 dimensions.")
+            raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
         if a.shape[-1] != a.shape[-2]:
-            raise RuntimeError(f"linalg.eig: A must be batches of square matrices, but they are {a.shape[-2]} by "
+            raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are {a.shape[-2]} by "
                                f"{a.shape[-1]} matrices")
         if a.dtype.kind not in "fc":
             raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
@@ -296,4 +298,4 @@ def eig(A: Tensor, *, out=None):
 
 def eigvals(A: Tensor, *, out=None) -> Tensor:
     """The (complex) eigenvalues of square matrices ``A``, as ``torch.linalg.eigvals``."""
-    return Eig.apply(A)[0]
+    return Eig.apply(A, name="eigvals")[0]

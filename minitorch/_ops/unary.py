@@ -160,8 +160,8 @@ class Sign(Op):
         if a.dtype == np.bool_:
             return a.copy()
         if a.dtype.kind == "c":
-            raise RuntimeError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
-                               "torch.sgn instead.")
+            raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                                      "torch.sgn instead.")
         r = np.sign(a, out=np.empty_like(a))  # out: an array even for 0-dim input
         if r.dtype.kind == "f":
             np.copyto(r, 0, where=np.isnan(r))  # torch: sign(nan) is 0
