@@ -205,3 +205,15 @@ def test_removed_and_missing_names_raise_clear_errors():
         mt.ones(2).bfloat16()
     with pytest.raises(TypeError, match="no complex32"):
         mt.ones(2).chalf()
+
+
+def test_elementwise_math_on_complex_tensors():
+    for fn in (lambda L, z: z.exp(), lambda L, z: L.exp(1j * z.real) * z, lambda L, z: z.log(), lambda L, z: z.sqrt(),
+               lambda L, z: z.reciprocal(), lambda L, z: 1 / z, lambda L, z: -z):
+        helper_test_op([(3, 4, 2)], on_complex(fn), dtype=np.float64, check_node=False)
+    z = mt.tensor([1 + 2j, -0.5 - 1j], requires_grad=True, dtype=mt.complex128)
+    assert gradcheck(lambda z: (z.exp() + z.log()) * z.sqrt().reciprocal(), (z,))
+    with pytest.raises(NotImplementedError, match="the derivative of SinBackward0 is not implemented for complex"):
+        z.sin()
+    with mt.no_grad():  # values need no derivative
+        np.testing.assert_allclose(z.sin().numpy(), np.sin(z.detach().numpy()))

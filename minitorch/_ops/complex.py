@@ -28,9 +28,12 @@ def _is_complex(x) -> bool:
 
 
 def conj_if_complex(x):
-    """``conj(x)`` for complex ``x`` (an array, tensor or number), else ``x``: the factor that the backward
-    of a product takes from the other operand."""
-    if type(x) is complex:  # noqa: E721  (a Python number keeps its weak type in promotion)
+    """``conj(x)`` for complex ``x`` (an array, tensor or number), else ``x``: what backward formulas take
+    from a factor or a derivative (``grad_in = grad_out * conj(f'(z))``)."""
+    t = type(x)
+    if t is np.ndarray:  # the common case, first
+        return np.conj(x) if x.dtype.kind == "c" else x
+    if t is complex:  # a Python number keeps its weak type in promotion
         return x.conjugate()
     return Conj.apply(x) if _is_complex(x) else x
 
