@@ -217,3 +217,18 @@ def test_elementwise_math_on_complex_tensors():
         z.sin()
     with mt.no_grad():  # values need no derivative
         np.testing.assert_allclose(z.sin().numpy(), np.sin(z.detach().numpy()))
+
+
+def test_factories_make_complex_tensors():
+    assert mt.full((2,), 1 + 1j).tolist() == [1 + 1j, 1 + 1j] and mt.full((2,), 1j).dtype is mt.complex64
+    assert mt.zeros(2, dtype=mt.cdouble).dtype is mt.complex128
+    mt.manual_seed(0)
+    z = mt.randn(20000, dtype=mt.cfloat)  # torch: real and imaginary parts each of variance 1/2
+    assert z.dtype is mt.complex64 and abs(z.real.var().item() - 0.5) < 0.03 and abs(z.imag.var().item() - 0.5) < 0.03
+    u = mt.rand(20000, dtype=mt.cdouble)
+    assert 0 <= u.real.min().item() and u.imag.max().item() < 1 and abs(u.imag.mean().item() - 0.5) < 0.02
+    filled = mt.zeros(20000, dtype=mt.cfloat).uniform_(2, 3)
+    assert 2 <= filled.imag.min().item() and filled.imag.max().item() < 3
+    normal = mt.zeros(20000, dtype=mt.cfloat).normal_(1.0, 2.0)
+    assert abs(normal.real.mean().item() - 1) < 0.05 and abs(normal.imag.mean().item() - 1) < 0.05  # as torch
+    assert abs(normal.imag.var().item() - 2) < 0.1
