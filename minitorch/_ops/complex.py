@@ -42,7 +42,7 @@ def _type_name(a: np.ndarray) -> str:
     return _dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]
 
 
-class Real(Op):
+class Real(Op, name="SelectBackward0"):  # (torch selects from view_as_real)
     """The real part of a complex tensor (a view)."""
 
     view = True
@@ -56,7 +56,7 @@ class Real(Op):
         return g  # the engine makes it the complex gradient g + 0j
 
 
-class Imag(Op):
+class Imag(Op, name="SelectBackward0"):
     """The imaginary part of a complex tensor (a view)."""
 
     view = True
@@ -70,7 +70,7 @@ class Imag(Op):
         return g * 1j
 
 
-class Conj(Op, name="ConjPhysicalBackward0"):
+class Conj(Op):
     """The complex conjugate (a copy; torch's lazy conjugate bit does not exist here)."""
 
     @staticmethod
@@ -80,6 +80,10 @@ class Conj(Op, name="ConjPhysicalBackward0"):
     @staticmethod
     def backward(ctx, g):
         return Conj.apply(g)
+
+
+class ConjPhysical(Conj):
+    """``conj_physical``: the same, named as torch names it."""
 
 
 class ViewAsReal(Op):
@@ -167,7 +171,7 @@ def conj(input: Tensor) -> Tensor:
 @register
 def conj_physical(input: Tensor) -> Tensor:
     """The complex conjugate, always a new tensor."""
-    return Conj.apply(input) if input._data.dtype.kind == "c" else input.clone()
+    return ConjPhysical.apply(input) if input._data.dtype.kind == "c" else input.clone()
 
 
 @register
