@@ -232,3 +232,14 @@ def test_factories_make_complex_tensors():
     normal = mt.zeros(20000, dtype=mt.cfloat).normal_(1.0, 2.0)
     assert abs(normal.real.mean().item() - 1) < 0.05 and abs(normal.imag.mean().item() - 1) < 0.05  # as torch
     assert abs(normal.imag.var().item() - 2) < 0.1
+
+
+def test_complex_tensors_save_and_load(tmp_path):
+    z = mt.tensor([1 + 2j, 3 - 1j])
+    mt.save({"z": z, "w": z.cdouble()}, tmp_path / "mine.pt")
+    loaded = mt.load(tmp_path / "mine.pt")
+    assert loaded["z"].tolist() == z.tolist() and loaded["w"].dtype is mt.complex128
+    torch = pytest.importorskip("torch")
+    torch.save({"z": torch.tensor([1 + 2j]), "w": torch.tensor([1j], dtype=torch.complex128)}, tmp_path / "torch.pt")
+    from_torch = mt.load(tmp_path / "torch.pt")
+    assert from_torch["z"].tolist() == [1 + 2j] and from_torch["w"].dtype is mt.complex128
