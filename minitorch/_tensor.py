@@ -632,15 +632,23 @@ class Tensor:
 
     @property
     def real(self) -> "Tensor":
-        """The real part (a view of a complex tensor; a real tensor itself)."""
+        """The real part (a view of a complex tensor; a real tensor itself). Assigning to it copies values in."""
         from ._ops.complex import real
         return real(self)
 
+    @real.setter
+    def real(self, value) -> None:
+        self.real.copy_(value)
+
     @property
     def imag(self) -> "Tensor":
-        """The imaginary part of a complex tensor (a view)."""
+        """The imaginary part of a complex tensor (a view). Assigning to it copies values in."""
         from ._ops.complex import imag
         return imag(self)
+
+    @imag.setter
+    def imag(self, value) -> None:
+        self.imag.copy_(value)
 
 
 _new = object.__new__

@@ -26,6 +26,8 @@ __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rf
 def _c2c(input: Tensor, s, dim, norm, forward: bool, out=None) -> Tensor:
     dims, sizes = dims_and_sizes(input, s, dim)
     norm = check_norm(norm)
+    if not dims:  # (a 0-dim tensor): nothing to transform
+        return _out(input + 0j, out)
     if input._data.dtype.kind != "c":  # a real signal: torch's two-sided real-to-complex transform
         if forward:
             return _out(FftR2C.apply(input, dims=dims, sizes=sizes, norm=norm, onesided=False), out)
@@ -196,6 +198,8 @@ def rfftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, l
 
 def _shift(input: Tensor, dim, inverse: bool) -> Tensor:
     dims = tuple(range(input._data.ndim)) if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
+    if not dims:
+        raise RuntimeError("`shifts` required")
     shape = input._data.shape
     shifts = tuple(-(shape[d] // 2) if inverse else shape[d] // 2 for d in dims)
     return roll(input, shifts, dims)

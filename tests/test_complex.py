@@ -130,6 +130,9 @@ def test_views_share_memory():
     back = mt.view_as_complex(pairs)
     back[0] = 0
     assert z[0].item() == 0 and mt.view_as_real(z[1:]).shape == (1, 2)
+    z.real = mt.ones(2)
+    z.imag = 3
+    assert z.tolist() == [1 + 3j, 1 + 3j]
 
 
 def test_gradcheck_of_complex_functions():

@@ -140,6 +140,9 @@ def test_errors_match_torch():
     check_error(lambda L, x: L.fft.fftn(x, s=(3,), dim=(0, 1)), (2, 3), exc=RuntimeError,
                 msg="When given, dim and shape arguments must have the same length")
     check_error(lambda L, x: L.fft.fft(x), (), exc=IndexError)
+    check_error(lambda L, x: L.fft.fft(x), (2, 0), exc=RuntimeError, msg="Invalid number of data points (0) specified")
+    check_error(lambda L, x: L.fft.fftshift(x), (), exc=RuntimeError, msg="`shifts` required")
+    helper_test_op([()], lambda L, x: L.view_as_real(L.fft.fftn(x)))
     check_error(lambda L, x: L.fft.irfft(L.view_as_complex(x)), (1, 2), exc=RuntimeError)
     check_error(lambda L, x: L.fft.fft(x.half()), (4,), exc=RuntimeError, msg="Unsupported dtype Half")
     check_error(lambda L, x: L.fft.rfft(L.view_as_complex(x)), (4, 2), exc=RuntimeError,

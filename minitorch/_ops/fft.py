@@ -158,11 +158,9 @@ def dims_and_sizes(x: Tensor, s, dim) -> tuple[tuple, tuple]:
     dims = tuple(_wrap_dim(d, ndim) for d in dim)
     if len(set(dims)) != len(dims):
         raise RuntimeError("FFT dims must be unique")
-    if s is None:
-        return dims, tuple(x._data.shape[d] for d in dims)
-    if len(s) != len(dims):
+    if s is not None and len(s) != len(dims):
         raise RuntimeError("When given, dim and shape arguments must have the same length")
-    sizes = tuple(x._data.shape[d] if n == -1 else n for d, n in zip(dims, s))
+    sizes = tuple(x._data.shape[d] if s is None or s[i] == -1 else s[i] for i, d in enumerate(dims))
     for n in sizes:
         if n < 1:
             raise RuntimeError(f"Invalid number of data points ({n}) specified")
