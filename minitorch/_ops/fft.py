@@ -74,6 +74,7 @@ class FftC2C(Op):
     def forward(ctx, a, dims=(), sizes=(), norm="backward", forward=True):
         ctx.dims, ctx.norm, ctx.forward_ = dims, norm, forward
         ctx.in_sizes = tuple(a.shape[d] for d in dims)
+        a = _as_transform_input(a)
         transform = np.fft.fftn if forward else np.fft.ifftn
         return transform(a, s=sizes, axes=dims, norm=norm).astype(_complex_dtype(a), copy=False)
 
@@ -111,8 +112,9 @@ class FftC2R(Op):
     def forward(ctx, a, dims=(), sizes=(), norm="backward"):
         ctx.dims, ctx.norm, ctx.sizes = dims, norm, sizes
         ctx.in_sizes = tuple(a.shape[d] for d in dims)
-        r = np.fft.irfftn(_as_transform_input(a), s=sizes, axes=dims, norm=norm)
-        return r.astype(_complex_dtype(a).char.lower(), copy=False)  # 'F' -> 'f', 'D' -> 'd'
+        a = _as_transform_input(a)
+        r = np.fft.irfftn(a, s=sizes, axes=dims, norm=norm)
+        return r.astype(np.float64 if _complex_dtype(a) == np.complex128 else np.float32, copy=False)
 
     @staticmethod
     def backward(ctx, g):
