@@ -102,6 +102,8 @@ def test_printing_long_complex_tensors_wraps_and_summarizes_as_torch():
     ("sum mean", lambda L, z: z.sum(0) + z.mean(1, keepdim=True)),
     ("matmul", lambda L, z: z @ z.mT),
     ("mv", lambda L, z: L.mv(z, z[0])),
+    ("einsum outer kron", lambda L, z: L.einsum("ij,jk->ik", z, z * 1j) + L.outer(z[0], z[1]) + L.kron(z[0], z[2])[:3]),
+    ("dot", lambda L, z: L.dot(z[0], z[1]) * z),
     ("to real", lambda L, z: z.to(L.float64) if z.dtype == L.complex128 else z.float()),
 ])
 def test_ops_on_complex_tensors_match_torch(name, fn):

@@ -326,7 +326,7 @@ class Einsum(Op):
             seen = set(ctx.out).union(*others)
             kept = "".join(c for c in sub if c in seen)
             spec = ",".join([ctx.out] + others) + "->" + kept
-            part = Einsum.apply(g, *[o for j, o in enumerate(operands) if j != i], equation=spec)
+            part = Einsum.apply(g, *[_conj(o) for j, o in enumerate(operands) if j != i], equation=spec)
             shape = ctx.shapes[i]
             if kept != sub:  # letters summed within this operand alone: the gradient is constant along them
                 part = expand(part.reshape(tuple(n if c in kept else 1 for c, n in zip(sub, shape))), shape)
