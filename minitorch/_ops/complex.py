@@ -7,6 +7,7 @@ and a real input receives the real part of a complex gradient (the engine takes 
 """
 from __future__ import annotations
 
+import builtins
 import functools
 
 import numpy as np
@@ -33,7 +34,7 @@ def conj_if_complex(x):
     t = type(x)
     if t is np.ndarray:  # the common case, first
         return np.conj(x) if x.dtype.kind == "c" else x
-    if t is complex:  # a Python number keeps its weak type in promotion
+    if t is builtins.complex:  # a Python number keeps its weak type in promotion (`complex` is torch.complex here)
         return x.conjugate()
     return Conj.apply(x) if _is_complex(x) else x
 
