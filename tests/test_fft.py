@@ -60,6 +60,25 @@ def test_transforms_match_torch_in_values_dtypes_and_gradients(name, kind, norm)
     helper_test_op([shape + (2,) if complex_input else shape], compare, dtype=np.float64, check_node=False)
 
 
+NUMPY_REFERENCE = [  # (minitorch function, numpy.fft function, keyword arguments): values without torch
+    ("fft", "fft", dict(n=7, axis=0)), ("ifft", "ifft", dict(norm="ortho")), ("fft2", "fft2", dict(s=(3, 8))),
+    ("ifftn", "ifftn", dict(norm="forward")), ("rfft", "rfft", dict(n=5)), ("rfftn", "rfftn", dict(axes=(0, 1))),
+    ("irfft", "irfft", dict(n=9, norm="ortho")), ("irfft2", "irfft2", {}), ("hfft", "hfft", dict(n=6)),
+    ("ihfft", "ihfft", dict(norm="forward")),
+]
+
+
+@pytest.mark.parametrize("name, reference, kwargs", NUMPY_REFERENCE)
+def test_values_match_numpy(name, reference, kwargs):
+    rng = np.random.default_rng(0)
+    signal = rng.standard_normal((4, 6))
+    if not name.startswith(("rfft", "ihfft")):
+        signal = signal + 1j * rng.standard_normal((4, 6))
+    ours = {"axis": "dim", "axes": "dim"}
+    result = getattr(mt.fft, name)(mt.tensor(signal), **{ours.get(k, k): v for k, v in kwargs.items()})
+    np.testing.assert_allclose(result.numpy(), getattr(np.fft, reference)(signal, **kwargs), atol=1e-12)
+
+
 def test_integer_signals_transform_in_the_default_float_dtype():
     x = np.arange(6).reshape(2, 3)
     helper_test_op([x], lambda L, x: as_real(L, L.fft.fft(x)))
