@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 # Like torch, tensor math yields inf/nan quietly: numpy's floating-point RuntimeWarnings
 # are silenced for calls made from minitorch's own modules (user numpy code is unaffected).
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch(\.|$)")
-from ._dtype import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,  # noqa: A004
-                     int64, promote_types, set_default_dtype, uint8)
+from ._dtype import (bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32, float64,  # noqa: A004
+                     get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device
 from . import autograd as _autograd
 _autograd._bind_tensor(Tensor)
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
         bitwise_right_shift, bitwise_xor, eq, equal, ge, greater, greater_equal, gt, isclose, isfinite, isinf,
         isnan, isneginf, isposinf, le, less, less_equal, logical_and, logical_not, logical_or, logical_xor, lt, ne,
         not_equal, signbit)
+    from minitorch._ops.complex import (angle, complex, conj, conj_physical, imag, is_conj, polar, real,
+        resolve_conj, sgn, view_as_complex, view_as_real)
     from minitorch._ops.copying import (clone, fill, fill_, zero_)
     from minitorch._ops.counting import (bincount, bucketize, histc, histogram, histogramdd, isin, searchsorted,
         unique, unique_consecutive)
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
     from minitorch._ops.dropout import (alpha_dropout, alpha_dropout_, dropout, dropout_, feature_alpha_dropout,
         feature_alpha_dropout_, feature_dropout, feature_dropout_, native_dropout)
+    from minitorch._ops.fft import (istft, stft)
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
         masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_add, select, take,
         take_along_dim)
@@ -90,8 +93,8 @@ if TYPE_CHECKING:
         deg2rad_, hypot, rad2deg, rad2deg_, sinh, sinh_)
     from minitorch._ops.unary import (abs, abs_, absolute, ceil, ceil_, cos, cos_, exp, exp_, expm1, expm1_, fix,
         fix_, floor, floor_, frac, frac_, log, log10, log10_, log1p, log1p_, log2, log2_, log_, neg, neg_,
-        negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt, rsqrt_, sgn,
-        sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc, trunc_)
+        negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt, rsqrt_, sigmoid,
+        sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc, trunc_)
     from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack,
         meshgrid, moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, split_with_sizes,
         squeeze, stack, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk,
@@ -104,7 +107,7 @@ from ._tensor_str import set_printoptions
 from ._threads import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
 from . import accelerator, amp, backends, cuda, distributed, distributions, linalg, mps, onnx, version, xpu
-from . import special
+from . import fft, special
 from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)
@@ -132,6 +135,15 @@ def is_tensor(obj) -> "bool":
 
 def is_floating_point(input: Tensor) -> "bool":
     return input.is_floating_point()
+
+
+def is_complex(input: Tensor) -> "bool":
+    return input.is_complex()
+
+
+def eig(input: Tensor, eigenvectors: "bool" = False, *, out=None):
+    """Removed from PyTorch: raises torch's error, which points at ``linalg.eig``."""
+    input.eig(eigenvectors)
 
 
 def numel(input: Tensor) -> "builtins.int":  # noqa: F821

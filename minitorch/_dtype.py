@@ -13,8 +13,8 @@ class dtype:
 
     def __init__(self, name: str, np_dtype, legacy_name: str, kind: int):
         np_dtype = np.dtype(np_dtype)
-        values = dict(name=name, np=np_dtype, is_floating_point=kind == FLOAT, is_complex=False,
-                      is_signed=np_dtype.kind in "if", itemsize=np_dtype.itemsize,
+        values = dict(name=name, np=np_dtype, is_floating_point=kind == FLOAT, is_complex=kind == COMPLEX,
+                      is_signed=np_dtype.kind in "ifc", itemsize=np_dtype.itemsize,
                       legacy_name=legacy_name,  # the name Tensor.type() and error messages use
                       kind=kind)
         for key, value in values.items():
@@ -34,8 +34,9 @@ class dtype:
         return self.kind == BOOL
 
 
-# Type categories, ordered: a higher category wins in promotion regardless of size.
-BOOL, INT, FLOAT = 0, 1, 2
+# Type categories, ordered: a higher category wins in promotion regardless of size
+# (but a complex number with a float keeps the float's precision: float64 with complex64 gives complex128).
+BOOL, INT, FLOAT, COMPLEX = 0, 1, 2, 3
 
 bool = dtype("bool", np.bool_, "torch.BoolTensor", BOOL)  # noqa: A001  (torch.bool)
 uint8 = dtype("uint8", np.uint8, "torch.ByteTensor", INT)
@@ -46,14 +47,18 @@ int64 = dtype("int64", np.int64, "torch.LongTensor", INT)
 float16 = dtype("float16", np.float16, "torch.HalfTensor", FLOAT)
 float32 = dtype("float32", np.float32, "torch.FloatTensor", FLOAT)
 float64 = dtype("float64", np.float64, "torch.DoubleTensor", FLOAT)
+complex64 = dtype("complex64", np.complex64, "torch.ComplexFloatTensor", COMPLEX)
+complex128 = dtype("complex128", np.complex128, "torch.ComplexDoubleTensor", COMPLEX)
+cfloat, cdouble = complex64, complex128
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_LEGACY = {d.legacy_name: d for d in ALL}
 # torch's short names for the C types, used in some error messages ("Float", "Long", ...)
 C_NAMES = {float16: "Half", float32: "Float", float64: "Double", int64: "Long", int32: "Int",
-           int16: "Short", int8: "Char", uint8: "Byte", bool: "Bool"}
+           int16: "Short", int8: "Char", uint8: "Byte", bool: "Bool", complex64: "ComplexFloat",
+           complex128: "ComplexDouble"}
 
 
 def _dtype_by_name(name: str) -> dtype:
@@ -89,7 +94,7 @@ def from_numpy_dtype(np_dtype) -> dtype:
             return _BY_NP[d]
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{d.name}. The only supported types are: "
-            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.") from None
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.") from None
 
 
 def to_dtype(d) -> dtype:
@@ -115,9 +120,27 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     """
     if a is b:
         return a
-    if a.kind != b.kind:
+    if a.kind != b.kind and {a.kind, b.kind} != {FLOAT, COMPLEX}:
         return a if a.kind > b.kind else b
     return _BY_NP[np.promote_types(a.np, b.np)]
+
+
+def complex_of(d: dtype) -> dtype:
+    """The complex dtype with the precision of floating dtype ``d`` (complex128 for float64, else complex64)."""
+    return complex128 if d is float64 else complex64
+
+
+def default_complex() -> dtype:
+    """The dtype of complex tensors made from Python complex numbers: the default float's complex counterpart."""
+    return complex_of(_defaults.float)
+
+
+def lift(dim_dtype: dtype | None, higher: dtype) -> dtype:
+    """``higher``, the type of an operand of a higher category (a 0-dim tensor or a number), combined with
+    ``dim_dtype``, that of the tensors with dimensions: a complex one keeps a float tensor's precision."""
+    if dim_dtype is not None and dim_dtype.kind == FLOAT and higher.kind == COMPLEX:
+        return complex_of(dim_dtype)
+    return higher
 
 
 def result_type(*operands) -> dtype:
@@ -144,9 +167,9 @@ def result_type(*operands) -> dtype:
                 scalar_kind = k
     result = dim_t
     if zero_t is not None and (result is None or zero_t.kind > result.kind):
-        result = zero_t
+        result = lift(result, zero_t)
     if scalar_kind >= 0 and (result is None or scalar_kind > result.kind):
-        result = (bool, int64, get_default_dtype())[scalar_kind]
+        result = lift(result, (bool, int64, get_default_dtype(), default_complex())[scalar_kind])
     return result
 
 
@@ -166,4 +189,6 @@ def scalar_kind_of(x) -> int:
         return INT
     if isinstance(x, (float, np.floating)):
         return FLOAT
+    if isinstance(x, (complex, np.complexfloating)):
+        return COMPLEX
     raise TypeError(f"unsupported operand type: {type(x).__name__}")

@@ -21,7 +21,7 @@ def _leaf(arr: np.ndarray, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor; ``requires_grad`` checked as torch's factories check it."""
     t = Tensor._wrap(arr)
     if requires_grad:
-        if arr.dtype.kind != "f":
+        if arr.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._requires_grad = True
     if state.inference:
@@ -77,6 +77,8 @@ def _infer(data, dtype=None) -> np.ndarray:
         return arr
     if arr.dtype == np.float64 and not _has_numpy_float64(data):
         arr = arr.astype(_dtype.get_default_dtype().np)
+    elif arr.dtype == np.complex128 and not _has_numpy_scalars(data):
+        arr = arr.astype(_dtype.default_complex().np)
     elif arr.dtype.kind in "iu" and arr.dtype != np.int64 and not _has_numpy_scalars(data):
         if arr.dtype == np.uint64:  # Python ints beyond int64
             raise ValueError("Overflow when unpacking long long")
@@ -200,7 +202,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     """A tensor filled with ``fill_value`` (its dtype inferred from the value unless given)."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    default = _dtype.bool if isinstance(fill_value, bool) else _dtype.int64 if isinstance(fill_value, int) else None
+    default = (_dtype.bool if isinstance(fill_value, bool) else _dtype.int64 if isinstance(fill_value, int) else
+               _dtype.default_complex() if isinstance(fill_value, complex) else None)
     return _filled(fill_value, (size,) if isinstance(size, int) else tuple(size), dtype, device, requires_grad,
                    default=default)
 
@@ -422,11 +425,19 @@ def from_file(filename: str, shared: bool | None = None, size: int = 0, *, dtype
 # ---- random -----------------------------------------------------------------------------------------
 def _random_float(sample, size, generator, dtype, requires_grad, name):
     dt = _np_dtype(dtype)
-    if dt.kind != "f":
+    if dt.kind not in "fc":
         raise NotImplementedError(f"\"{name}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
-    gen = numpy_generator(generator)
-    arr = sample(gen, _checked_size(size), np.float64 if dt == np.float64 else np.float32)
+    arr = _samples(sample, numpy_generator(generator), _checked_size(size), dt, name == "normal_kernel_cpu")
     return _leaf(arr.astype(dt, copy=False), requires_grad)
+
+
+def _samples(sample, gen, shape: tuple, dt: np.dtype, normal: bool) -> np.ndarray:
+    """``sample(gen, shape, float dtype)``; for a complex ``dt``, independent real and imaginary parts (normal
+    ones each of half the variance, as torch's complex normal samples)."""
+    if dt.kind != "c":
+        return sample(gen, shape, np.float64 if dt == np.float64 else np.float32)
+    parts = sample(gen, (2,) + shape, np.float64)
+    return (parts[0] + 1j * parts[1]) / (np.sqrt(2.0) if normal else 1.0)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
@@ -576,12 +587,15 @@ def _check_positive(name: str, what: str, value: float) -> None:
 
 @register(top_level=False)
 def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
-    return _fill_random(self, "Uniform", numpy_generator(generator).uniform(a, b, self._data.shape))
+    return _fill_random(self, "Uniform", _samples(lambda g, s, dt: g.uniform(a, b, s), numpy_generator(generator),
+                                                  self._data.shape, self._data.dtype, False))
 
 
 @register(top_level=False)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
-    return _fill_random(self, "Normal", numpy_generator(generator).normal(mean, std, self._data.shape))
+    shift = mean * (1 + 1j) if self._data.dtype.kind == "c" else mean  # torch shifts both parts of complex ones
+    return _fill_random(self, "Normal", _samples(lambda g, s, dt: g.normal(0.0, std, s), numpy_generator(generator),
+                                                 self._data.shape, self._data.dtype, True) + shift)
 
 
 @register(top_level=False)

@@ -153,11 +153,13 @@ class Tensor:
             greater_equal, greater_equal_, gt, gt_, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, le_,
             less, less_, less_equal, less_equal_, logical_and, logical_and_, logical_not, logical_not_, logical_or,
             logical_or_, logical_xor, logical_xor_, lt, lt_, ne, ne_, not_equal, not_equal_, signbit)
+        from minitorch._ops.complex import (angle, conj, conj_physical, is_conj, resolve_conj, sgn)
         from minitorch._ops.copying import (clone, copy_, fill, fill_, zero_)
         from minitorch._ops.counting import (bincount, bucketize, histc, histogram, isin, searchsorted, unique,
             unique_consecutive)
         from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
         from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
+        from minitorch._ops.fft import (istft, stft)
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
             masked_fill_, masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_,
             scatter_add, scatter_add_, select, take, take_along_dim)
@@ -190,8 +192,8 @@ class Tensor:
         from minitorch._ops.unary import (abs, abs_, absolute, absolute_, ceil, ceil_, cos, cos_, exp, exp_, expm1,
             expm1_, fix, fix_, floor, floor_, frac, frac_, log, log10, log10_, log1p, log1p_, log2, log2_, log_,
             neg, neg_, negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt,
-            rsqrt_, sgn, sgn_, sigmoid, sigmoid_, sign, sign_, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_,
-            trunc, trunc_)
+            rsqrt_, sgn_, sigmoid, sigmoid_, sign, sign_, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc,
+            trunc_)
         from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, roll, rot90, split, split_with_sizes,
             squeeze, squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims, transpose_ as swapdims_,
@@ -304,7 +306,7 @@ class Tensor:
         return self._data.dtype.kind == "f"
 
     def is_complex(self) -> bool:
-        return False
+        return self._data.dtype.kind == "c"
 
     @property
     def device(self) -> device:
@@ -391,7 +393,7 @@ class Tensor:
                 msg += (" If you want to use a computed variable in a subgraph that doesn't require "
                         "differentiation use var_no_grad = var.detach().")
             raise RuntimeError(msg)
-        if value and self._data.dtype.kind != "f":
+        if value and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if value and self._is_inference and not state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -770,6 +772,47 @@ class Tensor:
     def bool(self) -> "Tensor":
         return self.to(_dtype.bool)
 
+    def cfloat(self) -> "Tensor":
+        return self.to(_dtype.complex64)
+
+    def cdouble(self) -> "Tensor":
+        return self.to(_dtype.complex128)
+
+    def bfloat16(self) -> "Tensor":
+        raise TypeError("minitorch has no bfloat16 dtype (numpy has none); use float16 or float32")
+
+    def chalf(self) -> "Tensor":
+        raise TypeError("minitorch has no complex32 (chalf) dtype (numpy has none); use complex64")
+
+    def eig(self, eigenvectors: bool = False):
+        """Removed from PyTorch: raises torch's error, which points at ``linalg.eig``."""
+        raise RuntimeError(
+            "This function was deprecated since version 1.9 and is now removed. `torch.linalg.eig` returns complex "
+            "tensors of dtype `cfloat` or `cdouble` rather than real tensors mimicking complex tensors.\n\n"
+            "L, _ = torch.eig(A) should be replaced with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\n"
+            "L, V = torch.eig(A, eigenvectors=True) should be replaced with:\n"
+            "L_complex, V_complex = torch.linalg.eig(A)")
+
+    @property
+    def real(self) -> "Tensor":
+        """The real part (a view of a complex tensor; a real tensor itself). Assigning to it copies values in."""
+        from ._ops.complex import real
+        return real(self)
+
+    @real.setter
+    def real(self, value) -> None:
+        self.real.copy_(value)
+
+    @property
+    def imag(self) -> "Tensor":
+        """The imaginary part of a complex tensor (a view). Assigning to it copies values in."""
+        from ._ops.complex import imag
+        return imag(self)
+
+    @imag.setter
+    def imag(self, value) -> None:
+        self.imag.copy_(value)
+
 
 _REINFORCE_REMOVED = """reinforce() was removed.
 Use torch.distributions instead.
@@ -796,7 +839,8 @@ loss.backward()
 _new = object.__new__
 _C_TYPE_NAMES = {_dtype.float16: "c10::Half", _dtype.float32: "float", _dtype.float64: "double",
                  _dtype.int64: "long int", _dtype.int32: "int", _dtype.int16: "short int",
-                 _dtype.int8: "signed char", _dtype.uint8: "unsigned char", _dtype.bool: "bool"}
+                 _dtype.int8: "signed char", _dtype.uint8: "unsigned char", _dtype.bool: "bool",
+                 _dtype.complex64: "c10::complex<float>", _dtype.complex128: "c10::complex<double>"}
 
 
 def _tensor_options(dt) -> str:

@@ -109,6 +109,18 @@ class _Formatter:
         return self._text(value).rjust(self.max_width)
 
 
+class _ComplexFormatter:
+    """Real and imaginary parts each with their own notation and width, as torch prints them: ``1.+2.j``."""
+
+    def __init__(self, values: np.ndarray):
+        self.real, self.imag = _Formatter(values.real, True), _Formatter(values.imag, True)
+        self.max_width = self.real.max_width + self.imag.max_width + 1  # the "j"
+
+    def format(self, value: complex) -> str:
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return self.real.format(value.real) + ("" if imag[0] in "+-" else "+") + imag
+
+
 def _summarized(a: np.ndarray) -> np.ndarray:
     """The elements a summarized print shows: the edge items of every long dimension."""
     e = PRINT_OPTS.edgeitems
@@ -166,10 +178,11 @@ def _str(t) -> str:
     else:
         if not PRINT_OPTS.edgeitems:
             suffixes.append(f"size={tuple(a.shape)}")
-        if dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool):
+        if dtype not in (_dtype.get_default_dtype(), _dtype.default_complex(), _dtype.int64, _dtype.bool):
             suffixes.append(f"dtype={dtype!r}")
         summarize = a.size > PRINT_OPTS.threshold
-        fmt = _Formatter(_summarized(a) if summarize else a, dtype.is_floating_point)
+        shown = _summarized(a) if summarize else a
+        fmt = _ComplexFormatter(shown) if dtype.is_complex else _Formatter(shown, dtype.is_floating_point)
         body = _array_str(a, fmt, indent, summarize)
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")

@@ -85,7 +85,7 @@ class _StorageType:
 
 _STORAGES = {"DoubleStorage": "f8", "FloatStorage": "f4", "HalfStorage": "f2", "BFloat16Storage": "u2",
              "LongStorage": "i8", "IntStorage": "i4", "ShortStorage": "i2", "CharStorage": "i1",
-             "ByteStorage": "u1", "BoolStorage": "?"}
+             "ByteStorage": "u1", "BoolStorage": "?", "ComplexFloatStorage": "c8", "ComplexDoubleStorage": "c16"}
 
 
 def parameter_class():

@@ -1,7 +1,8 @@
 """``minitorch.linalg``: the part of ``torch.linalg`` minitorch has so far: vector norms, inv, det, slogdet,
-solve, cholesky and solve_triangular, all differentiable."""
+solve, cholesky, solve_triangular and eig/eigvals, all differentiable."""
 from __future__ import annotations
 
+from ._ops.complex import eig, eigvals
 from ._ops.decompositions import cholesky, det, inv, slogdet, solve, solve_triangular
 from ._ops.linalg import cross as _cross
 from ._ops.norm import norm as _norm
@@ -20,4 +21,4 @@ def cross(input, other, *, dim: int = -1):  # noqa: A002
     return _cross(input, other, dim)
 
 
-__all__ = ["cross", "cholesky", "det", "inv", "norm", "slogdet", "solve", "solve_triangular", "vector_norm"]
+__all__ = ["cross", "cholesky", "det", "eig", "eigvals", "inv", "norm", "slogdet", "solve", "solve_triangular", "vector_norm"]

@@ -47,7 +47,8 @@ FORMAT_VERSION = 1
 _MAX_HEADER = 100_000_000  # the safetensors limit
 _TEMP_SUFFIX = ".minitorch-tmp"
 _CODES = {_dtype.bool: "BOOL", _dtype.uint8: "U8", _dtype.int8: "I8", _dtype.int16: "I16", _dtype.int32: "I32",
-          _dtype.int64: "I64", _dtype.float16: "F16", _dtype.float32: "F32", _dtype.float64: "F64"}
+          _dtype.int64: "I64", _dtype.float16: "F16", _dtype.float32: "F32", _dtype.float64: "F64",
+          _dtype.complex64: "C64", _dtype.complex128: "C128"}
 _CODE_OF = {d.np: code for d, code in _CODES.items()}
 _LITTLE_ENDIAN = {code: d.np.newbyteorder("<") for d, code in _CODES.items()}
 _LITTLE_ENDIAN["BF16"] = np.dtype("<u2")  # widened to float32 on load: minitorch has no bfloat16

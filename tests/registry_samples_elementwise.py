@@ -13,6 +13,7 @@ def _three():
 
 
 SAMPLES = {
+    "sgn_": (lambda t: t.clone().sgn_(), lambda: (x(3, 4),)),  # real input: the complex sgn is swept as sgn
     "copysign": (None, _pair()),
     "nextafter": (None, _pair()),
     "ldexp": (None, _pair(-1.0, 1.0)),

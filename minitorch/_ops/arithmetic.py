@@ -15,6 +15,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import NoDerivative, Op
 from .broadcast import _out, _scalar, binary, broadcast_shape, result_dtype
+from .complex import conj_if_complex as _conj
 from .unary import log
 from .._registry import register
 
@@ -101,7 +102,7 @@ class Mul(Op):
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        return (g * b if need_a else None), (g * a if need_b else None)
+        return (g * _conj(b) if need_a else None), (g * _conj(a) if need_b else None)
 
 
 class Div(Op):
@@ -109,15 +110,16 @@ class Div(Op):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         dt = result_dtype(a, b)
-        r = binary(np.true_divide, a, b, dt if dt.kind == "f" else _dtype.get_default_dtype().np)
+        r = binary(np.true_divide, a, b, dt if dt.kind in "fc" else _dtype.get_default_dtype().np)
         return r
 
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
+        b = _conj(b)
         ga = g / b if need_a else None
-        gb = -g * a / (b * b) if need_b else None
+        gb = -g * _conj(a) / (b * b) if need_b else None
         return ga, gb
 
 
@@ -159,8 +161,8 @@ class PowScalar(Op, name="PowBackward0"):
         if e == 0:
             return g * 0.0
         if e == 2:
-            return g * a * 2.0
-        return g * e * a ** (e - 1)
+            return g * _conj(a) * 2.0
+        return g * _conj(e * a ** (e - 1))
 
 
 class RPow(Op, name="PowBackward2"):

@@ -15,7 +15,7 @@ from .._dtype import wrap_int
 
 _ndarray = np.ndarray
 _pair_cache: dict = {}
-_KIND = {"b": _dtype.BOOL, "u": _dtype.INT, "i": _dtype.INT, "f": _dtype.FLOAT}
+_KIND = {"b": _dtype.BOOL, "u": _dtype.INT, "i": _dtype.INT, "f": _dtype.FLOAT, "c": _dtype.COMPLEX}
 
 
 def _scalar_kind(x) -> int:
@@ -25,11 +25,13 @@ def _scalar_kind(x) -> int:
         return _dtype.INT
     if isinstance(x, float):
         return _dtype.FLOAT
+    if isinstance(x, complex):
+        return _dtype.COMPLEX
     raise TypeError(f"unsupported operand type for a tensor operation: '{type(x).__name__}'")
 
 
 def _default_of_kind(kind: int) -> np.dtype:
-    return (np.dtype(np.bool_), np.dtype(np.int64), _dtype.get_default_dtype().np)[kind]
+    return (np.dtype(np.bool_), np.dtype(np.int64), _dtype.get_default_dtype().np, _dtype.default_complex().np)[kind]
 
 
 def operands(a, b) -> tuple:
@@ -61,7 +63,9 @@ def _result_dtype(a, b) -> np.dtype:
     if a_arr or b_arr:
         arr, scalar = (a, b) if a_arr else (b, a)
         kind = _scalar_kind(scalar)
-        return arr.dtype if kind <= _KIND[arr.dtype.kind] else _default_of_kind(kind)
+        if kind <= _KIND[arr.dtype.kind]:
+            return arr.dtype
+        return _dtype.lift(_dtype.from_numpy_dtype(arr.dtype), _dtype.from_numpy_dtype(_default_of_kind(kind))).np
     return _default_of_kind(builtins.max(_scalar_kind(a), _scalar_kind(b)))
 
 
@@ -70,7 +74,7 @@ def _array_pair_dtype(da, db, a_zero_dim, b_zero_dim) -> np.dtype:
     if a_zero_dim == b_zero_dim:
         return _dtype.promote_types(ta, tb).np
     dim_t, zero_t = (tb, ta) if a_zero_dim else (ta, tb)
-    return (zero_t if zero_t.kind > dim_t.kind else dim_t).np
+    return (_dtype.lift(dim_t, zero_t) if zero_t.kind > dim_t.kind else dim_t).np
 
 
 def _scalar(x):

@@ -29,6 +29,8 @@ class ToCopy(Op):
     @staticmethod
     def forward(ctx, a, dtype=None):
         ctx.src = _dtype.from_numpy_dtype(a.dtype)
+        if a.dtype.kind == "c" and dtype.np.kind != "c":
+            a = a.real  # torch keeps the real part (numpy would warn)
         return a.astype(dtype.np)
 
     @staticmethod

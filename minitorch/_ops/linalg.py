@@ -8,6 +8,7 @@ from .. import _dtype
 from .._tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
 from ..autograd.function import Op
 from .broadcast import _out, broadcast_shape
+from .complex import conj_if_complex as _conj
 from .._registry import register
 from .norm import vector_norm
 from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, stack, sum_to_size,
@@ -42,7 +43,8 @@ def _product_like(x, left, right):
 
 
 def _mm_grads(g, a, b, need_a, need_b):
-    return (_product_like(a, g, b.mT) if need_a else None), (_product_like(b, a.mT, g) if need_b else None)
+    return ((_product_like(a, g, _conj(b.mT)) if need_a else None),
+            (_product_like(b, _conj(a.mT), g) if need_b else None))
 
 
 class Mm(Op):
@@ -90,8 +92,8 @@ class Mv(Op):
     def backward(ctx, g):
         a, v = ctx.saved_tensors
         need_a, need_v = ctx.needs_input_grad
-        ga = g.reshape((-1, 1)) * v.reshape((1, -1)) if need_a else None
-        return ga, (a.mT @ g if need_v else None)
+        ga = g.reshape((-1, 1)) * _conj(v.reshape((1, -1))) if need_a else None
+        return ga, (_conj(a.mT) @ g if need_v else None)
 
 
 class Dot(Op):
@@ -110,7 +112,7 @@ class Dot(Op):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        return g * b, g * a
+        return g * _conj(b), g * _conj(a)
 
 
 class Addmm(Op):
@@ -324,7 +326,7 @@ class Einsum(Op):
             seen = set(ctx.out).union(*others)
             kept = "".join(c for c in sub if c in seen)
             spec = ",".join([ctx.out] + others) + "->" + kept
-            part = Einsum.apply(g, *[o for j, o in enumerate(operands) if j != i], equation=spec)
+            part = Einsum.apply(g, *[_conj(o) for j, o in enumerate(operands) if j != i], equation=spec)
             shape = ctx.shapes[i]
             if kept != sub:  # letters summed within this operand alone: the gradient is constant along them
                 part = expand(part.reshape(tuple(n if c in kept else 1 for c, n in zip(sub, shape))), shape)

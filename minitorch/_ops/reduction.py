@@ -92,7 +92,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None)
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
         return Tensor._wrap(np.asarray(_int_accumulator(input._data).sum(axis=_axis(dims), keepdims=keep)))
     return (SumDim if given or keep else Sum).apply(input, dims=dims, keepdim=keep)
 
@@ -118,7 +118,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None
     """Mean over all elements or over ``dim`` (floating-point tensors only)."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if isinstance(input, Tensor) and input._data.dtype.kind != "f":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {_dtype.C_NAMES[input.dtype]}")
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))

@@ -8,10 +8,13 @@ import numpy as np
 
 from ..autograd.function import Op
 from .broadcast import floating
+from .complex import conj_if_complex as _conj
 from .._registry import register
 
 
 class Neg(Op):
+    complex_grad = True  # (linear with a real coefficient)
+
     @staticmethod
     def forward(ctx, a):
         if a.dtype == np.bool_:
@@ -25,6 +28,8 @@ class Neg(Op):
 
 
 class Exp(Op):
+    complex_grad = True  # as Log, Sqrt and Reciprocal: the derivative is conjugated for complex z
+
     @staticmethod
     def forward(ctx, a):
         r = np.exp(floating(a))
@@ -34,10 +39,12 @@ class Exp(Op):
     @staticmethod
     def backward(ctx, g):
         (r,) = ctx.saved_tensors
-        return g * r
+        return g * _conj(r)
 
 
 class Log(Op):
+    complex_grad = True
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -46,7 +53,7 @@ class Log(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        return g / a
+        return g / _conj(a)
 
 
 class Log1p(Op, name="Log1PBackward0"):
@@ -99,6 +106,8 @@ class Log10(Op):
 
 
 class Sqrt(Op):
+    complex_grad = True
+
     @staticmethod
     def forward(ctx, a):
         r = np.sqrt(floating(a))
@@ -108,7 +117,7 @@ class Sqrt(Op):
     @staticmethod
     def backward(ctx, g):
         (r,) = ctx.saved_tensors
-        return g / (r * 2.0)
+        return g / (_conj(r) * 2.0)
 
 
 class Rsqrt(Op):
@@ -126,6 +135,8 @@ class Rsqrt(Op):
 
 
 class Reciprocal(Op):
+    complex_grad = True
+
     @staticmethod
     def forward(ctx, a):
         r = np.reciprocal(floating(a))
@@ -135,6 +146,7 @@ class Reciprocal(Op):
     @staticmethod
     def backward(ctx, g):
         (r,) = ctx.saved_tensors
+        r = _conj(r)
         return -g * r * r
 
 
@@ -148,6 +160,9 @@ class Abs(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
+        if a.dtype.kind == "c" if type(a) is np.ndarray else a.is_complex():
+            from .complex import sgn  # (complex.py builds on this module)
+            return g * sgn(a)
         return g * sign(a)
 
 
@@ -156,6 +171,9 @@ class Sign(Op):
     def forward(ctx, a):
         if a.dtype == np.bool_:
             return a.copy()
+        if a.dtype.kind == "c":
+            raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                                      "torch.sgn instead.")
         r = np.sign(a, out=np.empty_like(a))  # out: an array even for 0-dim input
         if r.dtype.kind == "f":
             np.copyto(r, 0, where=np.isnan(r))  # torch: sign(nan) is 0
@@ -339,7 +357,6 @@ trunc = Trunc.function()
 negative = register(neg, name="negative")
 absolute = register(abs, name="absolute")  # noqa: A001
 fix = register(trunc, name="fix")
-sgn = Sgn.function()
 
 
 @register

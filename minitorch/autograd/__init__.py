@@ -43,6 +43,9 @@ def _make_grads(outputs, grads, create_graph: bool) -> list:
         if g is None:
             if out._requires_grad and out._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._requires_grad and out._data.dtype.kind == "c":
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
+                                   f"torch.{out.dtype.name}")
             g_arr = np.ones_like(out._data)
             result.append(Tensor._wrap(g_arr) if create_graph else g_arr)
             continue

@@ -241,6 +241,9 @@ def _conform(node, i, g, arr, shape, dt, create_graph):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
                                f"{list(arr.shape)} but expected shape compatible with {list(shape)}")
         g = g.sum_to_size(shape) if create_graph else _sum_to(arr, shape)
+    if g.dtype.is_complex if create_graph else g.dtype.kind == "c":
+        if dt.kind != "c":  # a real input's gradient is the real part (torch's convention for complex graphs)
+            g = g.real
     if create_graph:
         return g if g._data.dtype == dt else g.to(from_numpy_dtype(dt))
     return g if g.dtype == dt else np.asarray(g, dt)

@@ -84,14 +84,16 @@ class Op(Node):
             raw, results = out, []
             for nr, arr in enumerate(raw):
                 t = Tensor._wrap(arr if type(arr) is np.ndarray else np.asarray(arr))
-                if arr.dtype.kind == "f":
+                kind = arr.dtype.kind
+                if kind == "f" or kind == "c" and _complex_grad(self):
                     t.grad_fn, t._output_nr, t._requires_grad = self, nr, True
                 results.append(t)
             self._n_outputs = len(raw)
         else:
             raw = (out,)
             t = Tensor._wrap(out if type(out) is np.ndarray else np.asarray(out))
-            if out.dtype.kind == "f":
+            kind = out.dtype.kind
+            if kind == "f" or kind == "c" and _complex_grad(self):
                 t.grad_fn, t._requires_grad = self, True
             results = (t,)
         if self.view:
@@ -161,6 +163,20 @@ class Op(Node):
         function = _applier(cls.inplace_variant(), name, name)
         function.__module__ = cls.__module__
         return register(function, **{"top_level": False, **where})
+
+
+# The elementwise math whose derivative formulas assume real numbers (a complex one needs conj(f'(z))):
+# refused on complex results rather than giving wrong gradients, unless the class sets ``complex_grad = True``.
+_REAL_ONLY_MODULES = frozenset(f"minitorch._ops.{m}" for m in ("unary", "trigonometric", "activation", "special"))
+
+
+def _complex_grad(node) -> bool:
+    """True if ``node`` may record a complex result; else torch-style NotImplementedError."""
+    cls = type(node)
+    if cls.__module__ in _REAL_ONLY_MODULES and not getattr(cls, "complex_grad", False):
+        raise NotImplementedError(f"minitorch: the derivative of {node.name()} is not implemented for complex "
+                                  "tensors")
+    return True
 
 
 def _applier(cls, name: str, qualname: str):
@@ -275,7 +291,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     t = inputs[0]
     check_inplace(t)
     target = arrays[0]
-    record = record and target.dtype.kind == "f"  # an integer result cannot be differentiated
+    record = record and target.dtype.kind in "fc"  # an integer result cannot be differentiated
     out = type(ctx).forward(ctx, *arrays, **params)
     snapshot = None
     if out is not target:
@@ -303,7 +319,7 @@ def _write_back(target, result) -> None:
     np.copyto(target, result, casting="unsafe")
 
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
 # ---- user-defined functions ------------------------------------------------------------
@@ -447,7 +463,7 @@ class Function(metaclass=FunctionMeta):
                 continue
             if id(o) not in dirty and id(o) in input_ids:
                 o = o.detach()  # an input returned as is becomes a new output sharing its data
-            if id(o) not in non_diff and o._data.dtype.kind == "f":
+            if id(o) not in non_diff and o._data.dtype.kind in "fc":
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
             results.append(o)
         to_save = ctx.__dict__.pop("_to_save", None)
