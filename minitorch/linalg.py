@@ -1,18 +1,16 @@
-"""``minitorch.linalg``: the part of ``torch.linalg`` minitorch has so far: vector norms, inv, det, slogdet,
-solve, cholesky and solve_triangular, all differentiable."""
+"""``minitorch.linalg``: ``torch.linalg`` on numpy's LAPACK: decompositions (Cholesky, QR, SVD, eigh, LU),
+inverses and solvers, norms, and products; differentiable where torch is."""
 from __future__ import annotations
 
 from ._ops.decompositions import cholesky, det, inv, slogdet, solve, solve_triangular
+from ._ops.factorizations import (cond, eigh, eigvalsh, lstsq, matrix_norm, matrix_rank, norm, pinv, qr, svd,
+                                  svdvals)
+from ._ops.factorizations import matrix_exp as _matrix_exp
+from ._ops.factorizations import matrix_power as _matrix_power
 from ._ops.linalg import cross as _cross
-from ._ops.norm import norm as _norm
+from ._ops.linalg import matmul as _matmul
+from ._ops.linalg import multi_dot
 from ._ops.norm import vector_norm
-
-
-def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):  # noqa: A002
-    """``vector_norm`` for vectors (or ``dim`` an int); the Frobenius norm (``ord`` None or 'fro') of matrices."""
-    if ord is None or ord == "fro" or isinstance(dim, int) or (dim is None and A.dim() == 1):
-        return _norm(A, 2 if ord in (None, "fro") else ord, dim, keepdim, out=out, dtype=dtype)
-    raise NotImplementedError(f"minitorch.linalg.norm: matrix norm ord={ord!r} is not implemented yet")
 
 
 def cross(input, other, *, dim: int = -1):  # noqa: A002
@@ -20,4 +18,22 @@ def cross(input, other, *, dim: int = -1):  # noqa: A002
     return _cross(input, other, dim)
 
 
-__all__ = ["cross", "cholesky", "det", "inv", "norm", "slogdet", "solve", "solve_triangular", "vector_norm"]
+def matmul(input, other, *, out=None):  # noqa: A002
+    """The matrix product (``minitorch.matmul``)."""
+    return _matmul(input, other, out=out)
+
+
+def matrix_exp(A):
+    """The matrix exponential."""
+    return _matrix_exp(A)
+
+
+def matrix_power(A, n: int, *, out=None):
+    """``A`` to the integer power ``n`` (through the inverse for negative ``n``)."""
+    result = _matrix_power(A, n)
+    return result if out is None else out.copy_(result)
+
+
+__all__ = ["cholesky", "cond", "cross", "det", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp",
+           "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+           "solve_triangular", "svd", "svdvals", "vector_norm"]

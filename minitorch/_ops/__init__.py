@@ -6,7 +6,7 @@ importing them all fills the registry, from which the Tensor methods are bound.
 from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, conv, copying, counting, decompositions, diagonal,  # noqa: F401
-               embedding, indexing, linalg, loss, norm, normalization, pooling, reduction, sorting, special,
+               embedding, factorizations, indexing, linalg, loss, norm, normalization, pooling, reduction, sorting, special,
                triangular, trigonometric, unary, view)
 
 for _name, _function in _registry.methods().items():
@@ -89,3 +89,5 @@ for _name, _fn in _OPERATORS.items():
     setattr(Tensor, _name, _fn)
 Tensor.T = property(view.T_property)
 Tensor.mT = property(view.mT_property)
+Tensor.mH = property(linalg.mH_property)
+Tensor.H = property(linalg.H_property)

@@ -1,6 +1,9 @@
 """Matrix products: mm, bmm, mv, dot, addmm, and matmul built from them as torch builds
-it (batch dims folded into one ``mm`` or ``bmm``, then viewed back)."""
+it (batch dims folded into one ``mm`` or ``bmm``, then viewed back); the fused ``add*`` forms,
+tensordot, multi_dot and the adjoint."""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -10,8 +13,8 @@ from ..autograd.function import Op
 from .broadcast import _out, broadcast_shape
 from .._registry import register
 from .norm import vector_norm
-from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, stack, sum_to_size,
-                   t, transpose, unsqueeze, view)
+from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, stack,
+                   sum_to_size, t, transpose, unsqueeze, view)
 
 
 def _same_dtype(a, b):
@@ -176,6 +179,203 @@ def inner(input, other):
 @register
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def _scaled_sum(input, product, beta, alpha):
+    """``beta * input + alpha * product`` with ``input`` expanded to ``product``'s shape (and ignored, nan
+    included, when ``beta`` is 0), as torch's fused ``add*`` ops."""
+    input = expand(input, tuple(product.shape))
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return product + (input if beta == 1 else input * beta)
+
+
+def _check_batches(batch1, batch2):
+    for name, b in (("batch1", batch1), ("batch2", batch2)):
+        if b.dim() != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    if batch1.shape[0] != batch2.shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
+                           f"{batch2.shape[0]}")
+
+
+@register
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * (mat @ vec)``."""
+    if mat.dim() == 2 and vec.dim() == 1 and (mat.shape[1] != vec.shape[0] or
+                                               np.shape(input)[-1:] not in ((), (1,), (mat.shape[0],))):
+        size = np.shape(input)[0] if np.ndim(input) else 1
+        raise RuntimeError(f"size mismatch, got input ({size}), mat ({mat.shape[0]}x{mat.shape[1]}), "
+                           f"vec ({vec.shape[0]})")
+    return _out(_scaled_sum(input, Mv.apply(mat, vec), beta, alpha), out)
+
+
+@register
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * outer(vec1, vec2)``."""
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.dim() != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
+    return _out(_scaled_sum(input, outer(vec1, vec2), beta, alpha), out)
+
+
+@register
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * bmm(batch1, batch2)``."""
+    return _out(_scaled_sum(input, Bmm.apply(batch1, batch2), beta, alpha), out)
+
+
+@register
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``: the batch of products summed."""
+    _check_batches(batch1, batch2)
+    b, n, k = batch1.shape
+    # one mm of (n, b*k) by (b*k, p) sums the products over the batch
+    product = Mm.apply(reshape(permute(batch1, 1, 0, 2), n, b * k), reshape(batch2, b * k, batch2.shape[2]))
+    return _out(_scaled_sum(input, product, beta, alpha), out)
+
+
+def _inplace(function, top_level=False):
+    """The in-place form ``f_(input, ...)`` of a fused op: its result copied into ``input``."""
+    def inplace(input, *args, beta=1, alpha=1):
+        return input.copy_(function(input, *args, beta=beta, alpha=alpha))
+    inplace.__name__ = inplace.__qualname__ = function.__name__ + "_"
+    inplace.__doc__ = f"In-place ``{function.__name__}``."
+    return register(inplace, top_level=top_level)
+
+
+addmm_, addr_, baddbmm_, addbmm_ = (_inplace(f) for f in (addmm, addr, baddbmm, addbmm))
+addmv_ = _inplace(addmv, top_level=True)  # torch.addmv_ exists; the others are Tensor methods only
+
+
+@register
+def vdot(input, other, *, out=None):
+    """The dot product of two 1-D tensors (for real tensors the same as ``dot``)."""
+    return _out(Dot.apply(input, other), out)
+
+
+@register(method=False)
+def tensordot(a, b, dims=2, out=None):
+    """Sums of products over ``dims``: the last ``dims`` dims of ``a`` with the first of ``b`` (an int), or the
+    listed dims of each (a pair of lists)."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        da, db = list(range(-dims, 0)), list(range(dims))
+    else:
+        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    for i, j in zip(da, db):
+        if a.shape[i] != b.shape[j]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[i]} in dim {i} "
+                               f"and second has size {b.shape[j]} in dim {j}")
+    ca, cb = [_wrap_dim(d, a.dim()) for d in da], [_wrap_dim(d, b.dim()) for d in db]
+    fa, fb = [d for d in range(a.dim()) if d not in ca], [d for d in range(b.dim()) if d not in cb]
+    k = int(np.prod([a.shape[d] for d in ca], dtype=np.int64))
+    sa, sb = [a.shape[d] for d in fa], [b.shape[d] for d in fb]
+    m = Mm.apply(reshape(permute(a, *fa, *ca), -1, k), reshape(permute(b, *cb, *fb), k, -1))
+    return _out(reshape(m, *sa, *sb), out)
+
+
+def _chain_order(shapes: list[tuple[int, int]]) -> list[list[int]]:
+    """The cheapest parenthesisation of a chain of matrices by dynamic programming: split[i][j] is where the
+    product of matrices i..j splits."""
+    n = len(shapes)
+    dims = [shapes[0][0]] + [s[1] for s in shapes]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j], split[i][j] = min((cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1], k)
+                                          for k in range(i, j))
+    return split
+
+
+def _chain(tensors, split, i, j):
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return Mm.apply(_chain(tensors, split, i, k), _chain(tensors, split, k + 1, j))
+
+
+def multi_dot(tensors, *, out=None):
+    """The product of a chain of matrices in the cheapest order (the first and last may be vectors)."""
+    tensors = list(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    for i, x in enumerate(tensors):
+        allowed = (1, 2) if i in (0, n - 1) else (2,)
+        if x.dim() not in allowed:
+            where_ = "first" if i == 0 else "last" if i == n - 1 else None
+            raise RuntimeError(f"multi_dot(): the {where_} tensor must be 1D or 2D but got {x.dim()}D" if where_
+                               else f"multi_dot(): tensor {i} must be 2D but got {x.dim()}D")
+    first_vec, last_vec = tensors[0].dim() == 1, tensors[-1].dim() == 1
+    if first_vec:
+        tensors[0] = unsqueeze(tensors[0], 0)
+    if last_vec:
+        tensors[-1] = unsqueeze(tensors[-1], 1)
+    for i in range(n - 1):
+        if tensors[i].shape[1] != tensors[i + 1].shape[0]:
+            shape = [list(x.shape) for x in (tensors[i], tensors[i + 1])]
+            if first_vec and i == 0:
+                shape[0] = shape[0][1:]
+            if last_vec and i + 1 == n - 1:
+                shape[1] = shape[1][:1]
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {shape[0]} and {shape[1]} cannot "
+                               "be multiplied")
+    result = _chain(tensors, _chain_order([tuple(x.shape) for x in tensors]), 0, n - 1)
+    if first_vec or last_vec:
+        result = reshape(result, *(d for d, keep in zip(result.shape, (not first_vec, not last_vec)) if keep))
+    return _out(result, out)
+
+
+@register(method=False)
+def chain_matmul(*matrices, out=None):
+    """Deprecated form of ``linalg.multi_dot`` taking the matrices as arguments."""
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+                  "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+                  "parameters.", UserWarning, stacklevel=2)
+    for x in matrices:
+        if x.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {x.dim()}, expected 2 instead.")
+    if len(matrices) == 1:
+        return _out(matrices[0].clone(), out)
+    return multi_dot(matrices, out=out)
+
+
+def _matrix_transpose(input, name: str):
+    nd = input.dim()
+    if nd < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {nd}-D tensor.")
+    return transpose(input, -2, -1)
+
+
+@register
+def adjoint(input):
+    """The conjugate transpose of the last two dims, a view (for real tensors: the transpose)."""
+    return _matrix_transpose(input, "adjoint()")
+
+
+def mH_property(self):
+    """``x.mH``: the conjugate transpose of the last two dims."""
+    return _matrix_transpose(self, "mH")
+
+
+def H_property(self):
+    """``x.H``: the conjugate transpose of a matrix."""
+    nd = self.dim()
+    if nd == 0:
+        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return view(self, ())
+    if nd != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {nd}-D tensor." +
+                           (" For batches of matrices, consider using tensor.mH" if nd > 2 else ""))
+    return transpose(self, 0, 1)
 
 
 @register
