@@ -305,11 +305,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
     ``rank`` and ``singular_values`` as the driver gives them."""
     driver = driver or "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
-        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
     vector = B.dim() == A.dim() - 1
     Bm = unsqueeze(B, -1) if vector else B
     if A.shape[-2] != Bm.shape[-2]:
-        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     m, n = A.shape[-2:]
     rtol = rcond if rcond is not None and rcond > 0 else np.finfo(A._data.dtype).eps * max(m, n)
     X = matmul(Pinv.apply(A, rtol=rtol), Bm)
