@@ -33,14 +33,18 @@ if TYPE_CHECKING:
         logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal, signbit)
     from minitorch._ops.copying import clone
     from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
-    from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
+    from minitorch._ops.decompositions import (cholesky_legacy as cholesky, cholesky_inverse, cholesky_solve, det,
+        inv as inverse, logdet, slogdet, triangular_solve)
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
-    from minitorch._ops.factorizations import (frobenius_norm, matrix_exp, matrix_power, nuclear_norm, pinverse,
-        qr_legacy as qr, svd_legacy as svd)
+    from minitorch._ops.factorizations import (frobenius_norm, lstsq_removed as lstsq, matrix_exp, matrix_power,
+        matrix_rank_removed as matrix_rank, nuclear_norm, pinverse, qr_legacy as qr, solve_removed as solve,
+        svd_legacy as svd, symeig, vander)
+    from minitorch._ops.householder import (geqrf, orgqr, ormqr)
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select,
         narrow, nonzero, repeat_interleave, scatter, scatter_add, select, take, take_along_dim)
     from minitorch._ops.linalg import (addbmm, addmm, addmv, addmv_, addr, adjoint, baddbmm, bmm, cdist,
         chain_matmul, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, tensordot, vdot)
+    from minitorch._ops.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve, lu_unpack)
     from minitorch._ops.norm import norm
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)

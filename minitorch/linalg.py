@@ -1,15 +1,21 @@
-"""``minitorch.linalg``: ``torch.linalg`` on numpy's LAPACK: decompositions (Cholesky, QR, SVD, eigh, LU),
-inverses and solvers, norms, and products; differentiable where torch is."""
+"""``minitorch.linalg``: ``torch.linalg`` on numpy's LAPACK (and minitorch's own LU and Householder loops):
+decompositions, inverses and solvers with their ``_ex`` forms, norms, and products; differentiable where
+torch is."""
 from __future__ import annotations
 
-from ._ops.decompositions import cholesky, det, inv, slogdet, solve, solve_triangular
+from ._ops.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, slogdet, solve, solve_ex,
+                                  solve_triangular)
+from ._ops.diagonal import diagonal as _diagonal
 from ._ops.factorizations import (cond, eigh, eigvalsh, lstsq, matrix_norm, matrix_rank, norm, pinv, qr, svd,
-                                  svdvals)
+                                  svdvals, tensorinv, tensorsolve, vecdot)
+from ._ops.factorizations import linalg_vander as vander
 from ._ops.factorizations import matrix_exp as _matrix_exp
 from ._ops.factorizations import matrix_power as _matrix_power
+from ._ops.householder import householder_product
 from ._ops.linalg import cross as _cross
 from ._ops.linalg import matmul as _matmul
 from ._ops.linalg import multi_dot
+from ._ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
 from ._ops.norm import vector_norm
 
 
@@ -23,6 +29,11 @@ def matmul(input, other, *, out=None):  # noqa: A002
     return _matmul(input, other, out=out)
 
 
+def diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1):
+    """The diagonals of the matrices in the last two dims (``minitorch.diagonal`` with other defaults)."""
+    return _diagonal(A, offset, dim1, dim2)
+
+
 def matrix_exp(A):
     """The matrix exponential."""
     return _matrix_exp(A)
@@ -34,6 +45,8 @@ def matrix_power(A, n: int, *, out=None):
     return result if out is None else out.copy_(result)
 
 
-__all__ = ["cholesky", "cond", "cross", "det", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp",
+__all__ = ["cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "householder_product",
+           "inv", "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp",
            "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
-           "solve_triangular", "svd", "svdvals", "vector_norm"]
+           "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",
+           "vector_norm"]

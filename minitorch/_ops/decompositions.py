@@ -2,6 +2,8 @@
 solves (numpy's LAPACK forward; backward written with ops, so higher orders work). Batch dims broadcast."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._registry import register
@@ -9,7 +11,9 @@ from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
 from .linalg import matmul
-from .reduction import return_types
+from .broadcast import _out
+from .reduction import _return_type, return_types
+from .triangular import tril, triu
 from .view import transpose
 
 
@@ -30,9 +34,37 @@ def _square(name: str, a) -> None:
                            f"{a.shape[-1]} matrices")
 
 
-def _singular(name: str):
-    return RuntimeError(f"linalg.{name}: The diagonal element is zero, the inversion could not be completed because "
-                        "the input matrix is singular.")
+def _singular(name: str, a: np.ndarray):
+    """torch's error for a singular input: the first zero pivot of its LU factorization (and the batch element)."""
+    from .lu import lu_kernel
+    info = lu_kernel(a)[2].reshape(-1)
+    batch = int(np.argmax(info > 0))
+    where = f"(Batch element {batch}): " if a.ndim > 2 else ""
+    return RuntimeError(f"linalg.{name}: {where}The diagonal element {info[batch]} is zero, the inversion could not "
+                        "be completed because the input matrix is singular.")
+
+
+def _not_positive_definite(name: str, a: np.ndarray):
+    """torch's error for a matrix that is not positive-definite, naming the first failing leading minor."""
+    info = _cholesky_info(a).reshape(-1)
+    batch = int(np.argmax(info > 0))
+    where = f"(Batch element {batch}): " if a.ndim > 2 else ""
+    return RuntimeError(f"linalg.{name}: {where}The factorization could not be completed because the input is not "
+                        f"positive-definite (the leading minor of order {info[batch]} is not positive-definite).")
+
+
+def _cholesky_info(a: np.ndarray) -> np.ndarray:
+    """Per matrix: the order of the first leading minor that is not positive-definite (0 when none), by the
+    Cholesky elimination on the lower triangle, one step per column."""
+    work = np.array(a, dtype=np.float64)
+    info = np.zeros(a.shape[:-2], np.int32)
+    for j in range(a.shape[-1]):
+        d = work[..., j, j]
+        bad = ~(d > 0)
+        info = np.where((info == 0) & bad, j + 1, info).astype(np.int32)
+        col = work[..., j + 1:, j] / np.sqrt(np.where(bad, 1.0, d))[..., None]
+        work[..., j + 1:, j + 1:] -= col[..., :, None] * col[..., None, :]
+    return info
 
 
 def _tril_mask(n: int, dtype) -> np.ndarray:
@@ -45,8 +77,7 @@ class Cholesky(Op, name="LinalgCholeskyExBackward0"):
         try:
             L = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
-            raise RuntimeError("linalg.cholesky: The factorization could not be completed because the input is "
-                               "not positive-definite.") from None
+            raise _not_positive_definite("cholesky", a) from None
         ctx.save_for_backward(L)
         return L
 
@@ -69,7 +100,8 @@ class SolveTriangular(Op, name="LinalgSolveTriangularBackward0"):
     def forward(ctx, A, B, upper=False):
         ctx.upper = upper
         shape = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
-        X = np.linalg.solve(np.broadcast_to(A, shape + A.shape[-2:]), np.broadcast_to(B, shape + B.shape[-2:]))
+        T = np.triu(A) if upper else np.tril(A)  # the other triangle is not read, as in LAPACK's trtrs
+        X = np.linalg.solve(np.broadcast_to(T, shape + A.shape[-2:]), np.broadcast_to(B, shape + B.shape[-2:]))
         ctx.save_for_backward(A, X)
         return X
 
@@ -82,9 +114,10 @@ class SolveTriangular(Op, name="LinalgSolveTriangularBackward0"):
         return gA, gB
 
 
-def cholesky(A):
-    """The lower Cholesky factor of a symmetric positive-definite (batch of) matrix."""
-    return Cholesky.apply(A)
+def cholesky(A, *, upper: bool = False, out=None):
+    """The lower Cholesky factor of a symmetric positive-definite (batch of) matrix (its transpose if ``upper``)."""
+    L = Cholesky.apply(A)
+    return _out(_mT(L) if upper else L, out)
 
 
 def solve_triangular(A, B, *, upper: bool = False):
@@ -99,7 +132,7 @@ class Inv(Op, name="LinalgInvExBackward0"):
         try:
             r = np.linalg.inv(a)
         except np.linalg.LinAlgError:
-            raise _singular("inv") from None
+            raise _singular("inv", a) from None
         ctx.save_for_backward(r)
         return r
 
@@ -191,8 +224,103 @@ def logdet(A):
     return where(sign < 0, float("nan"), where(sign == 0, float("-inf"), logabsdet))
 
 
-def solve(A, B, *, left: bool = True):
-    """The X with A X = B."""
+def solve(A, B, *, left: bool = True, out=None):
+    """The X with A X = B (X A = B unless ``left``)."""
     if not left:
-        return _mT(Solve.apply(_mT(A), _mT(B)))
-    return Solve.apply(A, B)
+        return _out(_mT(Solve.apply(_mT(A), _mT(B))), out)
+    return _out(Solve.apply(A, B), out)
+
+
+# ---- the ``_ex`` forms: an ``info`` per matrix instead of an error ------------------------------------------
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
+linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+
+
+def _masked(op, info: np.ndarray, A, *rest):
+    """``op(A, *rest)`` with the failed matrices (``info > 0``) replaced by the identity, their results by nan
+    (torch's are unspecified there), so that the others keep their values and gradients."""
+    bad = Tensor._wrap((info > 0)[..., None, None])
+    eye = np.eye(A.shape[-1], dtype=A._data.dtype)
+    result = op(where(bad, eye, A), *rest)
+    return where(bad if result.dim() == A.dim() else bad[..., 0], float("nan"), result)
+
+
+def inv_ex(A, *, check_errors: bool = False, out=None):
+    """The inverse and, per matrix, ``info``: 0, or the first zero pivot of its LU factorization."""
+    from .lu import lu_kernel
+    _square("inv_ex", A._data)
+    info = lu_kernel(A._data)[2]
+    if check_errors and info.any():
+        raise _singular("inv_ex", A._data)
+    inverse = Inv.apply(A) if not info.any() else _masked(Inv.apply, info, A)
+    return linalg_inv_ex(_out(inverse, out), Tensor._wrap(info))
+
+
+def solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
+    """``linalg.solve`` with, per matrix, ``info``: 0, or the first zero pivot of the LU factorization of A."""
+    from .lu import lu_kernel
+    _square("solve_ex", A._data)
+    info = lu_kernel(A._data)[2]
+    if check_errors and info.any():
+        raise RuntimeError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.")
+    result = solve(A, B, left=left) if not info.any() else _masked(lambda a, b: solve(a, b, left=left), info, A, B)
+    return linalg_solve_ex(_out(result, out), Tensor._wrap(info))
+
+
+def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None):
+    """``linalg.cholesky`` with, per matrix, ``info``: 0, or the order of the first leading minor that is not
+    positive-definite."""
+    _square("cholesky_ex", A._data)
+    info = _cholesky_info(A._data)
+    if check_errors and info.any():
+        raise _not_positive_definite("cholesky_ex", A._data)
+    L = cholesky(A) if not info.any() else _masked(cholesky, info, A)
+    return linalg_cholesky_ex(_out(_mT(L) if upper else L, out), Tensor._wrap(info))
+
+
+# ---- legacy torch.* names ----------------------------------------------------------------------------------
+@register(name="cholesky")
+def cholesky_legacy(input, upper: bool = False, *, out=None):
+    """``torch.cholesky``: deprecated for ``linalg.cholesky`` (``upper``: the factor U with A = U^T U)."""
+    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+                  "PyTorch release.", UserWarning, stacklevel=2)
+    return cholesky(input, upper=upper, out=out)
+
+
+def _check_rhs(name: str, B, A) -> None:
+    if B.shape[-2] != A.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {A.shape[-2]} by {A.shape[-1]} "
+                           f"but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+
+
+@register
+def cholesky_solve(input, input2, upper: bool = False, *, out=None):
+    """The X with A X = B given B (``input``) and the Cholesky factor of A (``input2``, lower unless ``upper``)."""
+    _check_rhs("cholesky_solve", input, input2)
+    L = _mT(input2) if upper else input2
+    return _out(solve_triangular(_mT(L), solve_triangular(L, input), upper=True), out)
+
+
+@register
+def cholesky_inverse(L, upper: bool = False, *, out=None):
+    """The inverse of A from its Cholesky factor (lower unless ``upper``)."""
+    eye = Tensor._wrap(np.eye(L.shape[-1], dtype=L._data.dtype))
+    return cholesky_solve(eye, L, upper, out=out)
+
+
+triangular_solve_type = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+@register
+def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unitriangular: bool = False, *,
+                     out=None):
+    """``torch.triangular_solve(b, A)``: the X with A X = b (A^T X = b with ``transpose``) for a triangular A,
+    and a copy of A."""
+    _check_rhs("triangular_solve", input, A)
+    T = triu(A) if upper else tril(A)
+    if unitriangular:
+        eye = np.eye(A.shape[-1], dtype=A._data.dtype)
+        T = T * (1 - eye) + eye
+    X = solve_triangular(_mT(T), input, upper=not upper) if transpose else solve_triangular(T, input, upper=upper)
+    return triangular_solve_type(X, A.clone())

@@ -477,3 +477,103 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, o
     smax = s.max(-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), a.dtype)
     tol_ = np.maximum(atol or 0.0, rtol * smax)
     return _out(Tensor._wrap(np.asarray((s > tol_).sum(-1), np.int64)), out)
+
+
+# ---- small composites of torch.linalg ----------------------------------------------------------------------
+def vecdot(x, y, *, dim: int = -1, out=None):
+    """The dot product of vectors along ``dim`` (batch dims broadcast)."""
+    return _out((x * y).sum(dim), out)
+
+
+def _powers(x, N: int):
+    """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0)."""
+    from .view import stack
+    columns = [x * 0 + 1] if N else []
+    for _ in range(1, N):
+        columns.append(columns[-1] * x)
+    return stack(columns, -1) if columns else unsqueeze(x, -1)[..., :0]
+
+
+def linalg_vander(x, *, N: int | None = None):
+    """The Vandermonde matrix of the last dim of ``x``: increasing powers, ``N`` columns (default: len(x))."""
+    if x.dim() < 1:
+        raise RuntimeError("linalg.vander: x must have at least one dimension")
+    N = x.shape[-1] if N is None else N
+    if N <= 1:
+        raise RuntimeError("linalg.vander: N must be greater than 1.")
+    return _powers(x, N)
+
+
+@register(method=False)
+def vander(x, N: int | None = None, increasing: bool = False):
+    """The Vandermonde matrix of a 1-D ``x``: decreasing powers unless ``increasing``."""
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    N = x.shape[0] if N is None else N
+    if N < 0:
+        raise RuntimeError("N must be non-negative.")
+    result = _powers(x, N)
+    return result if increasing else result.flip(-1)
+
+
+def tensorinv(A, ind: int = 2, *, out=None):
+    """The tensor ``X`` with ``tensordot(A, X, ind)`` the identity: ``inv`` of ``A`` as a matrix of its first
+    ``ind`` dims by the rest, reshaped to ``A.shape[ind:] + A.shape[:ind]``."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    if math.prod(rows) != math.prod(cols):
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}")
+    return _out(inv(A.reshape(math.prod(rows), math.prod(cols))).reshape(*cols, *rows), out)
+
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    """The ``X`` with ``tensordot(A, X, X.ndim) == B``; ``dims``: dims of ``A`` moved to the end first."""
+    from .decompositions import solve
+    if dims is not None:
+        dims = [d % A.dim() for d in dims]
+        A = A.permute(*[d for d in range(A.dim()) if d not in dims], *dims)
+    rest = tuple(A.shape[B.dim():])
+    result_size = math.prod(rest)
+    if math.prod(A.shape[:B.dim()]) != result_size:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {result_size} != "
+                           f"{math.prod(A.shape[:B.dim()])}")
+    X = solve(A.reshape(result_size, result_size), B.reshape(result_size))
+    return _out(X.reshape(*rest), out)
+
+
+# ---- removed in torch 1.9: they only raise, with torch's directions --------------------------------------------
+def _removed(name: str, message: str):
+    def removed(*args, **kwargs):
+        raise RuntimeError("This function was deprecated since version 1.9 and is now removed." + message)
+    removed.__name__ = removed.__qualname__ = name
+    removed.__doc__ = "Removed from torch in 1.9: raises, naming its ``torch.linalg`` replacement."
+    return removed
+
+
+symeig = register(_removed("symeig", " The default behavior has changed from using the upper triangular portion of "
+                           "the matrix by default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
+                           "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper "
+                           "else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced "
+                           "with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"))
+lstsq_removed = register(_removed("lstsq", " `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n"
+                                  "`torch.linalg.lstsq` has reversed arguments and does not return the QR "
+                                  "decomposition in the returned tuple (although it returns other information "
+                                  "about the problem).\n\nTo get the QR decomposition consider using "
+                                  "`torch.linalg.qr`.\n\nThe returned solution in `torch.lstsq` stored the residuals "
+                                  "of the solution in the last m - n columns of the returned value whenever m > n. "
+                                  "In torch.linalg.lstsq, the residuals are in the field 'residuals' of the returned "
+                                  "named tuple.\n\nThe unpacking of the solution, as in\nX, _ = torch.lstsq(B, "
+                                  "A).solution[:A.size(1)]\nshould be replaced with:\nX = torch.linalg.lstsq(A, "
+                                  "B).solution"), name="lstsq")
+solve_removed = register(_removed("solve", " `torch.solve` is deprecated in favor of `torch.linalg.solve`. "
+                                  "`torch.linalg.solve` has its arguments reversed and does not return the LU "
+                                  "factorization.\n\nTo get the LU factorization see `torch.lu`, which can be used "
+                                  "with `torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A).solution "
+                                  "should be replaced with:\nX = torch.linalg.solve(A, B)"), name="solve")
+matrix_rank_removed = register(_removed("matrix_rank", "\nPlease use the `torch.linalg.matrix_rank` function "
+                                        "instead. The parameter 'symmetric' was renamed in "
+                                        "`torch.linalg.matrix_rank()` to 'hermitian'."), name="matrix_rank",
+                               method=False)
