@@ -36,9 +36,8 @@ if TYPE_CHECKING:
     from minitorch._ops.decompositions import (cholesky_legacy as cholesky, cholesky_inverse, cholesky_solve, det,
         inv as inverse, logdet, slogdet, triangular_solve)
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
-    from minitorch._ops.factorizations import (frobenius_norm, lstsq_removed as lstsq, matrix_exp, matrix_power,
-        matrix_rank_removed as matrix_rank, nuclear_norm, pinverse, qr_legacy as qr, solve_removed as solve,
-        svd_legacy as svd, symeig, vander)
+    from minitorch._ops.factorizations import (frobenius_norm, matrix_exp, matrix_power, nuclear_norm, pinverse,
+        qr_legacy as qr, svd_legacy as svd, vander)
     from minitorch._ops.householder import (geqrf, orgqr, ormqr)
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_select, masked_fill, masked_select,
         narrow, nonzero, repeat_interleave, scatter, scatter_add, select, take, take_along_dim)

@@ -152,8 +152,8 @@ class Tensor:
         from minitorch._ops.decompositions import (cholesky_legacy as cholesky, cholesky_inverse, cholesky_solve,
             det, inv as inverse, logdet, slogdet, triangular_solve)
         from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
-        from minitorch._ops.factorizations import (lstsq_removed as lstsq, matrix_exp, matrix_power, pinverse,
-            qr_legacy as qr, solve_removed as solve, svd_legacy as svd, symeig)
+        from minitorch._ops.factorizations import (matrix_exp, matrix_power, pinverse, qr_legacy as qr,
+            svd_legacy as svd)
         from minitorch._ops.householder import (geqrf, orgqr, ormqr)
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
             masked_fill_, masked_select, narrow, nonzero, repeat_interleave, scatter, scatter_, scatter_add,

@@ -543,37 +543,3 @@ def tensorsolve(A, B, dims=None, *, out=None):
     X = solve(A.reshape(result_size, result_size), B.reshape(result_size))
     return _out(X.reshape(*rest), out)
 
-
-# ---- removed in torch 1.9: they only raise, with torch's directions --------------------------------------------
-def _removed(name: str, message: str):
-    def removed(*args, **kwargs):
-        raise RuntimeError("This function was deprecated since version 1.9 and is now removed." + message)
-    removed.__name__ = removed.__qualname__ = name
-    removed.__doc__ = "Removed from torch in 1.9: raises, naming its ``torch.linalg`` replacement."
-    return removed
-
-
-symeig = register(_removed("symeig", " The default behavior has changed from using the upper triangular portion of "
-                           "the matrix by default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
-                           "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper "
-                           "else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced "
-                           "with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"))
-lstsq_removed = register(_removed("lstsq", " `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n"
-                                  "`torch.linalg.lstsq` has reversed arguments and does not return the QR "
-                                  "decomposition in the returned tuple (although it returns other information "
-                                  "about the problem).\n\nTo get the QR decomposition consider using "
-                                  "`torch.linalg.qr`.\n\nThe returned solution in `torch.lstsq` stored the residuals "
-                                  "of the solution in the last m - n columns of the returned value whenever m > n. "
-                                  "In torch.linalg.lstsq, the residuals are in the field 'residuals' of the returned "
-                                  "named tuple.\n\nThe unpacking of the solution, as in\nX, _ = torch.lstsq(B, "
-                                  "A).solution[:A.size(1)]\nshould be replaced with:\nX = torch.linalg.lstsq(A, "
-                                  "B).solution"), name="lstsq")
-solve_removed = register(_removed("solve", " `torch.solve` is deprecated in favor of `torch.linalg.solve`. "
-                                  "`torch.linalg.solve` has its arguments reversed and does not return the LU "
-                                  "factorization.\n\nTo get the LU factorization see `torch.lu`, which can be used "
-                                  "with `torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A).solution "
-                                  "should be replaced with:\nX = torch.linalg.solve(A, B)"), name="solve")
-matrix_rank_removed = register(_removed("matrix_rank", "\nPlease use the `torch.linalg.matrix_rank` function "
-                                        "instead. The parameter 'symmetric' was renamed in "
-                                        "`torch.linalg.matrix_rank()` to 'hermitian'."), name="matrix_rank",
-                               method=False)
