@@ -3,6 +3,7 @@ decompositions, inverses and solvers with their ``_ex`` forms, norms, and produc
 torch is."""
 from __future__ import annotations
 
+from ._ops.decompositions import _LinAlgError as LinAlgError
 from ._ops.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, slogdet, solve, solve_ex,
                                   solve_triangular)
 from ._ops.diagonal import diagonal as _diagonal
@@ -45,7 +46,7 @@ def matrix_power(A, n: int, *, out=None):
     return result if out is None else out.copy_(result)
 
 
-__all__ = ["cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "householder_product",
+__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "householder_product",
            "inv", "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp",
            "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
            "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",

@@ -34,13 +34,17 @@ def _square(name: str, a) -> None:
                            f"{a.shape[-1]} matrices")
 
 
+class _LinAlgError(RuntimeError):
+    """A matrix the factorization cannot handle (singular, not positive-definite): ``linalg.LinAlgError``."""
+
+
 def _singular(name: str, a: np.ndarray):
     """torch's error for a singular input: the first zero pivot of its LU factorization (and the batch element)."""
     from .lu import lu_kernel
     info = lu_kernel(a)[2].reshape(-1)
     batch = int(np.argmax(info > 0))
     where = f"(Batch element {batch}): " if a.ndim > 2 else ""
-    return RuntimeError(f"linalg.{name}: {where}The diagonal element {info[batch]} is zero, the inversion could not "
+    return _LinAlgError(f"linalg.{name}: {where}The diagonal element {info[batch]} is zero, the inversion could not "
                         "be completed because the input matrix is singular.")
 
 
@@ -49,7 +53,7 @@ def _not_positive_definite(name: str, a: np.ndarray):
     info = _cholesky_info(a).reshape(-1)
     batch = int(np.argmax(info > 0))
     where = f"(Batch element {batch}): " if a.ndim > 2 else ""
-    return RuntimeError(f"linalg.{name}: {where}The factorization could not be completed because the input is not "
+    return _LinAlgError(f"linalg.{name}: {where}The factorization could not be completed because the input is not "
                         f"positive-definite (the leading minor of order {info[batch]} is not positive-definite).")
 
 
@@ -184,7 +188,7 @@ class Solve(Op, name="LinalgSolveExBackward0"):
         try:
             x = np.linalg.solve(np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(bm, shape + bm.shape[-2:]))
         except np.linalg.LinAlgError:
-            raise RuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+            raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
         x = x[..., 0] if vector else x
         ctx.save_for_backward(a, x)
         return x
@@ -263,7 +267,7 @@ def solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
     _square("solve_ex", A._data)
     info = lu_kernel(A._data)[2]
     if check_errors and info.any():
-        raise RuntimeError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.")
+        raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.")
     result = solve(A, B, left=left) if not info.any() else _masked(lambda a, b: solve(a, b, left=left), info, A, B)
     return linalg_solve_ex(_out(result, out), Tensor._wrap(info))
 

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
 from ..autograd.function import Op
+from .arithmetic import where
 from .broadcast import _out, broadcast_shape
 from .._registry import register
 from .norm import vector_norm
@@ -187,9 +188,13 @@ def _scaled_sum(input, product, beta, alpha):
     input = expand(input, tuple(product.shape))
     if alpha != 1:
         product = product * alpha
-    if beta == 0:
-        return product
+    if beta == 0:  # input's gradient is zero, and its nan and inf do not reach the result
+        return product + where(Tensor._wrap(np.zeros((), bool)), input, 0.0) if _requires_grad(input) else product
     return product + (input if beta == 1 else input * beta)
+
+
+def _requires_grad(x) -> bool:
+    return isinstance(x, Tensor) and x.requires_grad
 
 
 def _check_batches(batch1, batch2):

@@ -15,6 +15,7 @@ from .decompositions import solve_triangular
 from .linalg import matmul
 from .reduction import _return_type
 from .triangular import tril, triu
+from .view import cat
 
 linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
@@ -63,9 +64,22 @@ def _unit_lower(LU):
     return tril(LU, -1)[..., :, :min(m, n)] + eye
 
 
+def _right_solve_ut(X, U):
+    """X U^-T for an upper triangular U."""
+    return solve_triangular(U, X.mT, upper=True).mT
+
+
+def _lu_square_backward(L, U, gL, gU):
+    """The gradient of A = L U (square, no pivoting) from those of L and U:
+    L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T."""
+    phi = tril(matmul(L.mT, gL), -1) + triu(matmul(gU, U.mT))
+    return _right_solve_ut(solve_triangular(L.mT, phi, upper=True), U)
+
+
 class LuFactor(Op, name="LinalgLuFactorExBackward0"):
-    """A = P L U packed as (LU, pivots, info); the gradient (square A) is torch's:
-    P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T with gL, gU the strict lower and upper parts of gLU."""
+    """A = P L U packed as (LU, pivots, info). The gradient is torch's: the square formula on the leading
+    k x k block; a wide A's extra columns (U2 = L^-1 P^T A2) and a tall A's extra rows (L2 = A2 U^-1) feed
+    their own terms and correct the others'."""
 
     @staticmethod
     def forward(ctx, a):
@@ -78,15 +92,24 @@ class LuFactor(Op, name="LinalgLuFactorExBackward0"):
     def backward(ctx, gLU, g_pivots=None, g_info=None):
         (LU,) = ctx.saved_tensors
         m, n = LU.shape[-2:]
-        if m != n:
-            raise NotImplementedError("minitorch: the derivative of the LU factorization of a non-square matrix "
-                                      "is not implemented")
-        L, U = _unit_lower(LU), triu(LU)
-        phi = tril(matmul(L.mT, gLU), -1) + triu(matmul(gLU, U.mT))
-        X = solve_triangular(L.mT, phi, upper=True)  # L^-T phi
-        gA = solve_triangular(U, X.mT, upper=True).mT  # X U^-T
-        P = permutation(ctx.pivots, m, _dtype_np(LU))
-        return matmul(P, gA)
+        k = min(m, n)
+        L, U = _unit_lower(LU), triu(LU)[..., :k, :]
+        gL, gU = tril(gLU, -1)[..., :, :k], triu(gLU)[..., :k, :]
+        if m < n:
+            U1, U2, gU1, gU2 = U[..., :, :k], U[..., :, k:], gU[..., :, :k], gU[..., :, k:]
+            LinvT_gU2 = solve_triangular(L.mT, gU2, upper=True)
+            gA = _cat([_lu_square_backward(L, U1, gL - matmul(LinvT_gU2, U2.mT), gU1), LinvT_gU2], -1)
+        elif m > n:
+            L1, L2, gL1, gL2 = L[..., :k, :], L[..., k:, :], gL[..., :k, :], gL[..., k:, :]
+            gL2_UinvT = _right_solve_ut(gL2, U)
+            gA = _cat([_lu_square_backward(L1, U, gL1, gU - matmul(L2.mT, gL2_UinvT)), gL2_UinvT], -2)
+        else:
+            gA = _lu_square_backward(L, U, gL, gU)
+        return matmul(permutation(ctx.pivots, m, _dtype_np(LU)), gA)
+
+
+def _cat(parts, dim):
+    return cat(parts, dim) if isinstance(parts[0], Tensor) else np.concatenate(parts, dim)
 
 
 def _dtype_np(x):
