@@ -17,7 +17,7 @@ def _well_conditioned(a):
 
 
 def _quiet(fn):
-    """``fn`` with its deprecation warning silenced (chain_matmul, torch.lu, torch.cholesky)."""
+    """``fn`` with its deprecation warning silenced (chain_matmul, torch.lu, torch.qr, ...)."""
     def call(*args):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
@@ -40,16 +40,16 @@ SAMPLES = {
     "tensordot": (lambda a, b: mt.tensordot(a, b, dims=([0, 2], [1, 0])), lambda: (x(2, 3, 4), x(4, 2, 5, seed=1))),
     "chain_matmul": (_quiet(mt.chain_matmul), lambda: (x(2, 3), x(3, 4, seed=1), x(4, 2, seed=2))),
     "svd": (lambda a: mt.svd(a), lambda: (x(4, 3, low=-1.0, high=1.0),)),
-    "qr": (lambda a: mt.qr(a), lambda: (x(4, 3, low=-1.0, high=1.0),)),
+    "qr": (_quiet(lambda a: mt.qr(a)), lambda: (x(4, 3, low=-1.0, high=1.0),)),
     "pinverse": (None, lambda: (x(3, 4, low=-1.0, high=1.0),)),
     "matrix_exp": (None, lambda: (x(2, 3, 3, low=-1.0, high=1.0),)),
     "matrix_power": (lambda a: mt.matrix_power(_well_conditioned(a), -3), lambda: (x(3, 3),)),
-    "nuclear_norm": (None, lambda: (x(3, 4, low=-1.0, high=1.0),)),
-    "frobenius_norm": (None, lambda: (x(3, 4),)),
+    "nuclear_norm": (_quiet(mt.nuclear_norm), lambda: (x(3, 4, low=-1.0, high=1.0),)),
+    "frobenius_norm": (_quiet(mt.frobenius_norm), lambda: (x(3, 4),)),
     "vander": (lambda a: mt.vander(a, 4), lambda: (x(3),)),
     "lu": (_quiet(lambda a: mt.lu(a)[0]), lambda: (x(3, 3, low=-1.0, high=1.0),)),
     "lu_unpack": (lambda a: mt.lu_unpack(*mt.linalg.lu_factor(a))[1:], lambda: (x(3, 3, low=-1.0, high=1.0),)),
-    "lu_solve": (lambda a, b: mt.lu_solve(b, *mt.linalg.lu_factor(a)), lambda: (x(3, 3, low=-1.0, high=1.0),
+    "lu_solve": (_quiet(lambda a, b: mt.lu_solve(b, *mt.linalg.lu_factor(a))), lambda: (x(3, 3, low=-1.0, high=1.0),
                                                                              x(3, 2, seed=1))),
     "orgqr": (lambda a, t: mt.orgqr(a, t), lambda: (x(4, 3, low=-1.0, high=1.0), x(2, seed=1))),
     "ormqr": (lambda a, t, c: mt.ormqr(a, t, c, left=False, transpose=True),
@@ -59,7 +59,7 @@ SAMPLES = {
                                                                                                x(3, 3, seed=1))),
     "cholesky_inverse": (lambda a: mt.cholesky_inverse(mt.linalg.cholesky(_spd(a)).mT, upper=True),
                          lambda: (x(3, 3),)),
-    "triangular_solve": (lambda b, a: mt.triangular_solve(b, _well_conditioned(a), transpose=True),
+    "triangular_solve": (_quiet(lambda b, a: mt.triangular_solve(b, _well_conditioned(a), transpose=True)),
                          lambda: (x(3, 2), x(3, 3, seed=1))),
 }
 NOT_DIFFERENTIABLE = {"geqrf"}

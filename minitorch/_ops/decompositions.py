@@ -2,15 +2,13 @@
 solves (numpy's LAPACK forward; backward written with ops, so higher orders work). Batch dims broadcast."""
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
-from .linalg import matmul
+from .linalg import deprecated, matmul
 from .broadcast import _out
 from .reduction import _return_type, return_types
 from .triangular import tril, triu
@@ -287,8 +285,10 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
 @register(name="cholesky")
 def cholesky_legacy(input, upper: bool = False, *, out=None):
     """``torch.cholesky``: deprecated for ``linalg.cholesky`` (``upper``: the factor U with A = U^T U)."""
-    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
-                  "PyTorch release.", UserWarning, stacklevel=2)
+    deprecated("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+               "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
+               "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+               "transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
     return cholesky(input, upper=upper, out=out)
 
 
@@ -321,6 +321,10 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unit
                      out=None):
     """``torch.triangular_solve(b, A)``: the X with A X = b (A^T X = b with ``transpose``) for a triangular A,
     and a copy of A."""
+    deprecated("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
+               "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+               "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
+               "with\nX = torch.linalg.solve_triangular(A, B).")
     _check_rhs("triangular_solve", input, A)
     T = triu(A) if upper else tril(A)
     if unitriangular:

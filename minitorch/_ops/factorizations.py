@@ -15,7 +15,7 @@ from ..autograd.function import Op
 from ..autograd.grad_mode import is_grad_enabled
 from .broadcast import _out
 from .decompositions import Inv, _square, inv, solve_triangular
-from .linalg import matmul
+from .linalg import deprecated, matmul
 from .norm import vector_norm
 from .reduction import _return_type, amax, amin
 from .triangular import tril, triu
@@ -236,6 +236,10 @@ def qr(A, mode: str = "reduced", *, out=None):
 @register(name="qr")
 def qr_legacy(input, some: bool = True, *, out=None):
     """``torch.qr``: the reduced QR decomposition, or the complete one with ``some=False``."""
+    deprecated("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+               "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = "
+               "torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else "
+               "'complete')")
     return qr_type(*Qr.apply(input, mode="reduced" if some else "complete"))
 
 
@@ -441,12 +445,16 @@ def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):
 @register(method=False)
 def nuclear_norm(input, dim=None, keepdim: bool = False, *, out=None):
     """The sum of the singular values (of the matrices in ``dim``, the last two by default)."""
+    deprecated("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
+               "future PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
     return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, out=out)
 
 
 @register(method=False)
 def frobenius_norm(input, dim=(-2, -1), keepdim: bool = False, *, out=None):
     """The square root of the sum of squares over ``dim``."""
+    deprecated("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
+               "future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead")
     return _out(vector_norm(input, 2, dim, keepdim), out)
 
 

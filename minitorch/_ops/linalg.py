@@ -182,6 +182,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
+def deprecated(message: str) -> None:
+    """torch's warning for a legacy linear algebra function, pointing at the caller."""
+    warnings.warn(message, UserWarning, stacklevel=3)
+
+
 def _scaled_sum(input, product, beta, alpha):
     """``beta * input + alpha * product`` with ``input`` expanded to ``product``'s shape (and ignored, nan
     included, when ``beta`` is 0), as torch's fused ``add*`` ops."""
@@ -342,9 +347,9 @@ def multi_dot(tensors, *, out=None):
 @register(method=False)
 def chain_matmul(*matrices, out=None):
     """Deprecated form of ``linalg.multi_dot`` taking the matrices as arguments."""
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
-                  "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
-                  "parameters.", UserWarning, stacklevel=2)
+    deprecated("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+               "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+               "parameters.")
     for x in matrices:
         if x.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {x.dim()}, expected 2 instead.")

@@ -4,15 +4,13 @@ Doolittle elimination vectorised over the batch, one loop step per column, with 
 lu_solve, the legacy ``torch.lu``/``torch.lu_solve``, and the ``_ex`` variants' ``info``."""
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .decompositions import solve_triangular
-from .linalg import matmul
+from .linalg import deprecated, matmul
 from .reduction import _return_type
 from .triangular import tril, triu
 from .view import cat
@@ -196,13 +194,19 @@ def lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False, out=Non
 @register(name="lu_solve")
 def lu_solve_legacy(b, LU_data, LU_pivots, *, out=None):
     """``torch.lu_solve(b, LU_data, LU_pivots)``: ``linalg.lu_solve`` with the arguments in the old order."""
+    deprecated("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
+               "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, "
+               "LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
     return lu_solve(LU_data, LU_pivots, b)
 
 
 @register(name="lu")
 def lu_legacy(A, pivot: bool = True, get_infos: bool = False, out=None):
     """``torch.lu``: the packed factorization and pivots (and ``info`` with ``get_infos``), deprecated."""
-    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will "
-                  "be removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    deprecated("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+               "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+               "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+               "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+               "torch.linalg.lu_factor_ex(A, compute_pivots)")
     LU, pivots, info = lu_factor_ex(A, pivot=pivot, check_errors=not get_infos)
     return (LU, pivots, info) if get_infos else (LU, pivots)
