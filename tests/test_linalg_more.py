@@ -259,6 +259,22 @@ def test_h_and_mh_are_views_and_h_on_0d_warns():
         assert mt.tensor(2.0).H.item() == 2.0
 
 
+def test_svd_lowrank_and_pca_lowrank_recover_a_low_rank_matrix():
+    g = np.random.default_rng(3)
+    A = mt.tensor(g.standard_normal((2, 8, 2)) @ g.standard_normal((2, 2, 6)))  # rank 2, batched
+    mt.manual_seed(0)
+    U, S, V = mt.svd_lowrank(A, q=3)
+    assert U.shape == (2, 8, 3) and S.shape == (2, 3) and V.shape == (2, 6, 3)
+    np.testing.assert_allclose((U * S.unsqueeze(-2) @ V.mT).numpy(), A.numpy(), atol=1e-4)
+    np.testing.assert_allclose(S[:, :2].numpy(), mt.linalg.svdvals(A)[:, :2].numpy(), rtol=1e-4)
+    centred = A - A.mean(-2, keepdim=True)
+    U, S, V = mt.pca_lowrank(A.mT.mT, q=2)
+    np.testing.assert_allclose(S.numpy(), mt.linalg.svdvals(centred)[:, :2].numpy(), rtol=1e-4)
+    np.testing.assert_allclose((U * S.unsqueeze(-2) @ V.mT).numpy(), centred.numpy(), atol=1e-4)
+    with pytest.raises(ValueError, match=r"^q\(=9\) must be non-negative integer and not greater than min"):
+        mt.pca_lowrank(A, q=9)
+
+
 def test_printed_named_tuple():
     r = mt.linalg.qr(mt.eye(2))
     assert repr(r).startswith("minitorch.return_types.linalg_qr(\nQ=tensor(")
