@@ -160,7 +160,7 @@ class Tensor:
             scatter_add_, select, take, take_along_dim)
         from minitorch._ops.linalg import (addbmm, addbmm_, addmm, addmm_, addmv, addmv_, addr, addr_, adjoint,
             baddbmm, baddbmm_, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, vdot)
-        from minitorch._ops.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve, lu_unpack)
+        from minitorch._ops.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve)
         from minitorch._ops.norm import norm
         from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
             log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)

@@ -155,7 +155,7 @@ def singular_index(a: np.ndarray) -> int:
     return int(info[info > 0][0]) if (info > 0).any() else 0
 
 
-@register
+@register(method=False)
 def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True, unpack_pivots: bool = True, *, out=None):
     """P, L, U from a packed factorization: L unit lower, U upper, P from the pivots (empty when not asked)."""
     m, n = LU_data.shape[-2:]
