@@ -86,6 +86,7 @@ CASES = {
     "nuclear_norm": (_quiet(lambda t, a: t.nuclear_norm(a)), [(3, 4)]),
     "frobenius_norm": (_quiet(lambda t, a: t.frobenius_norm(a, dim=(0, 2))), [(2, 3, 4)]),
     "cond": (lambda t, a: t.linalg.cond(a), [(2, 3, 3)]),
+    "cond_inf_singular": (lambda t, a: t.linalg.cond(a.detach() * 0 + 1, float("inf")), [(2, 3, 3)]),
     "cond_1": (lambda t, a: t.linalg.cond(_shifted(t, a).detach(), 1), [(3, 3)]),  # torch's backward fails
     "cholesky_upper": (lambda t, a: t.linalg.cholesky(_spd(t, a), upper=True), [(3, 3)]),
     "torch_cholesky": (_quiet(lambda t, a: t.cholesky(_spd(t, a))), [(3, 3)]),
@@ -323,6 +324,16 @@ ERRORS = {
     "lu_factor_1d": (lambda t, a: t.linalg.lu_factor(a), [(3,)]),
     "lu_no_pivot": (lambda t, a: t.linalg.lu_factor(a, pivot=False), [(2, 2)]),
     "lu_solve_sizes": (lambda t, a, b: t.linalg.lu_solve(*t.linalg.lu_factor(a), b), [(2, 2), (3, 1)]),
+    "norm_fro_dim_int": (lambda t, a: t.linalg.norm(a, "fro", dim=0), [(2, 2)]),
+    "norm_three_dims": (lambda t, a: t.linalg.norm(a, "nuc", dim=(0, 1, 2)), [(2, 2, 2)]),
+    "norm_ord_3d": (lambda t, a: t.linalg.norm(a, 2), [(2, 2, 2)]),
+    **{f"{name}_int": (fn, [np.ones((2, 2), np.int64)]) for name, fn in (
+        ("matrix_norm", lambda t, a: t.linalg.matrix_norm(a)), ("vecdot", lambda t, a: t.linalg.vecdot(a, a)),
+        ("eigvalsh", lambda t, a: t.linalg.eigvalsh(a)), ("lu_factor", lambda t, a: t.linalg.lu_factor(a)),
+        ("geqrf", lambda t, a: t.geqrf(a)), ("inv", lambda t, a: t.linalg.inv(a)),
+        ("cholesky", lambda t, a: t.linalg.cholesky(a)), ("matrix_rank", lambda t, a: t.linalg.matrix_rank(a)),
+        ("cond", lambda t, a: t.linalg.cond(a)), ("svdvals", lambda t, a: t.linalg.svdvals(a)),
+        ("pinv", lambda t, a: t.linalg.pinv(a)), ("matrix_exp", lambda t, a: t.linalg.matrix_exp(a)))},
 }
 
 

@@ -24,6 +24,24 @@ def _dtype_of(x) -> np.dtype:
     return x._data.dtype if isinstance(x, Tensor) else x.dtype
 
 
+def _type_name(a) -> str:
+    """torch's C name of an array's dtype (Long, Float, ...)."""
+    from .. import _dtype
+    return _dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]
+
+
+def _check_float(name: str, a) -> None:
+    if a.dtype.kind != "f":
+        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{_type_name(a).capitalize()}")
+
+
+def _check_kernel_dtype(kernel: str, a) -> None:
+    """torch's error for an integer input to a LAPACK kernel without integer support."""
+    if a.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(a)}\'')
+
+
 def _square(name: str, a) -> None:
     if a.ndim < 2:
         raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
@@ -76,6 +94,7 @@ def _tril_mask(n: int, dtype) -> np.ndarray:
 class Cholesky(Op, name="LinalgCholeskyExBackward0"):
     @staticmethod
     def forward(ctx, a):
+        _check_float("cholesky", a)
         try:
             L = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
@@ -130,6 +149,7 @@ def solve_triangular(A, B, *, upper: bool = False):
 class Inv(Op, name="LinalgInvExBackward0"):
     @staticmethod
     def forward(ctx, a):
+        _check_float("inv", a)
         _square("inv", a)
         try:
             r = np.linalg.inv(a)
@@ -331,4 +351,5 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unit
         eye = np.eye(A.shape[-1], dtype=A._data.dtype)
         T = T * (1 - eye) + eye
     X = solve_triangular(_mT(T), input, upper=not upper) if transpose else solve_triangular(T, input, upper=upper)
-    return triangular_solve_type(X, A.clone())
+    batch = tuple(np.broadcast_shapes(A.shape[:-2], input.shape[:-2]))
+    return triangular_solve_type(X, A.expand(*batch, *A.shape[-2:]).clone())

@@ -13,8 +13,9 @@ from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from ..autograd.grad_mode import is_grad_enabled
+from .arithmetic import where
 from .broadcast import _out
-from .decompositions import Inv, _square, inv, solve_triangular
+from .decompositions import _check_float, _check_kernel_dtype, _square, inv, inv_ex, solve_triangular
 from .linalg import deprecated, matmul
 from .norm import vector_norm
 from .reduction import _return_type, amax, amin
@@ -34,9 +35,7 @@ def _check_matrix(name: str, a) -> None:
     """torch's checks on a (batch of) matrix input: at least 2 dims, floating point."""
     if a.ndim < 2:
         raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
-    if a.dtype.kind != "f":
-        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. Got "
-                           f"{_dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)].capitalize()}")
+    _check_float(name, a)
 
 
 def _eye_like(x, n: int):
@@ -111,7 +110,7 @@ def svdvals(A, *, driver=None, out=None):
     """The singular values of ``A``, in descending order."""
     if _needs_graph(A):
         return _out(Svd.apply(A, full_matrices=False)[1], out)
-    _check_matrix("svdvals", A._data)
+    _check_matrix("svd", A._data)
     return _out(Tensor._wrap(np.linalg.svd(A._data, compute_uv=False)), out)
 
 
@@ -136,6 +135,7 @@ class Eigh(Op, name="LinalgEighBackward0"):
 
     @staticmethod
     def forward(ctx, a, UPLO="L"):
+        _check_kernel_dtype("linalg_eigh_cpu", a)
         _check_matrix("eigh", a)
         _square("eigh", a)
         L, V = np.linalg.eigh(a, UPLO=UPLO)
@@ -171,6 +171,7 @@ def eigvalsh(A, UPLO: str = "L", *, out=None):
     _check_uplo(UPLO)
     if _needs_graph(A):
         return _out(Eigh.apply(A, UPLO=UPLO)[0], out)
+    _check_kernel_dtype("linalg_eigh_cpu", A._data)
     _check_matrix("eigvalsh", A._data)
     _square("eigvalsh", A._data)
     return _out(Tensor._wrap(np.linalg.eigvalsh(A._data, UPLO=UPLO)), out)
@@ -411,6 +412,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if dtype is not None:
         A = A.to(_dtype.to_dtype(dtype))
+    _check_float("matrix_norm", A._data)
+    dim = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     d0, d1 = (d % A.dim() for d in dim)
     if ord == "fro":
         return _out(vector_norm(A, 2, (d0, d1), keepdim), out)
@@ -431,9 +436,11 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
 
 def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):  # noqa: A002
     """``torch.linalg.norm``: a vector norm over one dim (or of a 1-D tensor), a matrix norm over two."""
+    if dim is not None and not isinstance(dim, int) and len(dim) > 2:
+        raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
+    if isinstance(ord, str):
+        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
     if isinstance(dim, int) or (dim is not None and len(dim) == 1) or (dim is None and (A.dim() == 1 or ord is None)):
-        if isinstance(ord, str):
-            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 2 or 1 ... ord={ord}")
         return _out(vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype), out)
     if dim is None and A.dim() != 2:
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
@@ -464,19 +471,22 @@ def cond(A, p=None, *, out=None):
     if p not in (None, "fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     if p in (None, 2, -2):
-        _check_matrix("cond", A._data)
+        _check_matrix("svd", A._data)
         s = svdvals(A)
         big, small = s[..., 0], s[..., -1]
         return _out(small / big if p == -2 else big / small, out)
     _square("cond", A._data)
-    return _out(matrix_norm(A, p) * matrix_norm(Tensor._wrap(Inv.apply(A._data)) if not _needs_graph(A) else inv(A),
-                                                p), out)
+    inverse, info = inv_ex(A)
+    result = matrix_norm(A, p) * matrix_norm(where(unsqueeze(unsqueeze(info, -1), -1) > 0, 0.0, inverse), p)
+    return _out(where(info > 0, math.inf, result), out)  # a singular matrix's condition number is infinite
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, out=None):
     """The number of singular values above ``max(atol, rtol * largest)`` (default rtol: eps * max(m, n))."""
-    _check_matrix("matrix_rank", A._data)
     a = A._data
+    if a.dtype.kind != "f":
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    _check_matrix("matrix_rank", a)
     s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     if tol is not None:
         atol, rtol = tol, 0.0
@@ -490,6 +500,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, o
 # ---- small composites of torch.linalg ----------------------------------------------------------------------
 def vecdot(x, y, *, dim: int = -1, out=None):
     """The dot product of vectors along ``dim`` (batch dims broadcast)."""
+    _check_float("vecdot", x._data)
     return _out((x * y).sum(dim), out)
 
 
@@ -508,7 +519,7 @@ def linalg_vander(x, *, N: int | None = None):
         raise RuntimeError("linalg.vander: x must have at least one dimension")
     N = x.shape[-1] if N is None else N
     if N <= 1:
-        raise RuntimeError("linalg.vander: N must be greater than 1.")
+        raise RuntimeError("N must be greater than 1.")
     return _powers(x, N)
 
 

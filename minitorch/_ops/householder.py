@@ -8,6 +8,7 @@ import numpy as np
 
 from .._registry import register
 from .._tensor import Tensor
+from .decompositions import _check_kernel_dtype
 from .linalg import matmul
 from .reduction import _return_type
 from .triangular import tril
@@ -18,6 +19,7 @@ geqrf_type = _return_type("geqrf", ("a", "tau"))
 @register
 def geqrf(input, *, out=None):
     """The QR factorization in LAPACK's form: R on and above the diagonal, the reflectors below, and ``tau``."""
+    _check_kernel_dtype("geqrf_cpu", input._data)
     a = np.array(input._data, copy=True)
     m, n = a.shape[-2:]
     k = min(m, n)

@@ -9,7 +9,7 @@ import numpy as np
 from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
-from .decompositions import solve_triangular
+from .decompositions import _check_kernel_dtype, solve_triangular
 from .linalg import deprecated, matmul
 from .reduction import _return_type
 from .triangular import tril, triu
@@ -124,6 +124,7 @@ def lu_factor_ex(A, *, pivot: bool = True, check_errors: bool = False, out=None)
     """The packed LU factorization with partial pivoting, its 1-based pivots and ``info`` (the first zero
     pivot, 0 when none)."""
     _check_lu_input("lu_factor_ex" if check_errors else "lu_factor", A)
+    _check_kernel_dtype("lu_cpu", A._data)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     LU, pivots, info = LuFactor.apply(A)
