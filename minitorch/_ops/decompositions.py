@@ -56,8 +56,7 @@ class _LinAlgError(RuntimeError):
 
 def _singular(name: str, a: np.ndarray):
     """torch's error for a singular input: the first zero pivot of its LU factorization (and the batch element)."""
-    from .lu import lu_kernel
-    info = lu_kernel(a)[2].reshape(-1)
+    info = _lu_info(a).reshape(-1)
     batch = int(np.argmax(info > 0))
     where = f"(Batch element {batch}): " if a.ndim > 2 else ""
     return _LinAlgError(f"linalg.{name}: {where}The diagonal element {info[batch]} is zero, the inversion could not "
@@ -268,36 +267,52 @@ def _masked(op, info: np.ndarray, A, *rest):
     return where(bad if result.dim() == A.dim() else bad[..., 0], float("nan"), result)
 
 
+def _no_info(A) -> np.ndarray:
+    return np.zeros(tuple(A.shape[:-2]), np.int32)
+
+
 def inv_ex(A, *, check_errors: bool = False, out=None):
     """The inverse and, per matrix, ``info``: 0, or the first zero pivot of its LU factorization."""
-    from .lu import lu_kernel
     _square("inv_ex", A._data)
-    info = lu_kernel(A._data)[2]
-    if check_errors and info.any():
-        raise _singular("inv_ex", A._data)
-    inverse = Inv.apply(A) if not info.any() else _masked(Inv.apply, info, A)
+    try:
+        inverse, info = Inv.apply(A), _no_info(A)
+    except _LinAlgError:  # some matrix is singular: find which
+        if check_errors:
+            raise _singular("inv_ex", A._data) from None
+        info = _lu_info(A._data)
+        inverse = _masked(Inv.apply, info, A)
     return linalg_inv_ex(_out(inverse, out), Tensor._wrap(info))
 
 
 def solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
     """``linalg.solve`` with, per matrix, ``info``: 0, or the first zero pivot of the LU factorization of A."""
-    from .lu import lu_kernel
     _square("solve_ex", A._data)
-    info = lu_kernel(A._data)[2]
-    if check_errors and info.any():
-        raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.")
-    result = solve(A, B, left=left) if not info.any() else _masked(lambda a, b: solve(a, b, left=left), info, A, B)
+    try:
+        result, info = solve(A, B, left=left), _no_info(A)
+    except _LinAlgError:
+        if check_errors:
+            raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.") from None
+        info = _lu_info(A._data)
+        result = _masked(lambda a, b: solve(a, b, left=left), info, A, B)
     return linalg_solve_ex(_out(result, out), Tensor._wrap(info))
+
+
+def _lu_info(a: np.ndarray) -> np.ndarray:
+    from .lu import lu_kernel  # (lu builds on this module)
+    return lu_kernel(a)[2]
 
 
 def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None):
     """``linalg.cholesky`` with, per matrix, ``info``: 0, or the order of the first leading minor that is not
     positive-definite."""
     _square("cholesky_ex", A._data)
-    info = _cholesky_info(A._data)
-    if check_errors and info.any():
-        raise _not_positive_definite("cholesky_ex", A._data)
-    L = cholesky(A) if not info.any() else _masked(cholesky, info, A)
+    try:
+        L, info = cholesky(A), _no_info(A)
+    except _LinAlgError:
+        if check_errors:
+            raise _not_positive_definite("cholesky_ex", A._data) from None
+        info = _cholesky_info(A._data)
+        L = _masked(cholesky, info, A)
     return linalg_cholesky_ex(_out(_mT(L) if upper else L, out), Tensor._wrap(info))
 
 
