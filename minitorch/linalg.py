@@ -13,6 +13,7 @@ from ._ops.factorizations import linalg_vander as vander
 from ._ops.factorizations import matrix_exp as _matrix_exp
 from ._ops.factorizations import matrix_power as _matrix_power
 from ._ops.householder import householder_product
+from ._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from ._ops.linalg import cross as _cross
 from ._ops.linalg import matmul as _matmul
 from ._ops.linalg import multi_dot
@@ -47,7 +48,7 @@ def matrix_power(A, n: int, *, out=None):
 
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "householder_product",
-           "inv", "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp",
+           "inv", "inv_ex", "ldl_factor", "ldl_factor_ex", "ldl_solve", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp",
            "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
            "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",
            "vector_norm"]

@@ -116,6 +116,11 @@ CASES = {
     "orgqr": (lambda t, a: t.orgqr(*t.geqrf(a.detach())), [(4, 3)]),
     "ormqr": (lambda t, a, tau, c: t.ormqr(a, tau, c), [(4, 3), (3,), (4, 2)]),
     "ormqr_right_t": (lambda t, a, tau, c: t.ormqr(a, tau, c, left=False, transpose=True), [(4, 3), (3,), (2, 4)]),
+    "ldl_factor": (lambda t, a: t.linalg.ldl_factor(a.detach() + a.detach().mT), [(2, 5, 5)]),
+    "ldl_factor_zero_diagonal": (lambda t, a: t.linalg.ldl_factor_ex(a.detach() + a.detach().mT - t.diag_embed(
+        2 * a.detach().diagonal(0, -2, -1))), [(6, 6)]),  # 2x2 pivots
+    "ldl_solve": (lambda t, a, b: t.linalg.ldl_solve(*t.linalg.ldl_factor(a + a.mT - t.diag_embed(
+        2 * a.diagonal(0, -2, -1))), b.detach()), [np.random.default_rng(5).standard_normal((5, 5)), (2, 5, 3)]),
     "vander": (lambda t, x: t.vander(x.detach()), [(4,)]),  # torch's backward fails: gradients in a test below
     "vander_increasing": (lambda t, x: t.vander(x.detach(), N=3, increasing=True), [(4,)]),
     "linalg_vander": (lambda t, x: t.linalg.vander(x, N=4), [(2, 3)]),
@@ -190,6 +195,17 @@ def test_lu_factor_follows_lapack_conventions():
     np.testing.assert_allclose((P @ L @ U).numpy(), A.numpy(), rtol=1e-6)
     info = mt.linalg.lu_factor_ex(mt.tensor([[[0.0, 0.0], [0.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]]])).info
     assert info.tolist() == [1, 0] and info.dtype == mt.int32
+
+
+def test_ldl_factor_takes_a_2x2_pivot_and_solves():
+    A = mt.tensor([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [2.0, 3.0, 0.0]], dtype=mt.float64)
+    LD, pivots = mt.linalg.ldl_factor(A)
+    # a zero diagonal forces a 2x2 block: rows 2 and 3 swapped (pivots -3, -3), then a 1x1 block
+    assert pivots.tolist() == [-3, -3, 3]
+    np.testing.assert_allclose(LD.numpy(), [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [1.5, 0.5, -3.0]])
+    X = mt.linalg.ldl_solve(LD, pivots, mt.ones(3, 1, dtype=mt.float64))
+    np.testing.assert_allclose((A @ X).numpy(), np.ones((3, 1)), atol=1e-12)
+    assert mt.linalg.ldl_factor_ex(mt.zeros(2, 2)).info.item() == 1
 
 
 def test_geqrf_reflectors_rebuild_the_qr_factors():
@@ -324,6 +340,10 @@ ERRORS = {
     "lu_factor_1d": (lambda t, a: t.linalg.lu_factor(a), [(3,)]),
     "lu_no_pivot": (lambda t, a: t.linalg.lu_factor(a, pivot=False), [(2, 2)]),
     "lu_solve_sizes": (lambda t, a, b: t.linalg.lu_solve(*t.linalg.lu_factor(a), b), [(2, 2), (3, 1)]),
+    "ldl_1d": (lambda t, a: t.linalg.ldl_factor(a), [(3,)]),
+    "ldl_square": (lambda t, a: t.linalg.ldl_factor(a), [(2, 3)]),
+    "ldl_int": (lambda t, a: t.linalg.ldl_factor(a), [np.ones((2, 2), np.int64)]),
+    "ldl_solve_sizes": (lambda t, a, b: t.linalg.ldl_solve(*t.linalg.ldl_factor(a), b), [np.eye(2), (3, 1)]),
     "norm_fro_dim_int": (lambda t, a: t.linalg.norm(a, "fro", dim=0), [(2, 2)]),
     "norm_three_dims": (lambda t, a: t.linalg.norm(a, "nuc", dim=(0, 1, 2)), [(2, 2, 2)]),
     "norm_ord_3d": (lambda t, a: t.linalg.norm(a, 2), [(2, 2, 2)]),
