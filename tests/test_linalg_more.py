@@ -297,6 +297,19 @@ def test_svd_lowrank_and_pca_lowrank_recover_a_low_rank_matrix():
         mt.pca_lowrank(A, q=9)
 
 
+def test_out_fills_each_tensor_of_a_tuple():
+    A = mt.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=mt.float64)
+    out = (mt.empty(0, dtype=mt.float64), mt.empty(0, dtype=mt.float64))
+    result = mt.linalg.eigh(A, out=out)
+    assert result.eigenvalues is out[0] and result.eigenvectors is out[1]
+    np.testing.assert_allclose(out[0].numpy(), [(5 - 5 ** 0.5) / 2, (5 + 5 ** 0.5) / 2])
+    LU, pivots = mt.empty(0, dtype=mt.float64), mt.empty(0, dtype=mt.int32)
+    mt.linalg.lu_factor(A, out=(LU, pivots))
+    X = mt.empty(0, dtype=mt.float64)
+    mt.linalg.lu_solve(LU, pivots, A, out=X)
+    np.testing.assert_allclose(X.numpy(), np.eye(2), atol=1e-12)
+
+
 def test_printed_named_tuple():
     r = mt.linalg.qr(mt.eye(2))
     assert repr(r).startswith("minitorch.return_types.linalg_qr(\nQ=tensor(")

@@ -15,6 +15,15 @@ from .triangular import tril, triu
 from .view import transpose
 
 
+def _outs(results, out):
+    """``out=`` for functions returning several tensors: each result copied into its tensor of ``out``."""
+    if out is None:
+        return results
+    for result, target in zip(results, out):
+        _out(result, target)
+    return type(results)(*out) if hasattr(results, "_fields") else tuple(out)
+
+
 def _mT(x):
     return transpose(x, -2, -1)
 
@@ -281,7 +290,7 @@ def inv_ex(A, *, check_errors: bool = False, out=None):
             raise _singular("inv_ex", A._data) from None
         info = _lu_info(A._data)
         inverse = _masked(Inv.apply, info, A)
-    return linalg_inv_ex(_out(inverse, out), Tensor._wrap(info))
+    return _outs(linalg_inv_ex(inverse, Tensor._wrap(info)), out)
 
 
 def solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
@@ -294,7 +303,7 @@ def solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
             raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.") from None
         info = _lu_info(A._data)
         result = _masked(lambda a, b: solve(a, b, left=left), info, A, B)
-    return linalg_solve_ex(_out(result, out), Tensor._wrap(info))
+    return _outs(linalg_solve_ex(result, Tensor._wrap(info)), out)
 
 
 def _lu_info(a: np.ndarray) -> np.ndarray:
@@ -313,7 +322,7 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
             raise _not_positive_definite("cholesky_ex", A._data) from None
         info = _cholesky_info(A._data)
         L = _masked(cholesky, info, A)
-    return linalg_cholesky_ex(_out(_mT(L) if upper else L, out), Tensor._wrap(info))
+    return _outs(linalg_cholesky_ex(_mT(L) if upper else L, Tensor._wrap(info)), out)
 
 
 # ---- legacy torch.* names ----------------------------------------------------------------------------------
@@ -367,4 +376,4 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unit
         T = T * (1 - eye) + eye
     X = solve_triangular(_mT(T), input, upper=not upper) if transpose else solve_triangular(T, input, upper=upper)
     batch = tuple(np.broadcast_shapes(A.shape[:-2], input.shape[:-2]))
-    return triangular_solve_type(X, A.expand(*batch, *A.shape[-2:]).clone())
+    return _outs(triangular_solve_type(X, A.expand(*batch, *A.shape[-2:]).clone()), out)

@@ -15,7 +15,7 @@ from ..autograd.function import Op
 from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import _out
-from .decompositions import _check_float, _check_kernel_dtype, _square, inv, inv_ex, solve_triangular
+from .decompositions import _outs, _check_float, _check_kernel_dtype, _square, inv, inv_ex, solve_triangular
 from .linalg import deprecated, matmul
 from .norm import vector_norm
 from .reduction import _return_type, amax, amin
@@ -99,7 +99,7 @@ def _svd_backward(gU, gS, gVh, U, S, Vh):
 
 def svd(A, full_matrices: bool = True, *, driver=None, out=None):
     """The singular value decomposition ``A = U diag(S) Vh`` (``torch.linalg.svd``)."""
-    return linalg_svd(*Svd.apply(A, full_matrices=full_matrices))
+    return _outs(linalg_svd(*Svd.apply(A, full_matrices=full_matrices)), out)
 
 
 def _needs_graph(A) -> bool:
@@ -123,10 +123,10 @@ def svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
         m, n = input.shape[-2:]
         zeros = np.zeros
         dt = input._data.dtype
-        return svd_type(Tensor._wrap(zeros(tuple(input.shape[:-2]) + (m, m), dt)), S,
-                        Tensor._wrap(zeros(tuple(input.shape[:-2]) + (n, n), dt)))
+        return _outs(svd_type(Tensor._wrap(zeros(tuple(input.shape[:-2]) + (m, m), dt)), S,
+                              Tensor._wrap(zeros(tuple(input.shape[:-2]) + (n, n), dt))), out)
     U, S, Vh = Svd.apply(input, full_matrices=not some)
-    return svd_type(U, S, Vh.mT)
+    return _outs(svd_type(U, S, Vh.mT), out)
 
 
 # ---- symmetric eigendecomposition --------------------------------------------------------------------------
@@ -163,7 +163,7 @@ def _check_uplo(UPLO: str) -> None:
 def eigh(A, UPLO: str = "L", *, out=None):
     """Eigenvalues (ascending) and orthonormal eigenvectors of a symmetric matrix."""
     _check_uplo(UPLO)
-    return linalg_eigh(*Eigh.apply(A, UPLO=UPLO))
+    return _outs(linalg_eigh(*Eigh.apply(A, UPLO=UPLO)), out)
 
 
 def eigvalsh(A, UPLO: str = "L", *, out=None):
@@ -231,7 +231,7 @@ def _check_mode(mode: str) -> None:
 def qr(A, mode: str = "reduced", *, out=None):
     """The QR decomposition (``mode`` 'reduced', 'complete' or 'r': R alone and an empty Q)."""
     _check_mode(mode)
-    return linalg_qr(*Qr.apply(A, mode=mode))
+    return _outs(linalg_qr(*Qr.apply(A, mode=mode)), out)
 
 
 @register(name="qr")
@@ -241,7 +241,7 @@ def qr_legacy(input, some: bool = True, *, out=None):
                "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = "
                "torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else "
                "'complete')")
-    return qr_type(*Qr.apply(input, mode="reduced" if some else "complete"))
+    return _outs(qr_type(*Qr.apply(input, mode="reduced" if some else "complete")), out)
 
 
 # ---- pseudo-inverse, least squares -------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._registry import register
 from .._tensor import Tensor
-from .decompositions import _check_kernel_dtype
+from .decompositions import _check_kernel_dtype, _outs
 from .linalg import matmul
 from .reduction import _return_type
 from .triangular import tril
@@ -36,7 +36,7 @@ def geqrf(input, *, out=None):
         vv = np.concatenate([np.ones(a.shape[:-2] + (1,), a.dtype), a[..., j + 1:, j]], -1)
         rest = a[..., j:, j + 1:]
         rest -= (tau[..., j, None, None] * vv[..., :, None]) * (vv[..., None, :] @ rest)
-    return geqrf_type(Tensor._wrap(a), Tensor._wrap(tau))
+    return _outs(geqrf_type(Tensor._wrap(a), Tensor._wrap(tau)), out)
 
 
 def _reflectors(A, k: int):

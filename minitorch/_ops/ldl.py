@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from .decompositions import _check_rhs, _type_name
+from .broadcast import _out
+from .decompositions import _check_rhs, _outs, _type_name
 from .reduction import _return_type
 
 linalg_ldl_factor = _return_type("linalg_ldl_factor", ("LD", "pivots"))
@@ -94,7 +95,7 @@ def ldl_factor_ex(A, *, hermitian: bool = False, check_errors: bool = False, out
         pivots[index], info[index] = _sytf2(a[index])
     if check_errors and info.any():
         raise RuntimeError(f"torch.linalg.ldl_factor_ex: Unknown error code: {int(info[info > 0][0])}.")
-    return linalg_ldl_factor_ex(Tensor._wrap(np.tril(a)), Tensor._wrap(pivots), Tensor._wrap(info))
+    return _outs(linalg_ldl_factor_ex(Tensor._wrap(np.tril(a)), Tensor._wrap(pivots), Tensor._wrap(info)), out)
 
 
 def ldl_factor(A, *, hermitian: bool = False, out=None):
@@ -102,7 +103,7 @@ def ldl_factor(A, *, hermitian: bool = False, out=None):
     LD, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
     if info._data.any():
         raise RuntimeError(f"torch.linalg.ldl_factor: Unknown error code: {int(info._data[info._data > 0][0])}.")
-    return linalg_ldl_factor(LD, pivots)
+    return _outs(linalg_ldl_factor(LD, pivots), out)
 
 
 def _sytrs(ld: np.ndarray, piv: np.ndarray, b: np.ndarray) -> None:
@@ -150,4 +151,4 @@ def ldl_solve(LD, pivots, B, *, hermitian: bool = False, out=None):
     x = np.array(np.broadcast_to(B._data, batch + tuple(B.shape[-2:])), dtype=LD._data.dtype)
     for index in np.ndindex(*batch):
         _sytrs(ld[index], piv[index], x[index])
-    return Tensor._wrap(x)
+    return _out(Tensor._wrap(x), out)

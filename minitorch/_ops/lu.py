@@ -9,7 +9,8 @@ import numpy as np
 from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
-from .decompositions import _check_kernel_dtype, solve_triangular
+from .broadcast import _out
+from .decompositions import _check_kernel_dtype, _outs, solve_triangular
 from .linalg import deprecated, matmul
 from .reduction import _return_type
 from .triangular import tril, triu
@@ -130,7 +131,7 @@ def lu_factor_ex(A, *, pivot: bool = True, check_errors: bool = False, out=None)
     LU, pivots, info = LuFactor.apply(A)
     if check_errors:
         _raise_zero_pivot("torch.linalg.lu_factor_ex", info)
-    return linalg_lu_factor_ex(LU, pivots, info)
+    return _outs(linalg_lu_factor_ex(LU, pivots, info), out)
 
 
 def _raise_zero_pivot(name: str, info) -> None:
@@ -147,7 +148,7 @@ def lu_factor(A, *, pivot: bool = True, out=None):
     singular."""
     LU, pivots, info = lu_factor_ex(A, pivot=pivot)
     _raise_zero_pivot("torch.linalg.lu_factor", info)
-    return linalg_lu_factor(LU, pivots)
+    return _outs(linalg_lu_factor(LU, pivots), out)
 
 
 def singular_index(a: np.ndarray) -> int:
@@ -165,14 +166,14 @@ def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True, unpack_pivots: bool 
     empty = Tensor._wrap(np.zeros((0,), dtype))
     P = Tensor._wrap(permutation(LU_pivots._data, m, dtype)) if unpack_pivots else empty
     if not unpack_data:
-        return lu_unpack_type(P, empty, empty)
-    return lu_unpack_type(P, _unit_lower(LU_data), triu(LU_data)[..., :k, :])
+        return _outs(lu_unpack_type(P, empty, empty), out)
+    return _outs(lu_unpack_type(P, _unit_lower(LU_data), triu(LU_data)[..., :k, :]), out)
 
 
 def lu(A, *, pivot: bool = True, out=None):
     """``A = P L U`` with partial pivoting (``torch.linalg.lu``)."""
     LU, pivots, _ = lu_factor_ex(A, pivot=pivot)
-    return linalg_lu(*lu_unpack(LU, pivots))
+    return linalg_lu(*lu_unpack(LU, pivots, out=out))
 
 
 def lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False, out=None):
@@ -183,13 +184,13 @@ def lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False, out=Non
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({LU.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
     if not left:  # X A = B  <=>  A^T X^T = B^T
-        return lu_solve(LU, pivots, B.mT, adjoint=not adjoint).mT
+        return _out(lu_solve(LU, pivots, B.mT, adjoint=not adjoint).mT, out)
     L, U = _unit_lower(LU), triu(LU)
     P = Tensor._wrap(permutation(pivots._data, n, LU._data.dtype))
     if adjoint:  # A^T = U^T L^T P^T
         Y = solve_triangular(U.mT, B, upper=False)
-        return matmul(P, solve_triangular(L.mT, Y, upper=True))
-    return solve_triangular(U, solve_triangular(L, matmul(P.mT, B), upper=False), upper=True)
+        return _out(matmul(P, solve_triangular(L.mT, Y, upper=True)), out)
+    return _out(solve_triangular(U, solve_triangular(L, matmul(P.mT, B), upper=False), upper=True), out)
 
 
 @register(name="lu_solve")
@@ -198,7 +199,7 @@ def lu_solve_legacy(b, LU_data, LU_pivots, *, out=None):
     deprecated("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
                "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, "
                "LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
-    return lu_solve(LU_data, LU_pivots, b)
+    return lu_solve(LU_data, LU_pivots, b, out=out)
 
 
 @register(name="lu")
@@ -210,4 +211,4 @@ def lu_legacy(A, pivot: bool = True, get_infos: bool = False, out=None):
                "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
                "torch.linalg.lu_factor_ex(A, compute_pivots)")
     LU, pivots, info = lu_factor_ex(A, pivot=pivot, check_errors=not get_infos)
-    return (LU, pivots, info) if get_infos else (LU, pivots)
+    return _outs((LU, pivots, info) if get_infos else (LU, pivots), out)
