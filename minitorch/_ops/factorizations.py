@@ -119,12 +119,9 @@ def svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
     """``torch.svd``: ``U, S, V`` with ``V`` (not ``Vh``); reduced unless ``some=False``; zero ``U``, ``V``
     without ``compute_uv``."""
     if not compute_uv:
-        S = svdvals(input)
-        m, n = input.shape[-2:]
-        zeros = np.zeros
-        dt = input._data.dtype
-        return _outs(svd_type(Tensor._wrap(zeros(tuple(input.shape[:-2]) + (m, m), dt)), S,
-                              Tensor._wrap(zeros(tuple(input.shape[:-2]) + (n, n), dt))), out)
+        batch, (m, n), dt = tuple(input.shape[:-2]), input.shape[-2:], input._data.dtype
+        U, V = (Tensor._wrap(np.zeros(batch + (k, k), dt)) for k in (m, n))
+        return _outs(svd_type(U, svdvals(input), V), out)
     U, S, Vh = Svd.apply(input, full_matrices=not some)
     return _outs(svd_type(U, S, Vh.mT), out)
 
@@ -244,19 +241,23 @@ def qr_legacy(input, some: bool = True, *, out=None):
     return _outs(qr_type(*Qr.apply(input, mode="reduced" if some else "complete")), out)
 
 
-# ---- pseudo-inverse, least squares -------------------------------------------------------------------------
+# ---- pseudo-inverse, least squares, rank -------------------------------------------------------------------
+def _above_tolerance(s: np.ndarray, atol, rtol, shape) -> np.ndarray:
+    """Which singular values count as nonzero: those above max(atol, rtol * the largest), rtol defaulting to
+    eps * max(m, n) unless atol is positive (torch's rule)."""
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else np.finfo(s.dtype).eps * max(shape[-2:])
+    smax = s.max(-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), s.dtype)
+    return s > np.maximum(atol or 0.0, rtol * smax)
+
+
 def _pinv_forward(a, atol, rtol, hermitian):
-    m, n = a.shape[-2:]
     if hermitian:
         L, V = np.linalg.eigh(a)
-        s = np.abs(L)
+        keep = _above_tolerance(np.abs(L), atol, rtol, a.shape)
     else:
         U, s, Vh = np.linalg.svd(a, full_matrices=False)
-    smax = s.max(-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), a.dtype)
-    if rtol is None:
-        rtol = 0.0 if atol is not None and atol > 0 else np.finfo(a.dtype).eps * max(m, n)
-    tol = np.maximum(atol or 0.0, rtol * smax)
-    keep = s > tol
+        keep = _above_tolerance(s, atol, rtol, a.shape)
     if hermitian:
         inv_l = np.where(keep, 1 / np.where(keep, L, 1), 0).astype(a.dtype)
         return (V * inv_l[..., None, :]) @ V.mT
@@ -316,10 +317,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if A.shape[-2] != Bm.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     m, n = A.shape[-2:]
-    rtol = rcond if rcond is not None and rcond > 0 else np.finfo(A._data.dtype).eps * max(m, n)
+    rtol = rcond if rcond is not None and rcond > 0 else None
     X = matmul(Pinv.apply(A, rtol=rtol), Bm)
     s = np.linalg.svd(A._data, compute_uv=False)
-    rank = (s > rtol * s[..., :1]).sum(-1) if s.shape[-1] else np.zeros(s.shape[:-1], np.int64)
+    rank = _above_tolerance(s, None, rtol, A.shape).sum(-1)
     empty = Tensor._wrap(np.zeros((0,), A._data.dtype))
     residuals = empty
     if driver != "gelsy" and m > n and bool(np.all(rank == n)):
@@ -490,11 +491,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, o
     s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     if tol is not None:
         atol, rtol = tol, 0.0
-    if rtol is None:
-        rtol = 0.0 if atol is not None and atol > 0 else np.finfo(a.dtype).eps * max(a.shape[-2:])
-    smax = s.max(-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), a.dtype)
-    tol_ = np.maximum(atol or 0.0, rtol * smax)
-    return _out(Tensor._wrap(np.asarray((s > tol_).sum(-1), np.int64)), out)
+    return _out(Tensor._wrap(np.asarray(_above_tolerance(s, atol, rtol, a.shape).sum(-1), np.int64)), out)
 
 
 # ---- small composites of torch.linalg ----------------------------------------------------------------------
