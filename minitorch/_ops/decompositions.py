@@ -12,7 +12,7 @@ from .linalg import deprecated, matmul
 from .broadcast import _out
 from .reduction import _return_type, return_types
 from .triangular import tril, triu
-from .view import transpose
+from .view import cat, transpose
 
 
 def _outs(results, out):
@@ -93,6 +93,11 @@ def _cholesky_info(a: np.ndarray) -> np.ndarray:
         col = work[..., j + 1:, j] / np.sqrt(np.where(bad, 1.0, d))[..., None]
         work[..., j + 1:, j + 1:] -= col[..., :, None] * col[..., None, :]
     return info
+
+
+def concat(parts, dim: int):
+    """``cat`` of tensors, or of arrays (in a backward without ``create_graph``)."""
+    return cat(parts, dim) if isinstance(parts[0], Tensor) else np.concatenate(parts, dim)
 
 
 def _tril_mask(n: int, dtype) -> np.ndarray:

@@ -15,13 +15,13 @@ from ..autograd.function import Op
 from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import _out
-from .decompositions import _outs, _check_float, _check_kernel_dtype, _square, inv, inv_ex, solve_triangular
+from .decompositions import _dtype_of, _outs, _check_float, concat, _check_kernel_dtype, _square, inv, inv_ex, solve_triangular
 from .linalg import deprecated, matmul
 from .norm import vector_norm
 from .reduction import _return_type, amax, amin
 from .triangular import tril, triu
 from .indexing import narrow
-from .view import cat, unsqueeze
+from .view import unsqueeze
 
 linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
 svd_type = _return_type("svd", ("U", "S", "V"))
@@ -40,7 +40,7 @@ def _check_matrix(name: str, a) -> None:
 
 def _eye_like(x, n: int):
     """The identity of size ``n`` in ``x``'s dtype, a constant for formulas on arrays or tensors."""
-    return np.eye(n, dtype=x._data.dtype if isinstance(x, Tensor) else x.dtype)
+    return np.eye(n, dtype=_dtype_of(x))
 
 
 def _diag_embed(v):
@@ -214,8 +214,8 @@ class Qr(Op, name="LinalgQrBackward0"):
             return solve_triangular(R, gA.mT, upper=True).mT  # gA R^-T
         lower = tril(gA.mT - gA)
         gA = solve_triangular(narrow(R, -1, 0, m), matmul(Q, lower).mT, upper=True).mT
-        zeros = np.zeros(tuple(R.shape[:-1]) + (n - m,), dtype=_eye_like(R, 1).dtype)
-        gA = cat([gA, Tensor._wrap(zeros)], -1) if isinstance(gA, Tensor) else np.concatenate([gA, zeros], -1)
+        zeros = np.zeros(tuple(R.shape[:-1]) + (n - m,), dtype=_dtype_of(R))
+        gA = concat([gA, Tensor._wrap(zeros) if isinstance(gA, Tensor) else zeros], -1)
         return gA + matmul(Q, gR) if gR is not None else gA
 
 
@@ -372,12 +372,9 @@ class MatrixExp(Op, name="LinalgMatrixExpBackward0"):
         (a,) = ctx.saved_tensors
         n = a.shape[-1]
         at = a.mT
-        zeros = np.zeros(tuple(a.shape), dtype=_eye_like(a, 1).dtype)
-        if isinstance(g, Tensor):
-            z = Tensor._wrap(np.broadcast_to(zeros, tuple(g.shape)).copy())
-            block = cat([cat([at, g], -1), cat([z, at], -1)], -2)
-        else:
-            block = np.block([[at, g], [np.broadcast_to(zeros, g.shape), at]])
+        zeros = np.zeros(tuple(g.shape), dtype=_dtype_of(a))
+        z = Tensor._wrap(zeros) if isinstance(g, Tensor) else zeros
+        block = concat([concat([at, g], -1), concat([z, at], -1)], -2)
         return MatrixExp.apply(block)[..., :n, n:]
 
 

@@ -10,11 +10,10 @@ from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .broadcast import _out
-from .decompositions import _check_kernel_dtype, _outs, solve_triangular
+from .decompositions import _check_kernel_dtype, _dtype_of, _outs, concat, solve_triangular
 from .linalg import deprecated, matmul
 from .reduction import _return_type
 from .triangular import tril, triu
-from .view import cat
 
 linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
@@ -97,22 +96,14 @@ class LuFactor(Op, name="LinalgLuFactorExBackward0"):
         if m < n:
             U1, U2, gU1, gU2 = U[..., :, :k], U[..., :, k:], gU[..., :, :k], gU[..., :, k:]
             LinvT_gU2 = solve_triangular(L.mT, gU2, upper=True)
-            gA = _cat([_lu_square_backward(L, U1, gL - matmul(LinvT_gU2, U2.mT), gU1), LinvT_gU2], -1)
+            gA = concat([_lu_square_backward(L, U1, gL - matmul(LinvT_gU2, U2.mT), gU1), LinvT_gU2], -1)
         elif m > n:
             L1, L2, gL1, gL2 = L[..., :k, :], L[..., k:, :], gL[..., :k, :], gL[..., k:, :]
             gL2_UinvT = _right_solve_ut(gL2, U)
-            gA = _cat([_lu_square_backward(L1, U, gL1, gU - matmul(L2.mT, gL2_UinvT)), gL2_UinvT], -2)
+            gA = concat([_lu_square_backward(L1, U, gL1, gU - matmul(L2.mT, gL2_UinvT)), gL2_UinvT], -2)
         else:
             gA = _lu_square_backward(L, U, gL, gU)
-        return matmul(permutation(ctx.pivots, m, _dtype_np(LU)), gA)
-
-
-def _cat(parts, dim):
-    return cat(parts, dim) if isinstance(parts[0], Tensor) else np.concatenate(parts, dim)
-
-
-def _dtype_np(x):
-    return x._data.dtype if isinstance(x, Tensor) else x.dtype
+        return matmul(permutation(ctx.pivots, m, _dtype_of(LU)), gA)
 
 
 def _check_lu_input(name: str, A) -> None:
@@ -149,12 +140,6 @@ def lu_factor(A, *, pivot: bool = True, out=None):
     LU, pivots, info = lu_factor_ex(A, pivot=pivot)
     _raise_zero_pivot("torch.linalg.lu_factor", info)
     return _outs(linalg_lu_factor(LU, pivots), out)
-
-
-def singular_index(a: np.ndarray) -> int:
-    """The (1-based) first zero pivot of the first singular matrix in ``a``, for torch's error texts."""
-    info = lu_kernel(a)[2].reshape(-1)
-    return int(info[info > 0][0]) if (info > 0).any() else 0
 
 
 @register(method=False)
