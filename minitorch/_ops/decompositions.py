@@ -8,8 +8,8 @@ from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
-from .linalg import deprecated, matmul
 from .broadcast import _out
+from .linalg import deprecated, matmul
 from .reduction import _return_type, return_types
 from .triangular import tril, triu
 from .view import cat, transpose
@@ -305,7 +305,8 @@ def solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
         result, info = solve(A, B, left=left), _no_info(A)
     except _LinAlgError:
         if check_errors:
-            raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.") from None
+            raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is "
+                               "singular.") from None
         info = _lu_info(A._data)
         result = _masked(lambda a, b: solve(a, b, left=left), info, A, B)
     return _outs(linalg_solve_ex(result, Tensor._wrap(info)), out)

@@ -15,12 +15,13 @@ from ..autograd.function import Op
 from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import _out
-from .decompositions import _dtype_of, _outs, _check_float, concat, _check_kernel_dtype, _square, inv, inv_ex, solve_triangular
+from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _outs, _square, concat, inv, inv_ex,
+                             solve_triangular)
+from .indexing import narrow
 from .linalg import deprecated, matmul
 from .norm import vector_norm
 from .reduction import _return_type, amax, amin
 from .triangular import tril, triu
-from .indexing import narrow
 from .view import unsqueeze
 
 linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))

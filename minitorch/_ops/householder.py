@@ -24,7 +24,8 @@ def geqrf(input, *, out=None):
     m, n = a.shape[-2:]
     k = min(m, n)
     tau = np.zeros(a.shape[:-2] + (k,), a.dtype)
-    for j in range(k):  # LAPACK's dlarfg: beta = -sign(alpha) |x|, v = x[1:] / (alpha - beta), tau = (beta - alpha) / beta
+    # LAPACK's dlarfg per column: beta = -sign(alpha) |x|, v = x[1:] / (alpha - beta), tau = (beta - alpha) / beta
+    for j in range(k):
         alpha = a[..., j, j].copy()
         xnorm = np.sqrt((a[..., j + 1:, j] ** 2).sum(-1))
         skip = xnorm == 0  # H_j = I
