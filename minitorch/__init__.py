@@ -43,7 +43,7 @@ if TYPE_CHECKING:
         narrow, nonzero, repeat_interleave, scatter, scatter_add, select, take, take_along_dim)
     from minitorch._ops.linalg import (addbmm, addmm, addmv, addmv_, addr, adjoint, baddbmm, bmm, cdist,
         chain_matmul, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, tensordot, vdot)
-    from minitorch._ops.lowrank import (pca_lowrank, svd_lowrank)
+    from minitorch._ops.lowrank import (lobpcg, pca_lowrank, svd_lowrank)
     from minitorch._ops.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve, lu_unpack)
     from minitorch._ops.norm import norm
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,

@@ -65,5 +65,6 @@ SAMPLES = {
     "svd_lowrank": (lambda a: (mt.manual_seed(0), mt.svd_lowrank(a, q=3))[1], lambda: (x(4, 3, low=-1.0, high=1.0),)),
     "pca_lowrank": (lambda a: (mt.manual_seed(0), mt.pca_lowrank(a, q=2))[1][:2],
                     lambda: (x(3, 4, low=-1.0, high=1.0),)),
+    "lobpcg": (lambda a, b: mt.lobpcg(a + a.mT, k=2, B=_spd(b)), lambda: (x(6, 6), x(6, 6, seed=1))),
 }
 NOT_DIFFERENTIABLE = {"geqrf"}

@@ -1,7 +1,8 @@
-"""Randomised low-rank SVD and PCA (Halko, Martinsson and Tropp 2009, algorithms 4.4 and 5.1), composed of
-differentiable ops: a Gaussian sketch of the range of A, refined by ``niter`` power iterations with QR
-re-orthonormalisation, then the exact SVD of the small projected matrix. Draws from minitorch's generator
-(so the numbers differ from torch's draws; the factorisation is as exact for matrices of rank <= q)."""
+"""A few singular or eigen pairs: randomised low-rank SVD and PCA (Halko, Martinsson and Tropp 2009,
+algorithms 4.4 and 5.1) - a Gaussian sketch of the range of A, refined by ``niter`` power iterations with QR
+re-orthonormalisation, then the exact SVD of the small projected matrix; they draw from minitorch's generator
+(so the numbers differ from torch's draws; the factorisation is exact for matrices of rank <= q) - and
+lobpcg's extreme eigenpairs. All composed of differentiable ops."""
 from __future__ import annotations
 
 from .. import _dtype
@@ -60,3 +61,30 @@ def pca_lowrank(A, q: int | None = None, center: bool = True, niter: int = 2):
     if center:
         A = A - A.mean(dim=(-2,), keepdim=True)
     return svd_lowrank(A, q, niter=niter)
+
+
+@register(method=False)
+def lobpcg(A, k: int | None = None, B=None, X=None, n: int | None = None, iK=None, niter: int | None = None,
+           tol: float | None = None, largest: bool | None = None, method: str | None = None, tracker=None,
+           ortho_iparams=None, ortho_fparams=None, ortho_bparams=None):
+    """The ``k`` largest (or smallest) eigenpairs (E, X) of a symmetric A, or of A x = lambda B x, that
+    ``torch.lobpcg`` iterates towards: here the dense symmetric eigensolver gives them to working precision
+    (minitorch's tensors are dense), so the iteration's controls (X's values, iK, niter, tol, method, tracker,
+    ortho_*) have nothing to steer. X's columns are (B-)orthonormal; their signs are arbitrary."""
+    from .decompositions import cholesky, solve_triangular
+    from .factorizations import eigh
+    k = (1 if X is None else X.shape[-1]) if k is None else k
+    n = (k if X is None else X.shape[-1]) if n is None else n
+    m = A.shape[-1]
+    if m < 3 * n:
+        raise ValueError(f"LOBPCG algorithm is not applicable when the number of A rows (={m}) is smaller than 3 x "
+                         f"the number of requested eigenpairs (={n})")
+    if B is None:
+        E, V = eigh(A)
+    else:  # with B = L L^T: (L^-1 A L^-T) y = lambda y and x = L^-T y
+        L = cholesky(B)
+        E, Y = eigh(solve_triangular(L, solve_triangular(L, A).mT))
+        V = solve_triangular(L.mT, Y, upper=True)
+    if largest is None or largest:
+        return E[..., -k:].flip(-1), V[..., -k:].flip(-1)
+    return E[..., :k], V[..., :k]
