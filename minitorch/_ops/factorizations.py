@@ -402,7 +402,7 @@ def matrix_power(input, n: int):
         n >>= 1
         if n:
             square = matmul(square, square)
-    return result
+    return result.clone() if result is input else result  # a new tensor, as torch's
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None, out=None):  # noqa: A002
