@@ -190,6 +190,8 @@ GRADGRAD = {
     "inv_ex": (lambda a: mt.linalg.inv_ex(a + 3 * mt.eye(3, dtype=mt.float64)).inverse, (3, 3)),
     "cholesky_ex": (lambda a: mt.linalg.cholesky_ex(a @ a.mT + mt.eye(3, dtype=mt.float64)).L, (3, 3)),
     "vecdot": (lambda a: mt.linalg.vecdot(a, a.flip(0)), (3, 4)),
+    "lobpcg_B": (lambda b: mt.lobpcg(mt.diag(mt.arange(1.0, 4.0, dtype=mt.float64)), k=1, B=b @ b.mT + mt.eye(
+        3, dtype=mt.float64)), (3, 3)),
     "vander": (lambda a: mt.linalg.vander(a, N=4), (2, 3)),
 }
 
