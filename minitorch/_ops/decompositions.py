@@ -11,7 +11,6 @@ from .arithmetic import where
 from .broadcast import _out
 from .linalg import deprecated, matmul
 from .reduction import _return_type, return_types
-from .triangular import tril, triu
 from .view import cat, transpose
 
 
@@ -154,9 +153,15 @@ def cholesky(A, *, upper: bool = False, out=None):
     return _out(_mT(L) if upper else L, out)
 
 
-def solve_triangular(A, B, *, upper: bool = False):
-    """A^-1 B for a triangular A (as ``torch.linalg.solve_triangular(A, B, upper=upper)``)."""
-    return SolveTriangular.apply(A, B, upper=upper)
+def solve_triangular(A, B, *, upper: bool = False, left: bool = True, unitriangular: bool = False, out=None):
+    """A^-1 B (B A^-1 unless ``left``) for a triangular A, upper or lower; with ``unitriangular`` its diagonal
+    is taken as ones (``torch.linalg.solve_triangular``, whose ``upper`` has no default)."""
+    if unitriangular:
+        eye = np.eye(A.shape[-1], dtype=A._data.dtype)
+        A = A * (1 - eye) + eye
+    if not left:  # X A = B  <=>  A^T X^T = B^T
+        return _out(_mT(SolveTriangular.apply(_mT(A), _mT(B), upper=not upper)), out)
+    return _out(SolveTriangular.apply(A, B, upper=upper), out)
 
 
 class Inv(Op, name="LinalgInvExBackward0"):
@@ -234,9 +239,9 @@ class Solve(Op, name="LinalgSolveExBackward0"):
 
 
 @register(name="inverse")
-def inv(A):
+def inv(A, *, out=None):
     """The inverse of a square matrix (or a batch of them)."""
-    return Inv.apply(A)
+    return _out(Inv.apply(A), out)
 
 
 @register
@@ -376,10 +381,7 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unit
                "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
                "with\nX = torch.linalg.solve_triangular(A, B).")
     _check_rhs("triangular_solve", input, A)
-    T = triu(A) if upper else tril(A)
-    if unitriangular:
-        eye = np.eye(A.shape[-1], dtype=A._data.dtype)
-        T = T * (1 - eye) + eye
-    X = solve_triangular(_mT(T), input, upper=not upper) if transpose else solve_triangular(T, input, upper=upper)
+    T = _mT(A) if transpose else A
+    X = solve_triangular(T, input, upper=upper != transpose, unitriangular=unitriangular)
     batch = tuple(np.broadcast_shapes(A.shape[:-2], input.shape[:-2]))
     return _outs(triangular_solve_type(X, A.expand(*batch, *A.shape[-2:]).clone()), out)
