@@ -168,7 +168,8 @@ def test_float32_stays_float32(name):
     helper_test_op(shapes, fn, dtype=np.float32, grad=False, check_node=False, atol=1e-4, rtol=1e-4)
 
 
-@pytest.mark.parametrize("name", ["svd", "eigh", "qr", "lu_factor", "matrix_exp", "pinv"])
+@pytest.mark.parametrize("name", ["svd", "eigh", "qr", "lu_factor", "matrix_exp", "pinv", "addmv", "addr", "baddbmm",
+                                  "addbmm", "addmm_", "baddbmm_"])
 def test_grad_fn_names_match_torch(name):
     fn, shapes = CASES[name][:2]
     helper_test_op(shapes, fn, dtype=np.float64)
@@ -342,6 +343,11 @@ ERRORS = {
     "addr_expand": (lambda t, i, a, b: t.addr(i, a, b), [(3, 3), (3,), (4,)]),
     "baddbmm_sizes": (lambda t, i, a, b: t.baddbmm(i, a, b), [(2, 3, 5), (2, 3, 4), (2, 3, 5)]),
     "addbmm_batches": (lambda t, i, a, b: t.addbmm(i, a, b), [(3, 5), (2, 3, 4), (3, 4, 5)]),
+    "addr_inplace": (lambda t, i, a, b: i.addr_(a, b), [(1, 4), (3,), (4,)]),
+    "addr_inplace_1d": (lambda t, i, a, b: i.addr_(a, b), [(3,), (3,), (3,)]),
+    "addmm_inplace": (lambda t, i, a, b: i.addmm_(a, b), [(3, 1), (3, 2), (2, 5)]),
+    "addmv_inplace": (lambda t, i, a, b: i.addmv_(a, b), [(1,), (3, 4), (4,)]),
+    "baddbmm_inplace": (lambda t, i, a, b: i.baddbmm_(a, b), [(3, 1), (2, 3, 4), (2, 4, 5)]),
     "tensordot": (lambda t, a, b: t.tensordot(a, b, dims=([1], [1])), [(3, 4), (4, 6)]),
     "vdot": (lambda t, a, b: t.vdot(a, b), [(3,), (4,)]),
     "multi_dot_one": (lambda t, a: t.linalg.multi_dot([a]), [(3,)]),

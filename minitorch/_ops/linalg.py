@@ -10,7 +10,6 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
 from ..autograd.function import Op
-from .arithmetic import where
 from .broadcast import _out, broadcast_shape
 from .._registry import register
 from .norm import vector_norm
@@ -62,15 +61,19 @@ class Mm(Op):
         return _mm_grads(g, a, b, *ctx.needs_input_grad)
 
 
+def _check_bmm(a, b):
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor")
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _same_dtype(a, b)
+
+
 class Bmm(Op):
     @staticmethod
     def forward(ctx, a, b):
-        if a.ndim != 3 or b.ndim != 3:
-            raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor")
-        if b.shape[:2] != (a.shape[0], a.shape[2]):
-            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-        _same_dtype(a, b)
+        _check_bmm(a, b)
         ctx.save_for_backward(a, b)
         return a @ b
 
@@ -117,29 +120,126 @@ class Dot(Op):
         return g * b, g * a
 
 
-class Addmm(Op):
-    """``beta * input + alpha * (m1 @ m2)``, the fused form ``nn.Linear`` uses."""
+class _AddProduct(Op):
+    """``beta * input + alpha * product(m1, m2)``, the fused ops (addmm, addmv, addr, baddbmm, addbmm): each
+    subclass names its ``check``, its ``product`` and that product's ``grads``. With ``beta`` 0 the input's
+    values (nan included) do not reach the result."""
 
     @staticmethod
-    def forward(ctx, bias, m1, m2, beta=1, alpha=1):
+    def check(m1, m2, bias_shape) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def product(m1, m2):
+        return m1 @ m2
+
+    @staticmethod
+    def grads(g, m1, m2, need_m1, need_m2):
+        return _mm_grads(g, m1, m2, need_m1, need_m2)
+
+    @staticmethod
+    def inplace_error(bias, m1, m2, result) -> RuntimeError:
+        """torch's error for an in-place form whose input cannot hold the result."""
+        return RuntimeError(f"Bad in-place call: input tensor size {list(bias.shape)} and output tensor size "
+                            f"{list(result.shape)} should match")
+
+    @classmethod
+    def forward(cls, ctx, bias, m1, m2, beta=1, alpha=1):
         ctx.bias_shape, ctx.beta, ctx.alpha = bias.shape, beta, alpha
-        _check_mm(m1, m2)
-        expanded_shape(bias, (m1.shape[0], m2.shape[1]))
+        cls.check(m1, m2, bias.shape)
+        r = cls.product(m1, m2)
+        if cls.inplace and bias.shape != r.shape:
+            raise cls.inplace_error(bias, m1, m2, r)
+        expanded_shape(bias, r.shape)
         ctx.save_for_backward(m1, m2)
-        r = m1 @ m2
         if alpha != 1:
             r *= alpha
         if beta != 0:
             r += bias if beta == 1 else bias * beta
         return r
 
-    @staticmethod
-    def backward(ctx, g):
+    @classmethod
+    def backward(cls, ctx, g):
         m1, m2 = ctx.saved_tensors
         need_bias, need_m1, need_m2 = ctx.needs_input_grad
         gs = g if ctx.alpha == 1 else g * ctx.alpha
         g_bias = sum_to_size(g if ctx.beta == 1 else g * ctx.beta, ctx.bias_shape) if need_bias else None
-        return (g_bias,) + _mm_grads(gs, m1, m2, need_m1, need_m2)
+        return (g_bias,) + cls.grads(gs, m1, m2, need_m1, need_m2)
+
+
+class Addmm(_AddProduct):
+    """``beta * input + alpha * (m1 @ m2)``, the fused form ``nn.Linear`` uses."""
+
+    @staticmethod
+    def check(m1, m2, bias_shape):
+        _check_mm(m1, m2)
+
+
+class Addmv(_AddProduct):
+    @staticmethod
+    def check(mat, vec, bias_shape):
+        if mat.ndim == 2 and vec.ndim == 1 and (mat.shape[1] != vec.shape[0] or
+                                                bias_shape[-1:] not in ((), (1,), (mat.shape[0],))):
+            size = bias_shape[0] if bias_shape else 1
+            raise RuntimeError(f"size mismatch, got input ({size}), mat ({mat.shape[0]}x{mat.shape[1]}), "
+                               f"vec ({vec.shape[0]})")
+        _same_dtype(mat, vec)
+
+    @staticmethod
+    def grads(g, mat, vec, need_mat, need_vec):
+        return (unsqueeze(g, -1) * vec if need_mat else None), (mat.mT @ g if need_vec else None)
+
+
+class Addr(_AddProduct):
+    @staticmethod
+    def check(vec1, vec2, bias_shape):
+        for name, v in (("vec1", vec1), ("vec2", vec2)):
+            if v.ndim != 1:
+                raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+
+    @staticmethod
+    def product(vec1, vec2):
+        return vec1[:, None] * vec2[None, :]
+
+    @staticmethod
+    def inplace_error(bias, vec1, vec2, result):
+        if bias.ndim != 2:
+            return RuntimeError(f"2D tensor expected, got {bias.ndim}D tensor for input")
+        return RuntimeError(f"size mismatch, input: {list(bias.shape)}, v1: {list(vec1.shape)}, v2: "
+                            f"{list(vec2.shape)}")
+
+    @staticmethod
+    def grads(g, vec1, vec2, need1, need2):
+        return (g @ vec2 if need1 else None), (g.mT @ vec1 if need2 else None)
+
+
+class Baddbmm(_AddProduct):
+    @staticmethod
+    def check(batch1, batch2, bias_shape):
+        _check_bmm(batch1, batch2)
+
+
+class Addbmm(_AddProduct):
+    """The products of the batch summed: one (n, b*k) by (b*k, p) product."""
+
+    @staticmethod
+    def check(batch1, batch2, bias_shape):
+        for name, b in (("batch1", batch1), ("batch2", batch2)):
+            if b.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        if batch1.shape[0] != batch2.shape[0]:
+            raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
+                               f"{batch2.shape[0]}")
+        _check_bmm(batch1, batch2)
+
+    @staticmethod
+    def product(batch1, batch2):
+        b, n, k = batch1.shape
+        return batch1.transpose(1, 0, 2).reshape(n, b * k) @ batch2.reshape(b * k, batch2.shape[2])
+
+    @staticmethod
+    def grads(g, batch1, batch2, need1, need2):
+        return (matmul(g, batch2.mT) if need1 else None), (matmul(batch1.mT, g) if need2 else None)
 
 
 @register
@@ -187,77 +287,35 @@ def deprecated(message: str) -> None:
     warnings.warn(message, UserWarning, stacklevel=3)
 
 
-def _scaled_sum(input, product, beta, alpha):
-    """``beta * input + alpha * product`` with ``input`` expanded to ``product``'s shape (and ignored, nan
-    included, when ``beta`` is 0), as torch's fused ``add*`` ops."""
-    input = expand(input, tuple(product.shape))
-    if alpha != 1:
-        product = product * alpha
-    if beta == 0:  # input's gradient is zero, and its nan and inf do not reach the result
-        return product + where(Tensor._wrap(np.zeros((), bool)), input, 0.0) if _requires_grad(input) else product
-    return product + (input if beta == 1 else input * beta)
-
-
-def _requires_grad(x) -> bool:
-    return isinstance(x, Tensor) and x.requires_grad
-
-
-def _check_batches(batch1, batch2):
-    for name, b in (("batch1", batch1), ("batch2", batch2)):
-        if b.dim() != 3:
-            raise RuntimeError(f"{name} must be a 3D tensor")
-    if batch1.shape[0] != batch2.shape[0]:
-        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
-                           f"{batch2.shape[0]}")
-
-
 @register
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat @ vec)``."""
-    if mat.dim() == 2 and vec.dim() == 1 and (mat.shape[1] != vec.shape[0] or
-                                               np.shape(input)[-1:] not in ((), (1,), (mat.shape[0],))):
-        size = np.shape(input)[0] if np.ndim(input) else 1
-        raise RuntimeError(f"size mismatch, got input ({size}), mat ({mat.shape[0]}x{mat.shape[1]}), "
-                           f"vec ({vec.shape[0]})")
-    return _out(_scaled_sum(input, Mv.apply(mat, vec), beta, alpha), out)
+    return _out(Addmv.apply(input, mat, vec, beta=beta, alpha=alpha), out)
 
 
 @register
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * outer(vec1, vec2)``."""
-    for name, v in (("vec1", vec1), ("vec2", vec2)):
-        if v.dim() != 1:
-            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
-    return _out(_scaled_sum(input, outer(vec1, vec2), beta, alpha), out)
+    return _out(Addr.apply(input, vec1, vec2, beta=beta, alpha=alpha), out)
 
 
 @register
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)``."""
-    return _out(_scaled_sum(input, Bmm.apply(batch1, batch2), beta, alpha), out)
+    return _out(Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
 @register
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``: the batch of products summed."""
-    _check_batches(batch1, batch2)
-    b, n, k = batch1.shape
-    # one mm of (n, b*k) by (b*k, p) sums the products over the batch
-    product = Mm.apply(reshape(permute(batch1, 1, 0, 2), n, b * k), reshape(batch2, b * k, batch2.shape[2]))
-    return _out(_scaled_sum(input, product, beta, alpha), out)
+    return _out(Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
-def _inplace(function, top_level=False):
-    """The in-place form ``f_(input, ...)`` of a fused op: its result copied into ``input``."""
-    def inplace(input, *args, beta=1, alpha=1):
-        return input.copy_(function(input, *args, beta=beta, alpha=alpha))
-    inplace.__name__ = inplace.__qualname__ = function.__name__ + "_"
-    inplace.__doc__ = f"In-place ``{function.__name__}``."
-    return register(inplace, top_level=top_level)
-
-
-addmm_, addr_, baddbmm_, addbmm_ = (_inplace(f) for f in (addmm, addr, baddbmm, addbmm))
-addmv_ = _inplace(addmv, top_level=True)  # torch.addmv_ exists; the others are Tensor methods only
+addmm_ = Addmm.inplace_function("addmm_")
+addmv_ = Addmv.inplace_function("addmv_", top_level=True)  # torch.addmv_ exists; the others are methods only
+addr_ = Addr.inplace_function("addr_")
+baddbmm_ = Baddbmm.inplace_function("baddbmm_")
+addbmm_ = Addbmm.inplace_function("addbmm_")
 
 
 @register
