@@ -120,6 +120,10 @@ class Dot(Op):
         return g * b, g * a
 
 
+class Vdot(Dot):
+    """The conjugating dot product: for real tensors the same as ``Dot``."""
+
+
 class _AddProduct(Op):
     """``beta * input + alpha * product(m1, m2)``, the fused ops (addmm, addmv, addr, baddbmm, addbmm): each
     subclass names its ``check``, its ``product`` and that product's ``grads``. With ``beta`` 0 the input's
@@ -321,7 +325,7 @@ addbmm_ = Addbmm.inplace_function("addbmm_")
 @register
 def vdot(input, other, *, out=None):
     """The dot product of two 1-D tensors (for real tensors the same as ``dot``)."""
-    return _out(Dot.apply(input, other), out)
+    return _out(Vdot.apply(input, other), out)
 
 
 @register(method=False)
