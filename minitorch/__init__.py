@@ -51,16 +51,22 @@ if TYPE_CHECKING:
     from minitorch._ops.copying import (clone, fill, fill_, zero_)
     from minitorch._ops.counting import (bincount, bucketize, histc, histogram, histogramdd, isin, searchsorted,
         unique, unique_consecutive)
-    from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
+    from minitorch._ops.decompositions import (cholesky_legacy as cholesky, cholesky_inverse, cholesky_solve, det,
+        inv as inverse, logdet, slogdet, triangular_solve)
     from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
     from minitorch._ops.dropout import (alpha_dropout, alpha_dropout_, dropout, dropout_, feature_alpha_dropout,
         feature_alpha_dropout_, feature_dropout, feature_dropout_, native_dropout)
+    from minitorch._ops.factorizations import (frobenius_norm, matrix_exp, matrix_power, nuclear_norm, pinverse,
+        qr_legacy as qr, svd_legacy as svd, vander)
     from minitorch._ops.fft import (istft, stft)
+    from minitorch._ops.householder import (geqrf, orgqr, ormqr)
     from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
         masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_add, select, take,
         take_along_dim)
-    from minitorch._ops.linalg import (addmm, bmm, cdist, cross, dot, einsum, ger, inner, kron, matmul, mm, mv,
-        outer)
+    from minitorch._ops.linalg import (addbmm, addmm, addmv, addmv_, addr, adjoint, baddbmm, bmm, cdist,
+        chain_matmul, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, tensordot, vdot)
+    from minitorch._ops.lowrank import (lobpcg, pca_lowrank, svd_lowrank)
+    from minitorch._ops.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve, lu_unpack)
     from minitorch._ops.nn_functions import (batch_norm, bilinear, binary_cross_entropy_with_logits, celu, celu_,
         channel_shuffle, cosine_embedding_loss, cosine_similarity, embedding, group_norm, hardshrink,
         hinge_embedding_loss, instance_norm, kl_div, layer_norm, margin_ranking_loss, native_batch_norm,

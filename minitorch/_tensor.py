@@ -157,13 +157,19 @@ class Tensor:
         from minitorch._ops.copying import (clone, copy_, fill, fill_, zero_)
         from minitorch._ops.counting import (bincount, bucketize, histc, histogram, isin, searchsorted, unique,
             unique_consecutive)
-        from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)
+        from minitorch._ops.decompositions import (cholesky_legacy as cholesky, cholesky_inverse, cholesky_solve,
+            det, inv as inverse, logdet, slogdet, triangular_solve)
         from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
+        from minitorch._ops.factorizations import (matrix_exp, matrix_power, pinverse, qr_legacy as qr,
+            svd_legacy as svd)
         from minitorch._ops.fft import (istft, stft)
+        from minitorch._ops.householder import (geqrf, orgqr, ormqr)
         from minitorch._ops.indexing import (argwhere, gather, index_put, index_put_, index_select, masked_fill,
             masked_fill_, masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_,
             scatter_add, scatter_add_, select, take, take_along_dim)
-        from minitorch._ops.linalg import (addmm, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer)
+        from minitorch._ops.linalg import (addbmm, addbmm_, addmm, addmm_, addmv, addmv_, addr, addr_, adjoint,
+            baddbmm, baddbmm_, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, vdot)
+        from minitorch._ops.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve)
         from minitorch._ops.nn_functions import (hardshrink, prelu)
         from minitorch._ops.norm import norm
         from minitorch._ops.numeric import (copysign, copysign_, erf_, float_power, float_power_, frexp, gcd, gcd_,

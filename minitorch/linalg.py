@@ -1,19 +1,25 @@
-"""``minitorch.linalg``: the part of ``torch.linalg`` minitorch has so far: vector norms, inv, det, slogdet,
-solve, cholesky, solve_triangular and eig/eigvals, all differentiable."""
+"""``minitorch.linalg``: ``torch.linalg`` on numpy's LAPACK (and minitorch's own LU and Householder loops):
+decompositions (eig/eigvals with complex results), inverses and solvers with their ``_ex`` forms, norms, and
+products; differentiable where torch is."""
 from __future__ import annotations
 
 from ._ops.complex import eig, eigvals
-from ._ops.decompositions import cholesky, det, inv, slogdet, solve, solve_triangular
+from ._ops.decompositions import _LinAlgError as LinAlgError
+from ._ops.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, slogdet, solve, solve_ex,
+                                  solve_triangular)
+from ._ops.diagonal import diagonal as _diagonal
+from ._ops.factorizations import (cond, eigh, eigvalsh, lstsq, matrix_norm, matrix_rank, norm, pinv, qr, svd,
+                                  svdvals, tensorinv, tensorsolve, vecdot)
+from ._ops.factorizations import linalg_vander as vander
+from ._ops.factorizations import matrix_exp as _matrix_exp
+from ._ops.factorizations import matrix_power as _matrix_power
+from ._ops.householder import householder_product
+from ._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from ._ops.linalg import cross as _cross
-from ._ops.norm import norm as _norm
+from ._ops.linalg import matmul as _matmul
+from ._ops.linalg import multi_dot
+from ._ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
 from ._ops.norm import vector_norm
-
-
-def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):  # noqa: A002
-    """``vector_norm`` for vectors (or ``dim`` an int); the Frobenius norm (``ord`` None or 'fro') of matrices."""
-    if ord is None or ord == "fro" or isinstance(dim, int) or (dim is None and A.dim() == 1):
-        return _norm(A, 2 if ord in (None, "fro") else ord, dim, keepdim, out=out, dtype=dtype)
-    raise NotImplementedError(f"minitorch.linalg.norm: matrix norm ord={ord!r} is not implemented yet")
 
 
 def cross(input, other, *, dim: int = -1):  # noqa: A002
@@ -21,4 +27,30 @@ def cross(input, other, *, dim: int = -1):  # noqa: A002
     return _cross(input, other, dim)
 
 
-__all__ = ["cross", "cholesky", "det", "eig", "eigvals", "inv", "norm", "slogdet", "solve", "solve_triangular", "vector_norm"]
+def matmul(input, other, *, out=None):  # noqa: A002
+    """The matrix product (``minitorch.matmul``)."""
+    return _matmul(input, other, out=out)
+
+
+def diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1):
+    """The diagonals of the matrices in the last two dims (``minitorch.diagonal`` with other defaults)."""
+    return _diagonal(A, offset, dim1, dim2)
+
+
+def matrix_exp(A):
+    """The matrix exponential."""
+    return _matrix_exp(A)
+
+
+def matrix_power(A, n: int, *, out=None):
+    """``A`` to the integer power ``n`` (through the inverse for negative ``n``)."""
+    result = _matrix_power(A, n)
+    return result if out is None else out.copy_(result)
+
+
+__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
+           "eigvalsh",
+           "householder_product", "inv", "inv_ex", "ldl_factor", "ldl_factor_ex", "ldl_solve", "lstsq", "lu",
+           "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
+           "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular",
+           "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]

@@ -6,9 +6,9 @@ importing them all fills the registry, from which the Tensor methods are bound.
 from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, complex, conv, copying, counting, decompositions, diagonal,  # noqa: F401
-               dropout, embedding, fft, indexing, linalg, loss, nn_functions, norm, normalization, numeric,
-               pooling, reduction, scans, scatter, sorting, special, special_more, stacking, statistics,
-               triangular, trigonometric, unary, view, view_copy)
+               dropout, embedding, factorizations, fft, householder, indexing, linalg, loss, lowrank, lu,
+               nn_functions, norm, normalization, numeric, pooling, reduction, scans, scatter, sorting,
+               special, special_more, stacking, statistics, triangular, trigonometric, unary, view, view_copy)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)
@@ -99,3 +99,5 @@ for _name, _fn in _OPERATORS.items():
     setattr(Tensor, _name, _fn)
 Tensor.T = property(view.T_property)
 Tensor.mT = property(view.mT_property)
+Tensor.mH = property(linalg.mH_property)
+Tensor.H = property(linalg.H_property)

@@ -8,9 +8,19 @@ from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
-from .linalg import matmul
-from .reduction import return_types
-from .view import transpose
+from .broadcast import _out
+from .linalg import deprecated, matmul
+from .reduction import _return_type, return_types
+from .view import cat, transpose
+
+
+def _outs(results, out):
+    """``out=`` for functions returning several tensors: each result copied into its tensor of ``out``."""
+    if out is None:
+        return results
+    for result, target in zip(results, out):
+        _out(result, target)
+    return type(results)(*out) if hasattr(results, "_fields") else tuple(out)
 
 
 def _mT(x):
@@ -22,6 +32,24 @@ def _dtype_of(x) -> np.dtype:
     return x._data.dtype if isinstance(x, Tensor) else x.dtype
 
 
+def _type_name(a) -> str:
+    """torch's C name of an array's dtype (Long, Float, ...)."""
+    from .. import _dtype
+    return _dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]
+
+
+def _check_float(name: str, a) -> None:
+    if a.dtype.kind != "f":
+        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{_type_name(a).capitalize()}")
+
+
+def _check_kernel_dtype(kernel: str, a) -> None:
+    """torch's error for an integer input to a LAPACK kernel without integer support."""
+    if a.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(a)}\'')
+
+
 def _square(name: str, a) -> None:
     if a.ndim < 2:
         raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
@@ -30,9 +58,45 @@ def _square(name: str, a) -> None:
                            f"{a.shape[-1]} matrices")
 
 
-def _singular(name: str):
-    return RuntimeError(f"linalg.{name}: The diagonal element is zero, the inversion could not be completed because "
-                        "the input matrix is singular.")
+class _LinAlgError(RuntimeError):
+    """A matrix the factorization cannot handle (singular, not positive-definite): ``linalg.LinAlgError``."""
+
+
+def _singular(name: str, a: np.ndarray):
+    """torch's error for a singular input: the first zero pivot of its LU factorization (and the batch element)."""
+    info = _lu_info(a).reshape(-1)
+    batch = int(np.argmax(info > 0))
+    where = f"(Batch element {batch}): " if a.ndim > 2 else ""
+    return _LinAlgError(f"linalg.{name}: {where}The diagonal element {info[batch]} is zero, the inversion could not "
+                        "be completed because the input matrix is singular.")
+
+
+def _not_positive_definite(name: str, a: np.ndarray):
+    """torch's error for a matrix that is not positive-definite, naming the first failing leading minor."""
+    info = _cholesky_info(a).reshape(-1)
+    batch = int(np.argmax(info > 0))
+    where = f"(Batch element {batch}): " if a.ndim > 2 else ""
+    return _LinAlgError(f"linalg.{name}: {where}The factorization could not be completed because the input is not "
+                        f"positive-definite (the leading minor of order {info[batch]} is not positive-definite).")
+
+
+def _cholesky_info(a: np.ndarray) -> np.ndarray:
+    """Per matrix: the order of the first leading minor that is not positive-definite (0 when none), by the
+    Cholesky elimination on the lower triangle, one step per column."""
+    work = np.array(a, dtype=np.float64)
+    info = np.zeros(a.shape[:-2], np.int32)
+    for j in range(a.shape[-1]):
+        d = work[..., j, j]
+        bad = ~(d > 0)
+        info = np.where((info == 0) & bad, j + 1, info).astype(np.int32)
+        col = work[..., j + 1:, j] / np.sqrt(np.where(bad, 1.0, d))[..., None]
+        work[..., j + 1:, j + 1:] -= col[..., :, None] * col[..., None, :]
+    return info
+
+
+def concat(parts, dim: int):
+    """``cat`` of tensors, or of arrays (in a backward without ``create_graph``)."""
+    return cat(parts, dim) if isinstance(parts[0], Tensor) else np.concatenate(parts, dim)
 
 
 def _tril_mask(n: int, dtype) -> np.ndarray:
@@ -42,11 +106,11 @@ def _tril_mask(n: int, dtype) -> np.ndarray:
 class Cholesky(Op, name="LinalgCholeskyExBackward0"):
     @staticmethod
     def forward(ctx, a):
+        _check_float("cholesky", a)
         try:
             L = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
-            raise RuntimeError("linalg.cholesky: The factorization could not be completed because the input is "
-                               "not positive-definite.") from None
+            raise _not_positive_definite("cholesky", a) from None
         ctx.save_for_backward(L)
         return L
 
@@ -69,7 +133,8 @@ class SolveTriangular(Op, name="LinalgSolveTriangularBackward0"):
     def forward(ctx, A, B, upper=False):
         ctx.upper = upper
         shape = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
-        X = np.linalg.solve(np.broadcast_to(A, shape + A.shape[-2:]), np.broadcast_to(B, shape + B.shape[-2:]))
+        T = np.triu(A) if upper else np.tril(A)  # the other triangle is not read, as in LAPACK's trtrs
+        X = np.linalg.solve(np.broadcast_to(T, shape + A.shape[-2:]), np.broadcast_to(B, shape + B.shape[-2:]))
         ctx.save_for_backward(A, X)
         return X
 
@@ -82,24 +147,32 @@ class SolveTriangular(Op, name="LinalgSolveTriangularBackward0"):
         return gA, gB
 
 
-def cholesky(A):
-    """The lower Cholesky factor of a symmetric positive-definite (batch of) matrix."""
-    return Cholesky.apply(A)
+def cholesky(A, *, upper: bool = False, out=None):
+    """The lower Cholesky factor of a symmetric positive-definite (batch of) matrix (its transpose if ``upper``)."""
+    L = Cholesky.apply(A)
+    return _out(_mT(L) if upper else L, out)
 
 
-def solve_triangular(A, B, *, upper: bool = False):
-    """A^-1 B for a triangular A (as ``torch.linalg.solve_triangular(A, B, upper=upper)``)."""
-    return SolveTriangular.apply(A, B, upper=upper)
+def solve_triangular(A, B, *, upper: bool = False, left: bool = True, unitriangular: bool = False, out=None):
+    """A^-1 B (B A^-1 unless ``left``) for a triangular A, upper or lower; with ``unitriangular`` its diagonal
+    is taken as ones (``torch.linalg.solve_triangular``, whose ``upper`` has no default)."""
+    if unitriangular:
+        eye = np.eye(A.shape[-1], dtype=A._data.dtype)
+        A = A * (1 - eye) + eye
+    if not left:  # X A = B  <=>  A^T X^T = B^T
+        return _out(_mT(SolveTriangular.apply(_mT(A), _mT(B), upper=not upper)), out)
+    return _out(SolveTriangular.apply(A, B, upper=upper), out)
 
 
 class Inv(Op, name="LinalgInvExBackward0"):
     @staticmethod
     def forward(ctx, a):
+        _check_float("inv", a)
         _square("inv", a)
         try:
             r = np.linalg.inv(a)
         except np.linalg.LinAlgError:
-            raise _singular("inv") from None
+            raise _singular("inv", a) from None
         ctx.save_for_backward(r)
         return r
 
@@ -151,7 +224,7 @@ class Solve(Op, name="LinalgSolveExBackward0"):
         try:
             x = np.linalg.solve(np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(bm, shape + bm.shape[-2:]))
         except np.linalg.LinAlgError:
-            raise RuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
+            raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
         x = x[..., 0] if vector else x
         ctx.save_for_backward(a, x)
         return x
@@ -166,9 +239,9 @@ class Solve(Op, name="LinalgSolveExBackward0"):
 
 
 @register(name="inverse")
-def inv(A):
+def inv(A, *, out=None):
     """The inverse of a square matrix (or a batch of them)."""
-    return Inv.apply(A)
+    return _out(Inv.apply(A), out)
 
 
 @register
@@ -191,8 +264,124 @@ def logdet(A):
     return where(sign < 0, float("nan"), where(sign == 0, float("-inf"), logabsdet))
 
 
-def solve(A, B, *, left: bool = True):
-    """The X with A X = B."""
+def solve(A, B, *, left: bool = True, out=None):
+    """The X with A X = B (X A = B unless ``left``)."""
     if not left:
-        return _mT(Solve.apply(_mT(A), _mT(B)))
-    return Solve.apply(A, B)
+        return _out(_mT(Solve.apply(_mT(A), _mT(B))), out)
+    return _out(Solve.apply(A, B), out)
+
+
+# ---- the ``_ex`` forms: an ``info`` per matrix instead of an error ------------------------------------------
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
+linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+
+
+def _masked(op, info: np.ndarray, A, *rest):
+    """``op(A, *rest)`` with the failed matrices (``info > 0``) replaced by the identity, their results by nan
+    (torch's are unspecified there), so that the others keep their values and gradients."""
+    bad = Tensor._wrap((info > 0)[..., None, None])
+    eye = np.eye(A.shape[-1], dtype=A._data.dtype)
+    result = op(where(bad, eye, A), *rest)
+    return where(bad if result.dim() == A.dim() else bad[..., 0], float("nan"), result)
+
+
+def _no_info(A) -> np.ndarray:
+    return np.zeros(tuple(A.shape[:-2]), np.int32)
+
+
+def inv_ex(A, *, check_errors: bool = False, out=None):
+    """The inverse and, per matrix, ``info``: 0, or the first zero pivot of its LU factorization."""
+    _square("inv_ex", A._data)
+    try:
+        inverse, info = Inv.apply(A), _no_info(A)
+    except _LinAlgError:  # some matrix is singular: find which
+        if check_errors:
+            raise _singular("inv_ex", A._data) from None
+        info = _lu_info(A._data)
+        inverse = _masked(Inv.apply, info, A)
+    return _outs(linalg_inv_ex(inverse, Tensor._wrap(info)), out)
+
+
+def solve_ex(A, B, *, left: bool = True, check_errors: bool = False, out=None):
+    """``linalg.solve`` with, per matrix, ``info``: 0, or the first zero pivot of the LU factorization of A."""
+    _square("solve_ex", A._data)
+    try:
+        result, info = solve(A, B, left=left), _no_info(A)
+    except _LinAlgError:
+        if check_errors:
+            raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is "
+                               "singular.") from None
+        info = _lu_info(A._data)
+        result = _masked(lambda a, b: solve(a, b, left=left), info, A, B)
+    return _outs(linalg_solve_ex(result, Tensor._wrap(info)), out)
+
+
+def _lu_info(a: np.ndarray) -> np.ndarray:
+    from .lu import lu_kernel  # (lu builds on this module)
+    return lu_kernel(a)[2]
+
+
+def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None):
+    """``linalg.cholesky`` with, per matrix, ``info``: 0, or the order of the first leading minor that is not
+    positive-definite."""
+    _square("cholesky_ex", A._data)
+    try:
+        L, info = cholesky(A), _no_info(A)
+    except _LinAlgError:
+        if check_errors:
+            raise _not_positive_definite("cholesky_ex", A._data) from None
+        info = _cholesky_info(A._data)
+        L = _masked(cholesky, info, A)
+    return _outs(linalg_cholesky_ex(_mT(L) if upper else L, Tensor._wrap(info)), out)
+
+
+# ---- legacy torch.* names ----------------------------------------------------------------------------------
+@register(name="cholesky")
+def cholesky_legacy(input, upper: bool = False, *, out=None):
+    """``torch.cholesky``: deprecated for ``linalg.cholesky`` (``upper``: the factor U with A = U^T U)."""
+    deprecated("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+               "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
+               "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+               "transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
+    return cholesky(input, upper=upper, out=out)
+
+
+def _check_rhs(name: str, B, A) -> None:
+    if B.shape[-2] != A.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {A.shape[-2]} by {A.shape[-1]} "
+                           f"but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+
+
+@register
+def cholesky_solve(input, input2, upper: bool = False, *, out=None):
+    """The X with A X = B given B (``input``) and the Cholesky factor of A (``input2``, lower unless ``upper``)."""
+    _check_rhs("cholesky_solve", input, input2)
+    L = _mT(input2) if upper else input2
+    return _out(solve_triangular(_mT(L), solve_triangular(L, input), upper=True), out)
+
+
+@register
+def cholesky_inverse(L, upper: bool = False, *, out=None):
+    """The inverse of A from its Cholesky factor (lower unless ``upper``)."""
+    eye = Tensor._wrap(np.eye(L.shape[-1], dtype=L._data.dtype))
+    return cholesky_solve(eye, L, upper, out=out)
+
+
+triangular_solve_type = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+@register
+def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unitriangular: bool = False, *,
+                     out=None):
+    """``torch.triangular_solve(b, A)``: the X with A X = b (A^T X = b with ``transpose``) for a triangular A,
+    and a copy of A."""
+    deprecated("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
+               "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+               "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
+               "with\nX = torch.linalg.solve_triangular(A, B).")
+    _check_rhs("triangular_solve", input, A)
+    T = _mT(A) if transpose else A
+    X = solve_triangular(T, input, upper=upper != transpose, unitriangular=unitriangular)
+    batch = tuple(np.broadcast_shapes(A.shape[:-2], input.shape[:-2]))
+    return _outs(triangular_solve_type(X, A.expand(*batch, *A.shape[-2:]).clone()), out)

@@ -1,6 +1,9 @@
 """Matrix products: mm, bmm, mv, dot, addmm, and matmul built from them as torch builds
-it (batch dims folded into one ``mm`` or ``bmm``, then viewed back)."""
+it (batch dims folded into one ``mm`` or ``bmm``, then viewed back); the fused ``add*`` forms,
+tensordot, multi_dot and the adjoint."""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -11,8 +14,8 @@ from .broadcast import _out, broadcast_shape
 from .complex import conj_if_complex as _conj
 from .._registry import register
 from .norm import vector_norm
-from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, reshape, squeeze, stack, sum_to_size,
-                   t, transpose, unsqueeze, view)
+from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, stack,
+                   sum_to_size, t, transpose, unsqueeze, view)
 
 
 def _same_dtype(a, b):
@@ -60,15 +63,19 @@ class Mm(Op):
         return _mm_grads(g, a, b, *ctx.needs_input_grad)
 
 
+def _check_bmm(a, b):
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor")
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _same_dtype(a, b)
+
+
 class Bmm(Op):
     @staticmethod
     def forward(ctx, a, b):
-        if a.ndim != 3 or b.ndim != 3:
-            raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor")
-        if b.shape[:2] != (a.shape[0], a.shape[2]):
-            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-        _same_dtype(a, b)
+        _check_bmm(a, b)
         ctx.save_for_backward(a, b)
         return a @ b
 
@@ -115,29 +122,130 @@ class Dot(Op):
         return g * _conj(b), g * _conj(a)
 
 
-class Addmm(Op):
-    """``beta * input + alpha * (m1 @ m2)``, the fused form ``nn.Linear`` uses."""
+class Vdot(Dot):
+    """The conjugating dot product: for real tensors the same as ``Dot``."""
+
+
+class _AddProduct(Op):
+    """``beta * input + alpha * product(m1, m2)``, the fused ops (addmm, addmv, addr, baddbmm, addbmm): each
+    subclass names its ``check``, its ``product`` and that product's ``grads``. With ``beta`` 0 the input's
+    values (nan included) do not reach the result."""
 
     @staticmethod
-    def forward(ctx, bias, m1, m2, beta=1, alpha=1):
+    def check(m1, m2, bias_shape) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def product(m1, m2):
+        return m1 @ m2
+
+    @staticmethod
+    def grads(g, m1, m2, need_m1, need_m2):
+        return _mm_grads(g, m1, m2, need_m1, need_m2)
+
+    @staticmethod
+    def inplace_error(bias, m1, m2, result) -> RuntimeError:
+        """torch's error for an in-place form whose input cannot hold the result."""
+        return RuntimeError(f"Bad in-place call: input tensor size {list(bias.shape)} and output tensor size "
+                            f"{list(result.shape)} should match")
+
+    @classmethod
+    def forward(cls, ctx, bias, m1, m2, beta=1, alpha=1):
         ctx.bias_shape, ctx.beta, ctx.alpha = bias.shape, beta, alpha
-        _check_mm(m1, m2)
-        expanded_shape(bias, (m1.shape[0], m2.shape[1]))
+        cls.check(m1, m2, bias.shape)
+        r = cls.product(m1, m2)
+        if cls.inplace and bias.shape != r.shape:
+            raise cls.inplace_error(bias, m1, m2, r)
+        expanded_shape(bias, r.shape)
         ctx.save_for_backward(m1, m2)
-        r = m1 @ m2
         if alpha != 1:
             r *= alpha
         if beta != 0:
             r += bias if beta == 1 else bias * beta
         return r
 
-    @staticmethod
-    def backward(ctx, g):
+    @classmethod
+    def backward(cls, ctx, g):
         m1, m2 = ctx.saved_tensors
         need_bias, need_m1, need_m2 = ctx.needs_input_grad
         gs = g if ctx.alpha == 1 else g * ctx.alpha
         g_bias = sum_to_size(g if ctx.beta == 1 else g * ctx.beta, ctx.bias_shape) if need_bias else None
-        return (g_bias,) + _mm_grads(gs, m1, m2, need_m1, need_m2)
+        return (g_bias,) + cls.grads(gs, m1, m2, need_m1, need_m2)
+
+
+class Addmm(_AddProduct):
+    """``beta * input + alpha * (m1 @ m2)``, the fused form ``nn.Linear`` uses."""
+
+    @staticmethod
+    def check(m1, m2, bias_shape):
+        _check_mm(m1, m2)
+
+
+class Addmv(_AddProduct):
+    @staticmethod
+    def check(mat, vec, bias_shape):
+        if mat.ndim == 2 and vec.ndim == 1 and (mat.shape[1] != vec.shape[0] or
+                                                bias_shape[-1:] not in ((), (1,), (mat.shape[0],))):
+            size = bias_shape[0] if bias_shape else 1
+            raise RuntimeError(f"size mismatch, got input ({size}), mat ({mat.shape[0]}x{mat.shape[1]}), "
+                               f"vec ({vec.shape[0]})")
+        _same_dtype(mat, vec)
+
+    @staticmethod
+    def grads(g, mat, vec, need_mat, need_vec):
+        return (unsqueeze(g, -1) * vec if need_mat else None), (mat.mT @ g if need_vec else None)
+
+
+class Addr(_AddProduct):
+    @staticmethod
+    def check(vec1, vec2, bias_shape):
+        for name, v in (("vec1", vec1), ("vec2", vec2)):
+            if v.ndim != 1:
+                raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+
+    @staticmethod
+    def product(vec1, vec2):
+        return vec1[:, None] * vec2[None, :]
+
+    @staticmethod
+    def inplace_error(bias, vec1, vec2, result):
+        if bias.ndim != 2:
+            return RuntimeError(f"2D tensor expected, got {bias.ndim}D tensor for input")
+        return RuntimeError(f"size mismatch, input: {list(bias.shape)}, v1: {list(vec1.shape)}, v2: "
+                            f"{list(vec2.shape)}")
+
+    @staticmethod
+    def grads(g, vec1, vec2, need1, need2):
+        return (g @ vec2 if need1 else None), (g.mT @ vec1 if need2 else None)
+
+
+class Baddbmm(_AddProduct):
+    @staticmethod
+    def check(batch1, batch2, bias_shape):
+        _check_bmm(batch1, batch2)
+
+
+class Addbmm(_AddProduct):
+    """The products of the batch summed: one (n, b*k) by (b*k, p) product."""
+
+    @staticmethod
+    def check(batch1, batch2, bias_shape):
+        for name, b in (("batch1", batch1), ("batch2", batch2)):
+            if b.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        if batch1.shape[0] != batch2.shape[0]:
+            raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
+                               f"{batch2.shape[0]}")
+        _check_bmm(batch1, batch2)
+
+    @staticmethod
+    def product(batch1, batch2):
+        b, n, k = batch1.shape
+        return batch1.transpose(1, 0, 2).reshape(n, b * k) @ batch2.reshape(b * k, batch2.shape[2])
+
+    @staticmethod
+    def grads(g, batch1, batch2, need1, need2):
+        return (matmul(g, batch2.mT) if need1 else None), (matmul(batch1.mT, g) if need2 else None)
 
 
 @register
@@ -178,6 +286,170 @@ def inner(input, other):
 @register
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def deprecated(message: str) -> None:
+    """torch's warning for a legacy linear algebra function, pointing at the caller."""
+    warnings.warn(message, UserWarning, stacklevel=3)
+
+
+@register
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * (mat @ vec)``."""
+    return _out(Addmv.apply(input, mat, vec, beta=beta, alpha=alpha), out)
+
+
+@register
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * outer(vec1, vec2)``."""
+    return _out(Addr.apply(input, vec1, vec2, beta=beta, alpha=alpha), out)
+
+
+@register
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * bmm(batch1, batch2)``."""
+    return _out(Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
+
+
+@register
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``: the batch of products summed."""
+    return _out(Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
+
+
+addmm_ = Addmm.inplace_function("addmm_")
+addmv_ = Addmv.inplace_function("addmv_", top_level=True)  # torch.addmv_ exists; the others are methods only
+addr_ = Addr.inplace_function("addr_")
+baddbmm_ = Baddbmm.inplace_function("baddbmm_")
+addbmm_ = Addbmm.inplace_function("addbmm_")
+
+
+@register
+def vdot(input, other, *, out=None):
+    """The dot product of two 1-D tensors (for real tensors the same as ``dot``)."""
+    return _out(Vdot.apply(input, other), out)
+
+
+@register(method=False)
+def tensordot(a, b, dims=2, out=None):
+    """Sums of products over ``dims``: the last ``dims`` dims of ``a`` with the first of ``b`` (an int), or the
+    listed dims of each (a pair of lists)."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        da, db = list(range(-dims, 0)), list(range(dims))
+    else:
+        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    for i, j in zip(da, db):
+        if a.shape[i] != b.shape[j]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[i]} in dim {i} "
+                               f"and second has size {b.shape[j]} in dim {j}")
+    ca, cb = [_wrap_dim(d, a.dim()) for d in da], [_wrap_dim(d, b.dim()) for d in db]
+    fa, fb = [d for d in range(a.dim()) if d not in ca], [d for d in range(b.dim()) if d not in cb]
+    k = int(np.prod([a.shape[d] for d in ca], dtype=np.int64))
+    sa, sb = [a.shape[d] for d in fa], [b.shape[d] for d in fb]
+    m = Mm.apply(reshape(permute(a, *fa, *ca), -1, k), reshape(permute(b, *cb, *fb), k, -1))
+    return _out(reshape(m, *sa, *sb), out)
+
+
+def _chain_order(shapes: list[tuple[int, int]]) -> list[list[int]]:
+    """The cheapest parenthesisation of a chain of matrices by dynamic programming: split[i][j] is where the
+    product of matrices i..j splits."""
+    n = len(shapes)
+    dims = [shapes[0][0]] + [s[1] for s in shapes]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j], split[i][j] = min((cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1], k)
+                                          for k in range(i, j))
+    return split
+
+
+def _chain(tensors, split, i, j):
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return Mm.apply(_chain(tensors, split, i, k), _chain(tensors, split, k + 1, j))
+
+
+def multi_dot(tensors, *, out=None):
+    """The product of a chain of matrices in the cheapest order (the first and last may be vectors)."""
+    tensors = list(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    for i, x in enumerate(tensors):
+        allowed = (1, 2) if i in (0, n - 1) else (2,)
+        if x.dim() not in allowed:
+            where_ = "first" if i == 0 else "last" if i == n - 1 else None
+            raise RuntimeError(f"multi_dot(): the {where_} tensor must be 1D or 2D but got {x.dim()}D" if where_
+                               else f"multi_dot(): tensor {i} must be 2D but got {x.dim()}D")
+    first_vec, last_vec = tensors[0].dim() == 1, tensors[-1].dim() == 1
+    if first_vec:
+        tensors[0] = unsqueeze(tensors[0], 0)
+    if last_vec:
+        tensors[-1] = unsqueeze(tensors[-1], 1)
+    for i in range(n - 1):
+        if tensors[i].shape[1] != tensors[i + 1].shape[0]:
+            shape = [list(x.shape) for x in (tensors[i], tensors[i + 1])]
+            if first_vec and i == 0:
+                shape[0] = shape[0][1:]
+            if last_vec and i + 1 == n - 1:
+                shape[1] = shape[1][:1]
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {shape[0]} and {shape[1]} cannot "
+                               "be multiplied")
+    result = _chain(tensors, _chain_order([tuple(x.shape) for x in tensors]), 0, n - 1)
+    if first_vec or last_vec:
+        result = reshape(result, *(d for d, keep in zip(result.shape, (not first_vec, not last_vec)) if keep))
+    return _out(result, out)
+
+
+@register(method=False)
+def chain_matmul(*matrices, out=None):
+    """Deprecated form of ``linalg.multi_dot`` taking the matrices as arguments."""
+    deprecated("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+               "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+               "parameters.")
+    for x in matrices:
+        if x.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {x.dim()}, expected 2 instead.")
+    if len(matrices) == 1:
+        return _out(matrices[0].clone(), out)
+    return multi_dot(matrices, out=out)
+
+
+def _matrix_transpose(input, name: str):
+    nd = input.dim()
+    if nd < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {nd}-D tensor.")
+    return transpose(input, -2, -1)
+
+
+@register
+def adjoint(input):
+    """The conjugate transpose of the last two dims, a view (for real tensors: the transpose)."""
+    return _matrix_transpose(input, "adjoint()")
+
+
+def mH_property(self):
+    """``x.mH``: the conjugate transpose of the last two dims."""
+    return _matrix_transpose(self, "mH")
+
+
+def H_property(self):
+    """``x.H``: the conjugate transpose of a matrix."""
+    nd = self.dim()
+    if nd == 0:
+        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return view(self, ())
+    if nd != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {nd}-D tensor." +
+                           (" For batches of matrices, consider using tensor.mH" if nd > 2 else ""))
+    return transpose(self, 0, 1)
 
 
 @register
