@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from minitorch._ops.comparison import (allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal,
         ge, greater, greater_equal, gt, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, less, less_equal,
         logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal, signbit)
+    from minitorch._ops.conv import (conv1d, conv2d, conv3d, conv_tbc, conv_transpose1d, conv_transpose2d,
+        conv_transpose3d, convolution)
     from minitorch._ops.copying import clone
     from minitorch._ops.counting import (bincount, bucketize, histc, searchsorted, unique)
     from minitorch._ops.decompositions import (det, inv as inverse, logdet, slogdet)

@@ -13,7 +13,6 @@ import numpy as np
 from .. import _dtype, _registry
 from .._registry import functional_op, register
 from .._ops import activation as _act
-from .._ops import conv as _conv
 from .._ops import loss as _loss
 from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
@@ -58,83 +57,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     shape = input.shape
     out = Addmm.apply(bias, reshape(input, -1, shape[-1]), weight.t())
     return View.apply(out, shape=tuple(shape[:-1]) + (weight.shape[0],))
-
-
-# ---- convolution ---------------------------------------------------------------------------------------
-def _conv_args(input, weight, stride, padding, dilation, groups, dims):
-    """Checks and canonical geometry; returns (input as batched, geometry, unbatched?)."""
-    name = f"conv{dims}d"
-    if input.dim() not in (dims + 1, dims + 2):
-        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
-                           f"input of size: {list(input.shape)}")
-    unbatched = input.dim() == dims + 1
-    if unbatched:
-        input = input.unsqueeze(0)
-    if input.dtype != weight.dtype:
-        raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[input.dtype]} but found "
-                           f"{_dtype.C_NAMES[weight.dtype]}")
-    if input.shape[1] != weight.shape[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
-                           f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
-                           f"{input.shape[1]} channels instead")
-    def expand(v, lead=1):  # 1-D convolutions run as 2-D ones of height 1
-        return (lead, int(v[0]) if isinstance(v, (tuple, list)) else int(v)) if dims == 1 else _pair(v)
-    stride, dilation = expand(stride), expand(dilation)
-    kernel = (1,) * (2 - dims) + tuple(weight.shape[2:])
-    size = (1,) * (2 - dims) + tuple(input.shape[2:])
-    if padding == "valid":
-        pads = ((0, 0), (0, 0))
-    elif padding == "same":
-        if stride != (1, 1):
-            raise RuntimeError("padding='same' is not supported for strided convolutions")
-        total = [d * (k - 1) for d, k in zip(dilation, kernel)]
-        pads = tuple((t // 2, t - t // 2) for t in total)
-    else:
-        p = expand(padding, lead=0)
-        pads = ((p[0], p[0]), (p[1], p[1]))
-    padded = [s + a + b for s, (a, b) in zip(size, pads)]
-    effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
-    if any(p < e for p, e in zip(padded, effective)):
-        shape = " x ".join(str(p) for p in padded[2 - dims:])
-        raise RuntimeError(f"Calculated padded input size per channel: ({shape}). Kernel size: "
-                           f"({' x '.join(str(k) for k in kernel[2 - dims:])}). Kernel size can't be greater "
-                           "than actual input size")
-    return input, _conv.Geometry(stride, pads, dilation, groups), unbatched
-
-
-def _conv_nd(input, weight, bias, stride, padding, dilation, groups, dims):
-    x, geometry, unbatched = _conv_args(input, weight, stride, padding, dilation, groups, dims)
-    out = _conv.Convolution.apply(x, weight, bias, geometry=geometry)
-    return out.squeeze(0) if unbatched else out
-
-
-@functional_op
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
-    """1-D cross-correlation over (N, C, L) inputs."""
-    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 1)
-
-
-@functional_op
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
-    """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
-    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 2)
-
-
-@functional_op
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
-    """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
-    unbatched = input.dim() == 3
-    x = input.unsqueeze(0) if unbatched else input
-    stride, padding, output_padding, dilation = map(_pair, (stride, padding, output_padding, dilation))
-    if input.shape[-3] != weight.shape[0]:
-        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} "
-                           f"to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
-    out_hw = tuple((x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (weight.shape[2 + i] - 1)
-                   + output_padding[i] + 1 for i in range(2))
-    geometry = _conv.Geometry(stride, tuple((p, p) for p in padding), dilation, groups)
-    out = _conv.ConvTranspose.apply(x, weight, bias, geometry=geometry, out_hw=out_hw)
-    return out.squeeze(0) if unbatched else out
 
 
 # ---- pooling and resampling ------------------------------------------------------------------------------
