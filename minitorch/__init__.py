@@ -42,6 +42,9 @@ if TYPE_CHECKING:
     from minitorch._ops.linalg import (addmm, bmm, cdist, cross, dot, einsum, ger, inner, kron, matmul, mm, mv,
         outer)
     from minitorch._ops.norm import norm
+    from minitorch._ops.pooling_functions import (adaptive_avg_pool1d,
+        adaptive_max_pool1d_values_indices as adaptive_max_pool1d, avg_pool1d, max_pool1d, max_pool1d_with_indices,
+        max_pool2d, max_pool3d)
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
     from minitorch._ops.sorting import (argsort, median, sort, topk)

@@ -19,6 +19,7 @@ from .._ops import pooling as _pool
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.embedding import Embedding
 from .._ops.linalg import Addmm, einsum, matmul
+from .._ops.pooling_functions import avg_pool2d
 from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from .._ops.reduction import log_softmax as _log_softmax
 from .._ops.reduction import mean
@@ -28,7 +29,6 @@ from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
 
 globals().update(_registry.functional())  # the ops that are the same function here and in minitorch.* (tanh, ...)
@@ -59,54 +59,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return View.apply(out, shape=tuple(shape[:-1]) + (weight.shape[0],))
 
 
-# ---- pooling and resampling ------------------------------------------------------------------------------
-def _pool_input(input, name):
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"{name}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(input.shape)}")
-
-
-@functional_op
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """Maximum over each window (optionally with the flat indices of the maxima)."""
-    _pool_input(input, "max_pool2d")
-    kernel = _pair(kernel_size)
-    stride = kernel if stride is None or stride == [] else _pair(stride)
-    padding, dilation = _pair(padding), _pair(dilation)
-    for p, k, d in zip(padding, kernel, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation={d}")
-    return _pool.MaxPool2d.apply(input, return_indices=return_indices, track=input.requires_grad and is_grad_enabled(),
-                                 kernel=kernel, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
-
-
-@functional_op
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None) -> Tensor:
-    """Average over each window."""
-    _pool_input(input, "avg_pool2d")
-    kernel = _pair(kernel_size)
-    stride = kernel if stride is None or stride == [] else _pair(stride)
-    padding = _pair(padding)
-    for p, k in zip(padding, kernel):
-        if p > k // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation=1")
-    return _pool.AvgPool2d.apply(input, kernel=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
-                                 count_include_pad=count_include_pad, divisor_override=divisor_override)
-
-
-@functional_op
-def adaptive_avg_pool2d(input, output_size) -> Tensor:
-    """Average pooling to a fixed output size."""
-    h, w = input.shape[-2:]
-    out = _pair(output_size) if not isinstance(output_size, (tuple, list)) else \
-        (h if output_size[0] is None else output_size[0], w if output_size[1] is None else output_size[1])
-    if out == (1, 1):
-        return mean(input, (-2, -1), keepdim=True)
-    return _pool.AdaptiveAvgPool2d.apply(input, output_size=tuple(out))
-
-
+# ---- resampling and padding ----------------------------------------------------------------------------------
 @functional_op
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False) -> Tensor:
@@ -207,78 +160,6 @@ def pixel_unshuffle(input, downscale_factor: int) -> Tensor:
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                                f"input.size({dim})={size} is not divisible by {r}")
     return _pixel_ops.PixelUnshuffle.apply(input, downscale_factor=r)
-
-
-def _single(v) -> int:
-    return int(v[0]) if isinstance(v, (tuple, list)) else int(v)
-
-
-def _pool1d_input(input, name):
-    if input.dim() not in (2, 3):
-        if name == "max_pool1d":
-            raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
-                               f"input, but got:{list(input.shape)}")
-        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
-                           f"'self' (while checking arguments for {name})")
-
-
-@functional_op
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """max_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "max_pool1d")
-    k = _single(kernel_size)
-    s = k if stride is None or stride == [] else _single(stride)
-    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding)), (1, _single(dilation)), ceil_mode,
-                     return_indices)
-    if return_indices:
-        return out[0].squeeze(-2), out[1].squeeze(-2)
-    return out.squeeze(-2)
-
-
-@functional_op
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor:
-    """avg_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "avg_pool1d")
-    k = _single(kernel_size)
-    s = k if stride is None or stride == [] else _single(stride)
-    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding)), ceil_mode,
-                      count_include_pad).squeeze(-2)
-
-
-@functional_op
-def adaptive_avg_pool1d(input, output_size) -> Tensor:
-    """adaptive_avg_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "adaptive_avg_pool1d")
-    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size))).squeeze(-2)
-
-
-@functional_op
-def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
-    """adaptive_max_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "adaptive_max_pool1d")
-    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), return_indices)
-    if return_indices:
-        return out[0].squeeze(-2), out[1].squeeze(-2)
-    return out.squeeze(-2)
-
-
-def _adaptive_bounds(size: int, out: int):
-    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
-
-
-@functional_op
-def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
-    """Maximum over torch's adaptive windows (start floor(i*H/oh), end ceil((i+1)*H/oh))."""
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
-    h, w = input.shape[-2:]
-    if isinstance(output_size, (tuple, list)):
-        oh, ow = (h if output_size[0] is None else output_size[0]), (w if output_size[1] is None else output_size[1])
-    else:
-        oh = ow = int(output_size)
-    index, flat = _pool.adaptive_max_index(input._data, _adaptive_bounds(h, oh), _adaptive_bounds(w, ow))
-    out = _pool.AdaptiveMaxPool2D.apply(input, index=index)
-    return (out, Tensor._wrap(flat)) if return_indices else out
 
 
 # ---- normalisation and dropout ---------------------------------------------------------------------------

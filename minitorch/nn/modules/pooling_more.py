@@ -6,6 +6,10 @@ from .module import Module
 from .pooling import AdaptiveAvgPool2d, MaxPool2d
 
 
+def _single(v) -> tuple[int]:
+    return (int(v[0]),) if isinstance(v, (tuple, list)) else (int(v),)
+
+
 class MaxPool1d(MaxPool2d):
     def forward(self, input):
         return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
@@ -15,10 +19,9 @@ class MaxPool1d(MaxPool2d):
 class AvgPool1d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
         super().__init__()
-        single = F._single
-        self.kernel_size = (single(kernel_size),)
-        self.stride = (single(stride if stride is not None else kernel_size),)
-        self.padding = (single(padding),)
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
 
     def forward(self, input):
