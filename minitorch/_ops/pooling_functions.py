@@ -51,6 +51,11 @@ def _pool3d_input(input):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
 
 
+def _lead_index(lead: tuple, dims: int) -> tuple:
+    """Index arrays over the leading (batch, channel) dims, broadcasting against ``dims`` more."""
+    return tuple(i.reshape(i.shape + (1,) * dims) for i in np.indices(lead, sparse=True))
+
+
 def _squeezed(out, return_indices: bool):
     """A 1-d result computed as 2-d: drop the height of the values (and indices)."""
     if return_indices:
@@ -93,8 +98,7 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, c
     lead, size = tuple(input.shape[:-3]), tuple(input.shape[-3:])
     coords = _pool.window_argmax(input._data.reshape((-1,) + size), kernel, stride, padding, dilation, ceil_mode)
     coords = tuple(c.reshape(lead + c.shape[1:]) for c in coords)
-    lead_index = tuple(i.reshape(i.shape + (1,) * 3) for i in np.indices(lead, sparse=True))
-    out = _pool.MaxPool3D.apply(input, index=lead_index + coords)
+    out = _pool.MaxPool3D.apply(input, index=_lead_index(lead, 3) + coords)
     return (out, Tensor._wrap(np.ravel_multi_index(coords, size))) if return_indices else out
 
 
@@ -311,15 +315,13 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, dims,
     if tuple(indices.shape) != tuple(input.shape):
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) "
                            f"but got indices tensor with shape: {list(indices.shape)}")
-    lead, plane = tuple(input.shape[:-dims]), math.prod(out)
-    flat = indices._data.reshape(lead + (-1,))
+    lead, plane, flat = tuple(input.shape[:-dims]), math.prod(out), indices._data
     if flat.size and (flat.min() < 0 or flat.max() >= plane):
         bad = flat.max() if flat.max() >= plane else flat.min()
         raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
                            f"{'x'.join(map(str, out))})")
-    index = tuple(i[..., None] for i in np.indices(lead, sparse=True)) + (flat,)
-    values = op.apply(input.reshape(*lead, -1), shape=lead + (plane,), index=index, accumulate=False)
-    return values.reshape(*lead, *out)
+    index = _lead_index(lead, dims) + np.unravel_index(flat, out)
+    return op.apply(input, shape=lead + out, index=index, accumulate=False)
 
 
 @register(method=False, top_level=False, functional=True)

@@ -1,9 +1,10 @@
-"""More pooling layers: MaxPool1d, AvgPool1d, AdaptiveAvgPool1d, AdaptiveMaxPool1d/2d."""
+"""More pooling layers: MaxPool1d/3d, AvgPool1d/3d, AdaptiveAvgPool1d/3d, AdaptiveMaxPool1d/2d/3d,
+LPPool1d/2d/3d and MaxUnpool1d/2d/3d."""
 from __future__ import annotations
 
 from .. import functional as F
 from .module import Module
-from .pooling import AdaptiveAvgPool2d, MaxPool2d
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 
 def _single(v) -> tuple[int]:
@@ -13,6 +14,12 @@ def _single(v) -> tuple[int]:
 class MaxPool1d(MaxPool2d):
     def forward(self, input):
         return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
+                            self.return_indices)
+
+
+class MaxPool3d(MaxPool2d):
+    def forward(self, input):
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
                             self.return_indices)
 
 
@@ -31,9 +38,20 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+class AvgPool3d(AvgPool2d):
+    def forward(self, input):
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
 class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     def forward(self, input):
         return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    def forward(self, input):
+        return F.adaptive_avg_pool3d(input, self.output_size)
 
 
 class AdaptiveMaxPool2d(Module):
@@ -51,3 +69,73 @@ class AdaptiveMaxPool2d(Module):
 class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
     def forward(self, input):
         return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    def forward(self, input):
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class _LPPoolNd(Module):
+    """The ``norm_type``-power average over each window (``function``: its functional form)."""
+
+    function = staticmethod(F.lp_pool2d)
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def forward(self, input):
+        return self.function(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    function = staticmethod(F.lp_pool1d)
+
+
+class LPPool2d(_LPPoolNd):
+    pass
+
+
+class LPPool3d(_LPPoolNd):
+    function = staticmethod(F.lp_pool3d)
+
+
+class _MaxUnpoolNd(Module):
+    """Undo a max pooling: each value written at its index (``dims``: spatial dims; ``function``: the functional
+    form)."""
+
+    dims = 2
+    function = staticmethod(F.max_unpool2d)
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, self.dims)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, self.dims)
+        self.padding = _ntuple(padding, self.dims)
+
+    def forward(self, input, indices, output_size=None):
+        return self.function(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _ntuple(v, n: int) -> tuple:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    dims, function = 1, staticmethod(F.max_unpool1d)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    pass
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    dims, function = 3, staticmethod(F.max_unpool3d)
