@@ -6,7 +6,7 @@ importing them all fills the registry, from which the Tensor methods are bound.
 from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, conv, copying, counting, decompositions, diagonal,  # noqa: F401
-               embedding, indexing, linalg, loss, norm, normalization, pooling, pooling_functions, reduction,
+               embedding, fold, indexing, linalg, loss, norm, normalization, pooling, pooling_functions, reduction,
                sorting, special, triangular, trigonometric, unary, view)
 
 for _name, _function in _registry.methods().items():

@@ -6,6 +6,7 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .dropout import Dropout, Dropout2d
 from .flatten import Flatten, Unflatten
+from .fold import Fold, Unfold
 from .linear import Identity, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
