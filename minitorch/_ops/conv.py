@@ -343,6 +343,9 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
     name = f"conv{dims}d"
     x, unbatched = _batched(input, dims, name)
     _check_dtypes(x, weight, bias)
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{list(weight.shape)}] instead")
     if x.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
                            f"{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "

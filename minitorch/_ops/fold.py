@@ -66,7 +66,8 @@ def _blocks(size, kernel, dilation, padding, stride) -> tuple[int, int]:
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Every sliding (kh, kw) block of (N, C, H, W) as a column: (N, C * kh * kw, blocks)."""
     if input.dim() not in (3, 4):
-        raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {list(input.shape)}")
     kernel, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
     x = input.unsqueeze(0) if input.dim() == 3 else input
     size = tuple(x.shape[2:])

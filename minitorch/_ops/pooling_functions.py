@@ -313,8 +313,10 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, dims,
                 raise ValueError(f'invalid output_size "{tuple(output_size)}" (dim {d} must be between {n - s} and '
                                  f"{n + s})")
     if tuple(indices.shape) != tuple(input.shape):
-        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) "
-                           f"but got indices tensor with shape: {list(indices.shape)}")
+        lift = [1] if dims == 1 else []  # torch unpools in 1-d as in 2-d, with a width of 1
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape) + lift}) but got indices tensor with shape: "
+                           f"{list(indices.shape) + lift}")
     lead, plane, flat = tuple(input.shape[:-dims]), math.prod(out), indices._data
     if flat.size and (flat.min() < 0 or flat.max() >= plane):
         bad = flat.max() if flat.max() >= plane else flat.min()
