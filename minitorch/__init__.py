@@ -47,6 +47,8 @@ if TYPE_CHECKING:
         max_pool2d, max_pool3d)
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
+    from minitorch._ops.sampling import (affine_grid_generator, constant_pad_nd, grid_sampler, grid_sampler_2d,
+        grid_sampler_3d)
     from minitorch._ops.sorting import (argsort, median, sort, topk)
     from minitorch._ops.special import (digamma, erfc, erfinv, exp2, i0, lgamma, logaddexp, logaddexp2, logit,
         mvlgamma, polygamma, sinc, xlogy)

@@ -7,7 +7,7 @@ from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, conv, copying, counting, decompositions, diagonal,  # noqa: F401
                embedding, fold, indexing, linalg, loss, norm, normalization, pooling, pooling_functions, reduction,
-               sorting, special, triangular, trigonometric, unary, view)
+               sampling, sorting, special, triangular, trigonometric, unary, view)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)

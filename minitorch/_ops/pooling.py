@@ -251,6 +251,10 @@ class AdaptiveAvgPool3d(Separable, name="AdaptiveAvgPool3DBackward0"):
     pass
 
 
+class UpsampleBilinear2d(Separable, name="UpsampleBilinear2DBackward0"):
+    pass
+
+
 def adaptive_avg_matrices(sizes, outs, dtype) -> tuple:
     return tuple(_adaptive_matrix(n, o, dtype) for n, o in zip(sizes, outs))
 

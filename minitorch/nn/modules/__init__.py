@@ -14,7 +14,7 @@ from .module import Module
 from .normalization import GroupNorm, LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
-from .upsampling import Upsample
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .activation_more import CELU, GLU, Hardshrink, PReLU, Softshrink, Softsign, Tanhshrink, Threshold
 from .bilinear import Bilinear
 from .distance import CosineSimilarity, PairwiseDistance
