@@ -64,10 +64,9 @@ def _align_corners_matrix(size: int, out: int, dtype) -> np.ndarray:
     return m
 
 
-@register(method=False, top_level=False, functional=True)
-def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
-    """Deprecated: ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)`` for (N, C, H, W)."""
-    _deprecated("upsample_bilinear")
+def resize_bilinear_aligned(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Bilinear resize of (N, C, H, W) with the corners aligned (``interpolate(mode='bilinear',
+    align_corners=True)``): one interpolation matrix per dim."""
     if input.dim() != 4:
         raise NotImplementedError(f"upsample_bilinear: minitorch resizes 4D (N, C, H, W) input, got {input.dim()}D")
     if (size is None) == (scale_factor is None):
@@ -82,6 +81,13 @@ def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
     dtype = input._data.dtype
     return _pool.UpsampleBilinear2d.apply(input, matrices=tuple(_align_corners_matrix(n, o, dtype)
                                                                 for n, o in zip(in_hw, out_hw)))
+
+
+@register(method=False, top_level=False, functional=True)
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Deprecated: ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)`` for (N, C, H, W)."""
+    _deprecated("upsample_bilinear")
+    return resize_bilinear_aligned(input, size, scale_factor)
 
 
 # ---- affine_grid and grid_sample ------------------------------------------------------------------------------

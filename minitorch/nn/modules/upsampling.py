@@ -1,7 +1,7 @@
 """Upsample (nearest), UpsamplingNearest2d and UpsamplingBilinear2d."""
 from __future__ import annotations
 
-import warnings
+from ..._ops.sampling import resize_bilinear_aligned
 
 from .. import functional as F
 from .module import Module
@@ -32,12 +32,10 @@ class UpsamplingNearest2d(Upsample):
 
 
 class UpsamplingBilinear2d(Upsample):
-    """Bilinear 2-d upsampling with the corners aligned (``F.upsample_bilinear``)."""
+    """Bilinear 2-d upsampling with the corners aligned (``F.upsample_bilinear`` without its deprecation warning)."""
 
     def __init__(self, size=None, scale_factor=None):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
     def forward(self, input):
-        with warnings.catch_warnings():  # the module is not deprecated, only the function's name
-            warnings.simplefilter("ignore")
-            return F.upsample_bilinear(input, self.size, self.scale_factor)
+        return resize_bilinear_aligned(input, self.size, self.scale_factor)
