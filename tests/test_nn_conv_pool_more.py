@@ -1,5 +1,7 @@
 """Convolution, pooling, fold/unfold, padding and normalisation layers in 1, 2 and 3 dims, against torch
 (values, dtypes, graph nodes, gradients, errors, reprs) and hand-derived values."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -73,17 +75,53 @@ CASES = {
     "fold": ([(2, 18, 15)], lambda lib, x: F(lib).fold(x, (5, 7), (2, 3), dilation=(1, 2), padding=1,
                                                           stride=(2, 1))),
     "fold_unbatched": ([(8, 12)], lambda lib, x: F(lib).fold(x, (4, 5), 2)),
+    "constant_pad_nd_crop": ([(3, 4)], lambda lib, x: lib.constant_pad_nd(x, [1, -2, -1, 1], 2.5)),
+    "upsample_bilinear": ([(1, 2, 3, 4)], lambda lib, x: F(lib).upsample_bilinear(x, scale_factor=2)),
+    "upsample_bilinear_size": ([(1, 2, 3, 4)], lambda lib, x: F(lib).upsample_bilinear(x, size=(5, 1))),
+    "upsample_nearest": ([(1, 2, 3, 4)], lambda lib, x: F(lib).upsample_nearest(x, size=5)),
+    "affine_grid": ([(2, 2, 3)], lambda lib, t: F(lib).affine_grid(t, (2, 3, 4, 5), align_corners=False)),
+    "affine_grid_3d": ([(2, 3, 4)], lambda lib, t: F(lib).affine_grid(t, (2, 3, 4, 5, 3), align_corners=True)),
+    "affine_grid_generator": ([(1, 2, 3)], lambda lib, t: lib.affine_grid_generator(t, [1, 1, 2, 3], False)),
+    **{f"grid_sample_{mode}_{align}": ([(2, 3, 4, 5), (2, 3, 6, 2)], lambda lib, x, g, mode=mode, align=align:
+                                      F(lib).grid_sample(x, g * 1.4, padding_mode=mode, align_corners=align))
+       for mode in ("zeros", "border", "reflection") for align in (True, False)},
+    **{f"grid_sample_3d_{mode}": ([(2, 3, 4, 5, 3), (2, 3, 6, 2, 3)], lambda lib, x, g, mode=mode:
+                                  F(lib).grid_sample(x, g * 2.5, padding_mode=mode, align_corners=False))
+       for mode in ("zeros", "border", "reflection")},
+    "grid_sampler_2d": ([(1, 2, 3, 4), (1, 2, 2, 2)], lambda lib, x, g: lib.grid_sampler_2d(x, g, 0, 2, True)),
+    "grid_sampler_3d": ([(1, 2, 3, 4, 2), (1, 2, 2, 2, 3)], lambda lib, x, g: lib.grid_sampler_3d(x, g, 0, 1, False)),
 }
 # where minitorch's graph differs from torch's: 3-d average pooling is a one-channel convolution and a division,
-# unbatched forms and 1-d unpooling add views, lp pooling's last op, conv_tbc and convolution are compositions
-COMPOSED_DIFFERENTLY = {"avg_pool3d", "avg_pool3d_ceil_exclude_pad", "avg_pool3d_ceil", "avg_pool3d_divisor",
+# unbatched forms and 1-d unpooling add views, lp pooling's last op, conv_tbc, affine_grid and grid_sample are
+# compositions
+COMPOSED_DIFFERENTLY = {"affine_grid", "affine_grid_3d", "affine_grid_generator", "avg_pool3d", "avg_pool3d_ceil_exclude_pad", "avg_pool3d_ceil", "avg_pool3d_divisor",
                         "fold_unbatched", "max_unpool1d", "conv_tbc", "lp_pool1d", "conv3d_depthwise_unbatched"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_functional_matches_torch(name):
     inputs, fn = CASES[name]
-    helper_test_op(inputs, fn, check_node=name not in COMPOSED_DIFFERENTLY)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # upsample_*'s deprecation (tested below)
+        helper_test_op(inputs, fn, check_node=name not in COMPOSED_DIFFERENTLY and not name.startswith("grid_sample"))
+
+
+def test_grid_sample_nearest_matches_torch():
+    grid = floats((2, 3, 6, 2), -1.4, 1.4)
+    for mode in ("zeros", "border", "reflection"):
+        for align in (True, False):
+            helper_test_op([(2, 3, 4, 5)], lambda lib, x: F(lib).grid_sample(
+                x, lib.tensor(grid), "nearest", mode, align), check_node=False)
+
+
+def test_deprecation_and_alignment_warnings():
+    x = minitorch.ones(1, 1, 2, 2)
+    for name in ("upsample_nearest", "upsample_bilinear"):
+        with pytest.warns(UserWarning, match=f"^`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                                             "instead.$"):
+            getattr(F(minitorch), name)(x, scale_factor=2)
+    with pytest.warns(UserWarning, match="^Default grid_sample and affine_grid behavior has changed"):
+        F(minitorch).affine_grid(minitorch.zeros(1, 2, 3), (1, 1, 2, 2))
 
 
 def test_float64_and_double_backward_of_3d_convolution():
@@ -143,6 +181,16 @@ ERRORS = {
         x, output_size=[20, 20])),
     "batch_norm3d_dims": ([(2, 3, 4, 4)], lambda lib, x: lib.nn.BatchNorm3d(3)(x)),
     "sync_batch_norm_dims": ([(4,)], lambda lib, x: lib.nn.SyncBatchNorm(3)(x)),
+    "constant_pad_nd_odd": ([(3, 4)], lambda lib, x: lib.constant_pad_nd(x, [1, 2, 3])),
+    "constant_pad_nd_long": ([(3, 4)], lambda lib, x: lib.constant_pad_nd(x, [1] * 6)),
+    "affine_grid_theta": ([(1, 2, 2)], lambda lib, t: F(lib).affine_grid(t, (1, 1, 2, 2), align_corners=False)),
+    "affine_grid_size": ([(1, 2, 3)], lambda lib, t: F(lib).affine_grid(t, (1, 1, 2), align_corners=False)),
+    "grid_sample_mode": ([(1, 2, 3, 4), (1, 2, 2, 2)], lambda lib, x, g: F(lib).grid_sample(x, g, "area",
+                                                                                             align_corners=True)),
+    "grid_sample_padding": ([(1, 2, 3, 4), (1, 2, 2, 2)], lambda lib, x, g: F(lib).grid_sample(
+        x, g, padding_mode="wrap", align_corners=True)),
+    "grid_sampler_last_dim": ([(1, 2, 3, 4), (1, 2, 2, 3)], lambda lib, x, g: lib.grid_sampler(x, g, 0, 0, False)),
+    "grid_sampler_batch": ([(1, 2, 3, 4), (2, 2, 2, 2)], lambda lib, x, g: lib.grid_sampler(x, g, 0, 0, False)),
 }
 
 
@@ -237,3 +285,52 @@ def test_convert_sync_batchnorm_shares_parameters_and_buffers():
                                                          "SyncBatchNorm", "InstanceNorm1d"]
     assert out[1].weight is model[1].weight and out[1].running_mean.tolist() == [2.0, 2.0, 2.0]
     assert out[2][0].weight is None and not out[2][0].training
+
+
+# ---- lazy modules -----------------------------------------------------------------------------------------------
+LAZY = {
+    "LazyLinear": (lambda nn: nn.LazyLinear(3), (2, 5)),
+    "LazyConv1d": (lambda nn: nn.LazyConv1d(4, 3, padding=1), (2, 3, 6)),
+    "LazyConv2d": (lambda nn: nn.LazyConv2d(4, 3, bias=False), (1, 2, 5, 5)),
+    "LazyConv3d": (lambda nn: nn.LazyConv3d(4, 2, groups=2), (4, 3, 3, 3)),
+    "LazyConvTranspose1d": (lambda nn: nn.LazyConvTranspose1d(4, 3, stride=2), (2, 3, 4)),
+    "LazyConvTranspose2d": (lambda nn: nn.LazyConvTranspose2d(4, 3, groups=2), (1, 2, 3, 3)),
+    "LazyConvTranspose3d": (lambda nn: nn.LazyConvTranspose3d(2, 2), (1, 3, 2, 2, 2)),
+    "LazyBatchNorm1d": (lambda nn: nn.LazyBatchNorm1d(), (4, 3)),
+    "LazyBatchNorm2d": (lambda nn: nn.LazyBatchNorm2d(affine=False), (2, 3, 2, 2)),
+    "LazyBatchNorm3d": (lambda nn: nn.LazyBatchNorm3d(momentum=None), (2, 3, 2, 2, 2)),
+    "LazyInstanceNorm1d": (lambda nn: nn.LazyInstanceNorm1d(), (2, 3, 4)),
+    "LazyInstanceNorm2d": (lambda nn: nn.LazyInstanceNorm2d(track_running_stats=False), (2, 3, 2, 2)),
+    "LazyInstanceNorm3d": (lambda nn: nn.LazyInstanceNorm3d(affine=False), (2, 3, 2, 2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAZY))
+def test_lazy_module_infers_shapes_and_becomes_its_eager_class(name):
+    pytest.importorskip("torch")
+    make, shape = LAZY[name]
+    m, t = make(minitorch.nn), make(torch.nn)
+    assert repr(m) == repr(t)
+    assert [repr(p) for p in m.parameters()] == [repr(p) for p in t.parameters()]
+    assert m.has_uninitialized_params()
+    x = floats(shape)
+    out = m(minitorch.tensor(x))
+    t(torch.tensor(x))
+    assert type(m).__name__ == type(t).__name__ and repr(m) == repr(t)
+    assert tuple(out.shape) == tuple(t(torch.tensor(x)).shape)
+    assert [(k, tuple(v.shape)) for k, v in m.state_dict().items()] == \
+        [(k, tuple(v.shape)) for k, v in t.state_dict().items()]
+    assert all(p.requires_grad for p in m.parameters())
+
+
+def test_uninitialized_parameter_and_state_dict_loading():
+    from minitorch.nn.parameter import Parameter, UninitializedParameter
+    m = minitorch.nn.LazyLinear(3)
+    with pytest.raises(RuntimeError, match="^Can't access the shape of an uninitialized parameter or buffer"):
+        m.weight.shape
+    eager = minitorch.nn.Linear(4, 3)
+    m.load_state_dict(eager.state_dict())
+    assert type(m.weight) is Parameter and m.weight.tolist() == eager.weight.tolist()
+    p = UninitializedParameter(dtype=minitorch.float64)
+    p.materialize((2, 3))
+    assert type(p) is Parameter and p.shape == (2, 3) and p.dtype == minitorch.float64 and p.requires_grad

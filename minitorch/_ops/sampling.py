@@ -126,7 +126,6 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
     align_corners = _align_warning(align_corners)
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = list(size)
     if len(size) not in (4, 5):
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
                                   f"respectively. Got size {size}.")
@@ -134,7 +133,7 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
     if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1):
         raise ValueError(f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} for size {size}. Got "
                          f"{theta.shape}.")
-    if align_corners and min(size[2:]) == 1:
+    if align_corners and min(tuple(size)[2:]) == 1:
         warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
                       "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
                       "of affine_grid for details.", stacklevel=2)
