@@ -1,5 +1,7 @@
 """Registry-sweep inputs for the convolution, pooling and fold ops (minitorch/_ops/conv.py, pooling_functions.py,
 fold.py; tests/test_registry.py)."""
+import warnings
+
 import minitorch as mt
 import minitorch.nn.functional as F
 from registry_inputs import x
@@ -9,6 +11,15 @@ def _indices_of(pool, shape, **kw):
     """The indices of the maxima of a fixed input (max_unpool's second input)."""
     _, indices = pool(x(*shape, seed=5).detach(), 2, return_indices=True, **kw)
     return indices
+
+
+def _quiet(fn):
+    """``fn`` without its deprecation warning (upsample_*: tested in tests/test_nn_conv_pool_more.py)."""
+    def call(*args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return fn(*args)
+    return call
 
 
 SAMPLES = {
@@ -58,4 +69,18 @@ SAMPLES = {
                        lambda: (x(1, 1, 2, 2, 1),)),
     "F.unfold": (lambda a: F.unfold(a, 2, padding=1, stride=(2, 1)), lambda: (x(1, 2, 3, 4),)),
     "F.fold": (lambda a: F.fold(a, (3, 4), 2, dilation=(1, 2)), lambda: (x(1, 8, 4),)),
+    "constant_pad_nd": (lambda a: mt.constant_pad_nd(a, [1, -1, 0, 2], 0.5), lambda: (x(3, 4),)),
+    "F.upsample_nearest": (_quiet(lambda a: F.upsample_nearest(a, scale_factor=2)), lambda: (x(1, 2, 2, 3),)),
+    "F.upsample_bilinear": (_quiet(lambda a: F.upsample_bilinear(a, (3, 5))), lambda: (x(1, 2, 2, 3),)),
+    "affine_grid_generator": (lambda t: mt.affine_grid_generator(t, [2, 1, 2, 3], True), lambda: (x(2, 2, 3),)),
+    "F.affine_grid": (lambda t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False), lambda: (x(1, 3, 4),)),
+    # grid points off the pixel lattice (the interpolation weights have kinks there) and partly outside
+    "grid_sampler": (lambda a, g: mt.grid_sampler(a, g, 0, 0, False), lambda: (x(1, 2, 3, 4),
+                                                                               x(1, 2, 2, 2, low=-1.3, high=0.9))),
+    "grid_sampler_2d": (lambda a, g: mt.grid_sampler_2d(a, g, 0, 2, False),
+                        lambda: (x(1, 2, 3, 4), x(1, 2, 2, 2, low=-1.3, high=0.9, seed=1))),
+    "grid_sampler_3d": (lambda a, g: mt.grid_sampler_3d(a, g, 0, 1, True),
+                        lambda: (x(1, 2, 2, 3, 2), x(1, 2, 1, 2, 3, low=-1.1, high=0.9, seed=2))),
+    "F.grid_sample": (lambda a, g: F.grid_sample(a, g, align_corners=True),
+                      lambda: (x(1, 2, 3, 4), x(1, 2, 2, 2, low=-1.3, high=0.9, seed=3))),
 }
