@@ -69,6 +69,13 @@ SAMPLES = {
                        lambda: (x(1, 1, 2, 2, 1),)),
     "F.unfold": (lambda a: F.unfold(a, 2, padding=1, stride=(2, 1)), lambda: (x(1, 2, 3, 4),)),
     "F.fold": (lambda a: F.fold(a, (3, 4), 2, dilation=(1, 2)), lambda: (x(1, 8, 4),)),
+    "F.fractional_max_pool2d": (lambda a: F.fractional_max_pool2d(a, 2, output_size=(2, 3), _random_samples=mt.tensor(
+        [[[0.3, 0.7]], [[0.9, 0.1]]], dtype=mt.float64)), lambda: (x(2, 1, 4, 5),)),
+    "F.fractional_max_pool3d": (lambda a: F.fractional_max_pool3d(a, 2, output_ratio=0.5), lambda: (x(1, 2, 4, 4, 4),)),
+    "F.fractional_max_pool2d_with_indices": (lambda a: F.fractional_max_pool2d_with_indices(a, 2, output_size=2)[0],
+                                             lambda: (x(1, 2, 4, 4),)),
+    "F.fractional_max_pool3d_with_indices": (lambda a: F.fractional_max_pool3d_with_indices(a, 2, output_size=2)[0],
+                                             lambda: (x(1, 1, 4, 3, 4),)),
     "constant_pad_nd": (lambda a: mt.constant_pad_nd(a, [1, -1, 0, 2], 0.5), lambda: (x(3, 4),)),
     "F.upsample_nearest": (_quiet(lambda a: F.upsample_nearest(a, scale_factor=2)), lambda: (x(1, 2, 2, 3),)),
     "F.upsample_bilinear": (_quiet(lambda a: F.upsample_bilinear(a, (3, 5))), lambda: (x(1, 2, 2, 3),)),

@@ -114,6 +114,35 @@ def test_grid_sample_nearest_matches_torch():
                 x, lib.tensor(grid), "nearest", mode, align), check_node=False)
 
 
+SAMPLES_2D, SAMPLES_3D = floats((2, 3, 2), 0.0, 1.0), floats((1, 2, 3), 0.0, 1.0)
+FRACTIONAL = {
+    "2d": ([(2, 3, 7, 9)], lambda lib, x: F(lib).fractional_max_pool2d(
+        x, (2, 3), output_size=(4, 5), return_indices=True, _random_samples=lib.tensor(SAMPLES_2D))),
+    "2d_ratio_unbatched": ([(3, 7, 9)], lambda lib, x: F(lib).fractional_max_pool2d_with_indices(
+        x, 2, output_ratio=(0.5, 0.7), _random_samples=lib.tensor(SAMPLES_2D[:1]))),
+    "3d": ([(1, 2, 5, 6, 7)], lambda lib, x: F(lib).fractional_max_pool3d_with_indices(
+        x, (2, 2, 3), output_size=(3, 4, 2), _random_samples=lib.tensor(SAMPLES_3D))),
+    "3d_module": ([(1, 2, 5, 6, 7)], lambda lib, x: lib.nn.FractionalMaxPool3d(
+        2, output_ratio=0.6, _random_samples=lib.tensor(SAMPLES_3D))(x)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRACTIONAL))
+def test_fractional_max_pool_matches_torch_given_the_samples(name):
+    inputs, fn = FRACTIONAL[name]
+    helper_test_op(inputs, fn, atol=0, rtol=0)
+
+
+def test_fractional_max_pool_draws_from_the_global_generator():
+    x = minitorch.randn(2, 3, 9, 9)
+    minitorch.manual_seed(3)
+    a = F(minitorch).fractional_max_pool2d(x, 2, output_size=4)
+    minitorch.manual_seed(3)
+    samples = minitorch.rand(2, 3, 2)
+    b = F(minitorch).fractional_max_pool2d(x, 2, output_size=4, _random_samples=samples)
+    assert a.tolist() == b.tolist()
+
+
 def test_deprecation_and_alignment_warnings():
     x = minitorch.ones(1, 1, 2, 2)
     for name in ("upsample_nearest", "upsample_bilinear"):
@@ -190,6 +219,14 @@ ERRORS = {
     "grid_sample_padding": ([(1, 2, 3, 4), (1, 2, 2, 2)], lambda lib, x, g: F(lib).grid_sample(
         x, g, padding_mode="wrap", align_corners=True)),
     "grid_sampler_last_dim": ([(1, 2, 3, 4), (1, 2, 2, 3)], lambda lib, x, g: lib.grid_sampler(x, g, 0, 0, False)),
+    "fractional_max_pool2d_output": ([(1, 2, 5, 5)], lambda lib, x: F(lib).fractional_max_pool2d(x, 2)),
+    "fractional_max_pool2d_too_large": ([(1, 2, 5, 5)], lambda lib, x: F(lib).fractional_max_pool2d(
+        x, 2, output_size=5)),
+    "fractional_max_pool3d_too_large": ([(1, 2, 5, 5, 5)], lambda lib, x: F(lib).fractional_max_pool3d(
+        x, 2, output_size=5)),
+    "fractional_max_pool2d_samples": ([(1, 2, 5, 5)], lambda lib, x: F(lib).fractional_max_pool2d(
+        x, 2, output_size=3, _random_samples=lib.ones(1, 3, 2) / 2)),
+    "fractional_max_pool_module": ([(1, 2, 5, 5)], lambda lib, x: lib.nn.FractionalMaxPool2d(2, output_ratio=1.5)),
     "grid_sampler_batch": ([(1, 2, 3, 4), (2, 2, 2, 2)], lambda lib, x, g: lib.grid_sampler(x, g, 0, 0, False)),
 }
 

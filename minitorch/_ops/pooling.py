@@ -344,6 +344,14 @@ class MaxPool3D(Index, name="MaxPool3DWithIndicesBackward0"):
     """The maxima of 3-d windows, gathered by the index of each."""
 
 
+class FractionalMaxPool2D(Index, name="FractionalMaxPool2DBackward0"):
+    pass
+
+
+class FractionalMaxPool3D(Index, name="FractionalMaxPool3DBackward0"):
+    pass
+
+
 class MaxUnpool(IndexScatter):
     """Values written at flat per-plane indices into zeros (max_pool's indices undone)."""
 

@@ -14,6 +14,7 @@ from .._registry import register
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
 from . import pooling as _pool
+from .._factories import rand
 from .conv import Convolution, _geometry, _ntuple
 from .reduction import mean
 from .unary import abs as _abs
@@ -293,6 +294,98 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mo
 def lp_pool3d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
     """lp_pool1d over (D, H, W) windows."""
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3, avg_pool3d)
+
+
+# ---- fractional max pooling ------------------------------------------------------------------------------------
+def _fractional_starts(samples: np.ndarray, size: int, out: int, k: int) -> np.ndarray:
+    """torch's pseudo-random window starts along one dim, one row per plane: (P,) samples in [0, 1) -> (P, out)."""
+    starts = np.empty((samples.shape[0], out), np.int64)
+    if out > 1:
+        alpha = samples.dtype.type(size - k) / samples.dtype.type(out - 1)  # in the input's dtype, as torch
+        i = np.arange(out - 1, dtype=samples.dtype)[None, :]
+        starts[:, :-1] = ((i + samples[:, None]) * alpha).astype(np.int64) - (samples * alpha).astype(np.int64)[:, None]
+    starts[:, -1] = size - k
+    return starts
+
+
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, dims, op):
+    name = f"fractional_max_pool{dims}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    kernel = _ntuple(kernel_size, dims)
+    size = tuple(input.shape[-dims:])
+    if output_size is None:
+        ratio = output_ratio if isinstance(output_ratio, (tuple, list)) else (output_ratio,) * dims
+        output_size = tuple(int(n * r) for n, r in zip(size, ratio))
+    out = _ntuple(output_size, dims)
+    axes = ("time", "height", "width")[-dims:]
+    for axis, n, o, k in zip(axes, size, out, kernel):
+        if o + k - 1 > n:
+            raise RuntimeError(f"{name}{'_out' if dims == 3 else ''}(): pool {axis} {k} too large relative to input "
+                               f"{axis} {n}")
+    lead = tuple(input.shape[:-dims])
+    batch = 1 if input.dim() == dims + 1 else input.shape[0]
+    if _random_samples is None:
+        _random_samples = rand(batch, input.shape[-dims - 1], dims, dtype=input.dtype)
+    elif _random_samples.shape[1] != input.shape[-dims - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    samples = _random_samples._data.reshape(-1, dims)
+    # the samples are ordered (width, height) in 2-d and (time, height, width) in 3-d
+    order = range(dims) if dims == 3 else reversed(range(dims))
+    starts = [_fractional_starts(samples[:, j], n, o, k) for j, n, o, k in zip(order, size, out, kernel)]
+    # every window of every plane by advanced indexing: (P, *out, *kernel)
+    planes = input._data.reshape((-1,) + size)
+    index = [np.arange(planes.shape[0]).reshape((-1,) + (1,) * 2 * dims)]
+    for d, (st, k) in enumerate(zip(starts, kernel)):
+        start_shape, tap_shape = [st.shape[0]] + [1] * 2 * dims, [1] * (1 + 2 * dims)
+        start_shape[1 + d], tap_shape[1 + dims + d] = st.shape[1], k
+        index.append(st.reshape(start_shape) + np.arange(k).reshape(tap_shape))
+    windows = planes[tuple(index)].reshape((planes.shape[0],) + out + (-1,))
+    arg = windows.argmax(-1)
+    if windows.dtype.kind == "f":
+        nan = np.isnan(windows)
+        if nan.any():  # in torch the last NaN of a window wins
+            arg = np.where(nan.any(-1), nan.shape[-1] - 1 - nan[..., ::-1].argmax(-1), arg)
+    coords = []
+    for d, (st, offset) in enumerate(zip(starts, np.unravel_index(arg, kernel))):
+        shape = [st.shape[0]] + [1] * dims
+        shape[1 + d] = st.shape[1]
+        coords.append((st.reshape(shape) + offset).reshape(lead + out))
+    coords = tuple(coords)
+    values = op.apply(input, index=_lead_index(lead, dims) + coords)
+    return (values, Tensor._wrap(np.ravel_multi_index(coords, size))) if return_indices else values
+
+
+@register(method=False, top_level=False, functional=True)
+def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None):
+    """Max pooling over pseudo-randomly placed (overlapping) windows, to ``output_size`` or ``output_ratio`` of
+    the input; ``_random_samples`` (N, C, 2) in [0, 1) place them (drawn from the global generator if None)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, 2,
+                                _pool.FractionalMaxPool2D)
+
+
+@register(method=False, top_level=False, functional=True)
+def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None):
+    """fractional_max_pool2d over (D, H, W); ``_random_samples`` is (N, C, 3)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices, _random_samples, 3,
+                                _pool.FractionalMaxPool3D)
+
+
+def _fractional_with_indices(pool):
+    def with_indices(input: Tensor, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+                     _random_samples: Tensor | None = None):
+        return pool(input, kernel_size, output_size, output_ratio, True, _random_samples)
+    with_indices.__name__ = with_indices.__qualname__ = f"{pool.__name__}_with_indices"
+    with_indices.__doc__ = f"{pool.__name__} with the flat indices of the maxima (``return_indices`` is ignored)."
+    return with_indices
+
+
+fractional_max_pool2d_with_indices = register(_fractional_with_indices(fractional_max_pool2d), method=False,
+                                              top_level=False, functional=True)
+fractional_max_pool3d_with_indices = register(_fractional_with_indices(fractional_max_pool3d), method=False,
+                                              top_level=False, functional=True)
 
 
 # ---- max_unpool -----------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """More pooling layers: MaxPool1d/3d, AvgPool1d/3d, AdaptiveAvgPool1d/3d, AdaptiveMaxPool1d/2d/3d,
-LPPool1d/2d/3d and MaxUnpool1d/2d/3d."""
+LPPool1d/2d/3d, MaxUnpool1d/2d/3d and FractionalMaxPool2d/3d."""
 from __future__ import annotations
 
 from .. import functional as F
@@ -9,6 +9,10 @@ from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 def _single(v) -> tuple[int]:
     return (int(v[0]),) if isinstance(v, (tuple, list)) else (int(v),)
+
+
+def _ntuple(v, n: int) -> tuple:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
 
 
 class MaxPool1d(MaxPool2d):
@@ -125,10 +129,6 @@ class _MaxUnpoolNd(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-def _ntuple(v, n: int) -> tuple:
-    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
-
-
 class MaxUnpool1d(_MaxUnpoolNd):
     dims, function = 1, staticmethod(F.max_unpool1d)
 
@@ -139,3 +139,38 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
 class MaxUnpool3d(_MaxUnpoolNd):
     dims, function = 3, staticmethod(F.max_unpool3d)
+
+
+class _FractionalMaxPoolNd(Module):
+    """Max pooling over pseudo-randomly placed windows (``function``: the functional form)."""
+
+    dims = 2
+    function = staticmethod(F.fractional_max_pool2d)
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices: bool = False,
+                 _random_samples=None):
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, self.dims)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = None if output_size is None else _ntuple(output_size, self.dims)
+        self.output_ratio = None if output_ratio is None else _ntuple(output_ratio, self.dims)
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"FractionalMaxPool{self.dims}d requires specifying either an output size, or a pooling "
+                             "ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return self.function(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                             _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    pass
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    dims, function = 3, staticmethod(F.fractional_max_pool3d)
