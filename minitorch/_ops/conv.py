@@ -198,37 +198,52 @@ def _volumes(a: np.ndarray, n: int) -> np.ndarray:
     return a.reshape((n, -1) + a.shape[1:]).transpose(0, 2, 1, 3, 4)
 
 
-def _pad_depth(x: np.ndarray, g: Geometry) -> np.ndarray:
-    return np.pad(x, ((0, 0), (0, 0), g.depth[1], (0, 0), (0, 0)))
+def _depth_stacked(x: np.ndarray, g: Geometry, kd: int, od: int) -> np.ndarray:
+    """The depth windows of (N, C, D, H, W) as images (N * od, groups * kd * C/groups, H, W): output depth
+    position d reads, per group, its kd input slices; a 3-d convolution is then one 2-d convolution of these
+    with the weight (O, kd * C/groups, kh, kw) (``_depth_weight``)."""
+    n, c = x.shape[:2]
+    stride, _, dilation = g.depth
+    xp = np.pad(x, ((0, 0), (0, 0), g.depth[1], (0, 0), (0, 0)))
+    sn, sc, sd, sh, sw = xp.strides
+    win = as_strided(xp, (n, od, g.groups, c // g.groups, kd) + xp.shape[3:],
+                     (sn, sd * stride, sc * (c // g.groups), sc, sd * dilation, sh, sw), writeable=False)
+    return win.transpose(0, 1, 2, 4, 3, 5, 6).reshape((n * od, -1) + xp.shape[3:])
+
+
+def _depth_weight(w: np.ndarray) -> np.ndarray:
+    """(O, C/groups, kd, kh, kw) -> (O, kd * C/groups, kh, kw), the channel order of ``_depth_stacked``."""
+    return w.transpose(0, 2, 1, 3, 4).reshape((w.shape[0], -1) + w.shape[3:])
 
 
 def _conv_nd(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
     if x.ndim < 5:
         return _like(_conv(*_2d(x, w), g), x)
-    xp, kd = _pad_depth(x, g), w.shape[2]
-    od = (xp.shape[2] - g.depth[2] * (kd - 1) - 1) // g.depth[0] + 1
-    out = sum(_conv(_by_depth(xp[:, :, sl]), w[:, :, i], g.plane()) for i, sl in enumerate(g.depth_taps(kd, od)))
-    return _volumes(out, x.shape[0])
+    kd = w.shape[2]
+    od = (x.shape[2] + sum(g.depth[1]) - g.depth[2] * (kd - 1) - 1) // g.depth[0] + 1
+    return _volumes(_conv(_depth_stacked(x, g, kd, od), _depth_weight(w), g.plane()), x.shape[0])
 
 
 def _conv_transpose_nd(u: np.ndarray, w: np.ndarray, g: Geometry, out_size: tuple) -> np.ndarray:
     if u.ndim < 5:
         return _like(_conv_transpose(*_2d(u, w), g, out_size), u)
     n, od, (front, back) = u.shape[0], u.shape[2], g.depth[1]
-    c = w.shape[1] * g.groups
-    out = np.zeros((n, c, out_size[0] + front + back) + tuple(out_size[1:]), np.result_type(u, w))
-    u2 = _by_depth(u)
-    for i, sl in enumerate(g.depth_taps(w.shape[2], od)):
-        out[:, :, sl] += _volumes(_conv_transpose(u2, w[:, :, i], g.plane(), out_size[1:]), n)
+    _, cg, kd = w.shape[:3]
+    stacked = _conv_transpose(_by_depth(u), _depth_weight(w), g.plane(), out_size[1:])
+    # (N * od, groups * kd * C/groups, H, W) -> per depth tap, (N, C, od, H, W) added at its slices
+    taps = stacked.reshape((n, od, g.groups, kd, cg) + tuple(out_size[1:])).transpose(3, 0, 2, 4, 1, 5, 6)
+    out = np.zeros((n, g.groups * cg, out_size[0] + front + back) + tuple(out_size[1:]), stacked.dtype)
+    for i, sl in enumerate(g.depth_taps(kd, od)):
+        out[:, :, sl] += taps[i].reshape((n, g.groups * cg) + taps.shape[4:])
     return out[:, :, front:front + out_size[0]]
 
 
 def _conv_weight_grad_nd(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple) -> np.ndarray:
     if x.ndim < 5:
         return _like(_conv_weight_grad(*_2d(x, u), g, (1,) * (2 - len(kernel)) + tuple(kernel)), x)
-    xp, u2 = _pad_depth(x, g), _by_depth(u)
-    return np.stack([_conv_weight_grad(_by_depth(xp[:, :, sl]), u2, g.plane(), kernel[1:])
-                     for sl in g.depth_taps(kernel[0], u.shape[2])], axis=2)
+    kd, od = kernel[0], u.shape[2]
+    gw = _conv_weight_grad(_depth_stacked(x, g, kd, od), _by_depth(u), g.plane(), kernel[1:])
+    return gw.reshape((gw.shape[0], kd, -1) + gw.shape[2:]).transpose(0, 2, 1, 3, 4)
 
 
 def _add_bias(out: np.ndarray, b) -> np.ndarray:
