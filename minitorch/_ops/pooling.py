@@ -14,6 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..autograd.function import Op
+from .conv import _conv_nd, _conv_transpose_nd
 from .geometry import Geometry, Taps, _window_slice, _windows
 from .indexing import Index, IndexScatter
 
@@ -215,6 +216,35 @@ class AvgPool2dSpread(_Adjoint, name="AvgPool2DBackwardBackward0"):
 
 
 AvgPool2d.adjoint, AvgPool2dSpread.adjoint = AvgPool2dSpread, AvgPool2d
+
+
+class AvgPlan3d:
+    """One avg_pool3d: window sums by a one-channel convolution of each (D, H, W) plane, over the per-window
+    ``divisor`` (an array of the output's spatial shape); ``spread`` is the adjoint."""
+
+    def __init__(self, shape, kernel, geometry: Geometry, divisor: np.ndarray):
+        self.in_shape, self.kernel, self.geo, self.divisor = tuple(shape), tuple(kernel), geometry, divisor
+
+    def apply(self, x: np.ndarray) -> np.ndarray:
+        ones = np.ones((1, 1) + self.kernel, x.dtype)
+        sums = _conv_nd(x.reshape((-1, 1) + self.in_shape[-3:]), ones, self.geo)
+        return (sums / self.divisor).astype(x.dtype, copy=False).reshape(self.in_shape[:-3] + self.divisor.shape)
+
+    def spread(self, g: np.ndarray) -> np.ndarray:
+        share = (g / self.divisor).astype(g.dtype, copy=False).reshape((-1, 1) + self.divisor.shape)
+        ones = np.ones((1, 1) + self.kernel, g.dtype)
+        return _conv_transpose_nd(share, ones, self.geo, self.in_shape[-3:]).reshape(self.in_shape)
+
+
+class AvgPool3d(_Adjoint, name="AvgPool3DBackward0"):
+    method = "apply"
+
+
+class AvgPool3dSpread(_Adjoint, name="AvgPool3DBackwardBackward0"):
+    method = "spread"
+
+
+AvgPool3d.adjoint, AvgPool3dSpread.adjoint = AvgPool3dSpread, AvgPool3d
 
 
 def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:

@@ -15,7 +15,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
 from . import pooling as _pool
 from .._factories import rand
-from .conv import Convolution, _geometry, _ntuple
+from .conv import _geometry, _ntuple
 from .reduction import mean
 from .unary import abs as _abs
 from .unary import relu, sign
@@ -153,12 +153,12 @@ def _window_counts(size, out, k, s, p, count_include_pad) -> np.ndarray:
 @register(method=False, top_level=False, functional=True)
 def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
-    """Average over each (D, H, W) window: window sums by a one-channel convolution, over the window counts."""
+    """Average over each (D, H, W) window."""
     _pool3d_input(input)
     kernel, stride = _kernel_stride(kernel_size, stride, 3)
     padding = _ntuple(padding, 3)
     _check_half(padding, kernel, (1, 1, 1))
-    lead, size = tuple(input.shape[:-3]), tuple(input.shape[-3:])
+    size = tuple(input.shape[-3:])
     if any(n + 2 * p < k for n, p, k in zip(size, padding, kernel)):
         raise RuntimeError(f"input image (T: {size[0]} H: {size[1]} W: {size[2]}) smaller than kernel size "
                            f"(kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})")
@@ -169,10 +169,8 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     else:
         counts = [_window_counts(*args, count_include_pad) for args in zip(size, out, kernel, stride, padding)]
         divisor = counts[0][:, None, None] * counts[1][:, None] * counts[2]
-    ones = Tensor._wrap(np.ones((1, 1) + kernel, input._data.dtype))
-    sums = Convolution.apply(input.reshape(-1, 1, *size), ones, None,
-                             geometry=_geometry(stride, pads, (1, 1, 1), 1))
-    return (sums / Tensor._wrap(divisor.astype(input._data.dtype))).reshape(*lead, *out)
+    plan = _pool.AvgPlan3d(input.shape, kernel, _geometry(stride, pads, (1, 1, 1), 1), divisor)
+    return _pool.AvgPool3d.apply(input, plan=plan)
 
 
 # ---- adaptive pooling -----------------------------------------------------------------------------------------
