@@ -370,3 +370,13 @@ def test_uninitialized_parameter_and_state_dict_loading():
     p = UninitializedParameter(dtype=minitorch.float64)
     p.materialize((2, 3))
     assert type(p) is Parameter and p.shape == (2, 3) and p.dtype == minitorch.float64 and p.requires_grad
+
+
+def test_max_pools_pick_the_last_nan_of_a_window_as_torch():
+    a = floats((1, 2, 4, 4, 4))
+    a[0, 0, 0, 0, 1] = a[0, 0, 1, 1, 0] = a[0, 1, 2, 2, 2] = np.nan
+    for pool in (lambda lib, x: F(lib).max_pool3d(x, 2, return_indices=True),
+                 lambda lib, x: F(lib).adaptive_max_pool3d(x, 2, True),
+                 lambda lib, x: F(lib).fractional_max_pool3d(x, 2, output_size=2, return_indices=True,
+                                                             _random_samples=lib.ones(1, 2, 3) / 2)):
+        helper_test_op([a], pool, grad=False)

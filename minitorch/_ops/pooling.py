@@ -412,18 +412,22 @@ def window_argmax(a: np.ndarray, kernel, stride, padding, dilation, ceil_mode):
     fill = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
     ap = np.pad(a, ((0, 0),) + tuple((p, p + e) for p, e in zip(padding, extra)), constant_values=fill)
     steps = ap.strides[1:]
-    view = as_strided(ap, (a.shape[0], *out, *kernel),
-                      (ap.strides[0], *(t * s for t, s in zip(steps, stride)), *(t * d for t, d in zip(steps, dilation))),
-                      writeable=False)
-    win = view.reshape(a.shape[0], *out, -1)
-    arg = win.argmax(-1)
-    if a.dtype.kind == "f":
-        nan = np.isnan(win)
-        if nan.any():
-            arg = np.where(nan.any(-1), nan.shape[-1] - 1 - nan[..., ::-1].argmax(-1), arg)
+    view = as_strided(ap, (a.shape[0], *out, *kernel), (ap.strides[0], *(t * s for t, s in zip(steps, stride)),
+                                                       *(t * d for t, d in zip(steps, dilation))), writeable=False)
+    arg = window_max_position(view.reshape(a.shape[0], *out, -1))
     grid = np.indices(out, sparse=True)
     return tuple(o * s + k * d - p for o, k, s, p, d in
                  zip(grid, np.unravel_index(arg, kernel), stride, padding, dilation))
+
+
+def window_max_position(windows: np.ndarray) -> np.ndarray:
+    """The position along the last axis of each window's maximum: the first one, or the last NaN (as torch)."""
+    arg = windows.argmax(-1)
+    if windows.dtype.kind == "f":
+        nan = np.isnan(windows)
+        if nan.any():
+            arg = np.where(nan.any(-1), nan.shape[-1] - 1 - nan[..., ::-1].argmax(-1), arg)
+    return arg
 
 
 def adaptive_max_index(a: np.ndarray, bounds):
@@ -437,9 +441,7 @@ def adaptive_max_index(a: np.ndarray, bounds):
     for cell in itertools.product(*(range(o) for o in outs)):
         box = [bounds[d][i] for d, i in enumerate(cell)]
         win = planes[(slice(None),) + tuple(slice(b0, b1) for b0, b1 in box)].reshape(planes.shape[0], -1)
-        nan = np.isnan(win) if win.dtype.kind == "f" else None
-        flat = np.argmax(win, -1) if nan is None or not nan.any() else \
-            np.where(nan.any(-1), nan.shape[-1] - 1 - np.argmax(nan[:, ::-1], -1), np.argmax(win, -1))  # last NaN wins
+        flat = window_max_position(win)
         for d, offset in enumerate(np.unravel_index(flat, [b1 - b0 for b0, b1 in box])):
             coords[d][(slice(None),) + cell] = box[d][0] + offset
     coords = [c.reshape(lead + outs) for c in coords]

@@ -338,12 +338,7 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_i
         start_shape, tap_shape = [st.shape[0]] + [1] * 2 * dims, [1] * (1 + 2 * dims)
         start_shape[1 + d], tap_shape[1 + dims + d] = st.shape[1], k
         index.append(st.reshape(start_shape) + np.arange(k).reshape(tap_shape))
-    windows = planes[tuple(index)].reshape((planes.shape[0],) + out + (-1,))
-    arg = windows.argmax(-1)
-    if windows.dtype.kind == "f":
-        nan = np.isnan(windows)
-        if nan.any():  # in torch the last NaN of a window wins
-            arg = np.where(nan.any(-1), nan.shape[-1] - 1 - nan[..., ::-1].argmax(-1), arg)
+    arg = _pool.window_max_position(planes[tuple(index)].reshape((planes.shape[0],) + out + (-1,)))
     coords = []
     for d, (st, offset) in enumerate(zip(starts, np.unravel_index(arg, kernel))):
         shape = [st.shape[0]] + [1] * dims
