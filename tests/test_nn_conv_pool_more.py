@@ -367,6 +367,13 @@ def test_uninitialized_parameter_and_state_dict_loading():
     eager = minitorch.nn.Linear(4, 3)
     m.load_state_dict(eager.state_dict())
     assert type(m.weight) is Parameter and m.weight.tolist() == eager.weight.tolist()
+    lazy = minitorch.nn.LazyBatchNorm1d()
+    state = lazy.state_dict()
+    assert [repr(v) for v in state.values()] == ["<UninitializedParameter>"] * 2 + ["<UninitializedBuffer>"] * 2 + \
+        ["tensor(0)"]
+    other = minitorch.nn.LazyBatchNorm1d()
+    other.load_state_dict(state)
+    assert other.has_uninitialized_params()
     p = UninitializedParameter(dtype=minitorch.float64)
     p.materialize((2, 3))
     assert type(p) is Parameter and p.shape == (2, 3) and p.dtype == minitorch.float64 and p.requires_grad

@@ -53,6 +53,10 @@ class UninitializedTensorMixin:
     def size(self, dim=None):
         return self.shape
 
+    def detach(self):
+        """Another uninitialised tensor of this kind (what a lazy module's state_dict holds)."""
+        return type(self)(dtype=self.dtype)
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
 

@@ -32,12 +32,19 @@ class LazyModuleMixin:
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                               error_msgs) -> None:
+        waiting = set()  # uninitialised here and in the state dict: nothing to load yet
         for name, value in itertools.chain(self._parameters.items(), self._buffers.items()):
             key = prefix + name
             if isinstance(value, UninitializedTensorMixin) and key in state_dict:
-                value.materialize(state_dict[key].shape)
+                if isinstance(state_dict[key], UninitializedTensorMixin):
+                    waiting.add(key)
+                else:
+                    value.materialize(state_dict[key].shape)
+        if waiting:
+            state_dict = {k: v for k, v in state_dict.items() if k not in waiting}
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                                       error_msgs)
+        missing_keys[:] = [k for k in missing_keys if k not in waiting]
 
     def _ready(self) -> bool:
         """Whether reset_parameters has real parameters to initialise."""
