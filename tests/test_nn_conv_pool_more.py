@@ -85,6 +85,9 @@ CASES = {
     **{f"grid_sample_{mode}_{align}": ([(2, 3, 4, 5), (2, 3, 6, 2)], lambda lib, x, g, mode=mode, align=align:
                                       F(lib).grid_sample(x, g * 1.4, padding_mode=mode, align_corners=align))
        for mode in ("zeros", "border", "reflection") for align in (True, False)},
+    **{f"grid_sample_bicubic_{mode}_{align}": ([(2, 3, 4, 5), (2, 3, 6, 2)], lambda lib, x, g, mode=mode, align=align:
+                                              F(lib).grid_sample(x, g * 1.4, "bicubic", mode, align))
+       for mode in ("zeros", "border", "reflection") for align in (True, False)},
     **{f"grid_sample_3d_{mode}": ([(2, 3, 4, 5, 3), (2, 3, 6, 2, 3)], lambda lib, x, g, mode=mode:
                                   F(lib).grid_sample(x, g * 2.5, padding_mode=mode, align_corners=False))
        for mode in ("zeros", "border", "reflection")},
@@ -226,6 +229,8 @@ ERRORS = {
     "fractional_max_pool2d_samples": ([(1, 2, 5, 5)], lambda lib, x: F(lib).fractional_max_pool2d(
         x, 2, output_size=3, _random_samples=lib.ones(1, 3, 2) / 2)),
     "fractional_max_pool_module": ([(1, 2, 5, 5)], lambda lib, x: lib.nn.FractionalMaxPool2d(2, output_ratio=1.5)),
+    "grid_sampler_bicubic_3d": ([(1, 2, 3, 4, 2), (1, 2, 2, 2, 3)], lambda lib, x, g: lib.grid_sampler(
+        x, g, 2, 0, False)),
     "grid_sampler_batch": ([(1, 2, 3, 4), (2, 2, 2, 2)], lambda lib, x, g: lib.grid_sampler(x, g, 0, 0, False)),
 }
 

@@ -1,4 +1,4 @@
-"""Resampling: affine_grid and grid_sample (bilinear or nearest, in 2-d and 3-d), the deprecated
+"""Resampling: affine_grid and grid_sample (bilinear or nearest in 2-d and 3-d, bicubic in 2-d), the deprecated
 upsample_nearest / upsample_bilinear, and constant_pad_nd.
 
 grid_sample is composed of differentiable ops (coordinate arithmetic, gathers of the corner values),
@@ -153,14 +153,30 @@ def _reflect(coord: Tensor, low2: int, high2: int) -> Tensor:
     return where(Tensor._wrap(flips % 2 == 0), extra + low, span - extra + low)
 
 
-def _source_coord(coord: Tensor, n: int, padding_mode: str, align_corners: bool) -> Tensor:
+def _unnormalize(coord: Tensor, n: int, align_corners: bool) -> Tensor:
     """Normalised [-1, 1] grid coordinates as pixel coordinates along a dim of ``n`` pixels."""
-    coord = (coord + 1) / 2 * (n - 1) if align_corners else ((coord + 1) * n - 1) / 2
+    return (coord + 1) / 2 * (n - 1) if align_corners else ((coord + 1) * n - 1) / 2
+
+
+def _pad_coord(coord: Tensor, n: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """Pixel coordinates moved inside the image by the border or reflection padding (zeros: left as they are)."""
     if padding_mode == "reflection":
         coord = _reflect(coord, 0, 2 * (n - 1)) if align_corners else _reflect(coord, -1, 2 * n - 1)
     if padding_mode in ("border", "reflection"):
         coord = coord.clamp(0, n - 1)
     return coord
+
+
+def _cubic_weights(t: Tensor) -> list[Tensor]:
+    """The weights of the taps at -1, 0, 1, 2 for the fraction ``t`` (torch's cubic convolution, A = -0.75)."""
+    a = -0.75
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
 def _gather(input: Tensor, corner: list[np.ndarray]) -> Tensor:
@@ -179,8 +195,8 @@ def _gather(input: Tensor, corner: list[np.ndarray]) -> Tensor:
 @register(method=False)
 def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
                  align_corners: bool) -> Tensor:
-    """grid_sample with the modes as numbers: interpolation 0 bilinear, 1 nearest; padding 0 zeros, 1 border,
-    2 reflection."""
+    """grid_sample with the modes as numbers: interpolation 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros,
+    1 border, 2 reflection."""
     k = input.dim() - 2
     if input.dim() not in (4, 5) or grid.dim() != input.dim():
         raise RuntimeError("grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got "
@@ -194,22 +210,34 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
     if grid.dtype != input.dtype:
         raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[input.dtype]} but found "
                            f"{_dtype.C_NAMES[grid.dtype]}")
-    if interpolation_mode not in (0, 1):
-        raise NotImplementedError("grid_sampler: minitorch interpolates bilinearly (0) or to the nearest pixel (1); "
-                                  f"got interpolation_mode={interpolation_mode}")
+    if interpolation_mode == 2 and k == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     mode = ("zeros", "border", "reflection")[padding_mode]
     size = tuple(input.shape[2:])[::-1]  # x (width) first, as the grid's last dim
-    coords = [_source_coord(grid[..., i], n, mode, align_corners) for i, n in enumerate(size)]
+    coords = [_unnormalize(grid[..., i], n, align_corners) for i, n in enumerate(size)]
+    if interpolation_mode != 2:  # bicubic pads each tap instead
+        coords = [_pad_coord(c, n, mode, align_corners) for c, n in zip(coords, size)]
     if interpolation_mode == 1:
-        out = _gather(input, [np.rint(c._data).astype(np.int64) for c in coords])
+        return _channels_first(_gather(input, [np.rint(c._data).astype(np.int64) for c in coords]))
+    low = [np.floor(c._data) for c in coords]
+    frac = [c - Tensor._wrap(f.astype(c._data.dtype)) for c, f in zip(coords, low)]
+    if interpolation_mode == 2:
+        offsets, weights = (-1, 0, 1, 2), [_cubic_weights(f) for f in frac]
     else:
-        low = [np.floor(c._data) for c in coords]
-        frac = [c - Tensor._wrap(f.astype(c._data.dtype)) for c, f in zip(coords, low)]
-        out = None
-        for corner in itertools.product((0, 1), repeat=k):
-            weight = math.prod((f if bit else 1 - f) for f, bit in zip(frac, corner))
-            term = _gather(input, [lo.astype(np.int64) + bit for lo, bit in zip(low, corner)]) * weight.unsqueeze(-1)
-            out = term if out is None else out + term
+        offsets, weights = (0, 1), [[1 - f, f] for f in frac]
+    out = None
+    for taps in itertools.product(range(len(offsets)), repeat=k):
+        points = [lo + offsets[t] for lo, t in zip(low, taps)]
+        if interpolation_mode == 2:
+            points = [_pad_coord(Tensor._wrap(p), n, mode, align_corners)._data for p, n in zip(points, size)]
+        weight = math.prod(w[t] for w, t in zip(weights, taps))
+        term = _gather(input, [p.astype(np.int64) for p in points]) * weight.unsqueeze(-1)
+        out = term if out is None else out + term
+    return _channels_first(out)
+
+
+def _channels_first(out: Tensor) -> Tensor:
+    """(N, *S, C) -> (N, C, *S)."""
     return out.permute(0, out.dim() - 1, *range(1, out.dim() - 1))
 
 
