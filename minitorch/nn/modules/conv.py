@@ -144,12 +144,16 @@ class _ConvTranspose(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTranspose):
+    """The transpose of Conv1d: (N, C_in, L) -> (N, C_out, L')."""
+
     dims, function = 1, staticmethod(F.conv_transpose1d)
 
 
 class ConvTranspose2d(_ConvTranspose):
-    pass
+    """The transpose of Conv2d (a learnable upsampling)."""
 
 
 class ConvTranspose3d(_ConvTranspose):
+    """The transpose of Conv3d: (N, C_in, D, H, W) -> (N, C_out, D', H', W')."""
+
     dims, function = 3, staticmethod(F.conv_transpose3d)

@@ -124,6 +124,8 @@ class _LazyConvMixin(LazyModuleMixin):
 
 
 class LazyConv1d(_LazyConvMixin, Conv1d):
+    """Conv1d whose in_channels is read from the first input."""
+
     cls_to_become = Conv1d
 
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
@@ -132,6 +134,8 @@ class LazyConv1d(_LazyConvMixin, Conv1d):
 
 
 class LazyConv2d(_LazyConvMixin, Conv2d):
+    """Conv2d whose in_channels is read from the first input."""
+
     cls_to_become = Conv2d
 
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
@@ -140,6 +144,8 @@ class LazyConv2d(_LazyConvMixin, Conv2d):
 
 
 class LazyConv3d(_LazyConvMixin, Conv3d):
+    """Conv3d whose in_channels is read from the first input."""
+
     cls_to_become = Conv3d
 
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
@@ -148,6 +154,8 @@ class LazyConv3d(_LazyConvMixin, Conv3d):
 
 
 class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
+    """ConvTranspose1d whose in_channels is read from the first input."""
+
     cls_to_become = ConvTranspose1d
 
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
@@ -157,6 +165,8 @@ class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
 
 
 class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
+    """ConvTranspose2d whose in_channels is read from the first input."""
+
     cls_to_become = ConvTranspose2d
 
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
@@ -166,6 +176,8 @@ class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
 
 
 class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
+    """ConvTranspose3d whose in_channels is read from the first input."""
+
     cls_to_become = ConvTranspose3d
 
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
@@ -202,24 +214,36 @@ class _LazyNormBase(LazyModuleMixin):
 
 
 class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
+    """BatchNorm1d whose num_features is read from the first input."""
+
     cls_to_become = BatchNorm1d
 
 
 class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
+    """BatchNorm2d whose num_features is read from the first input."""
+
     cls_to_become = BatchNorm2d
 
 
 class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
+    """BatchNorm3d whose num_features is read from the first input."""
+
     cls_to_become = BatchNorm3d
 
 
 class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    """InstanceNorm1d whose num_features is read from the first input."""
+
     cls_to_become = InstanceNorm1d
 
 
 class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    """InstanceNorm2d whose num_features is read from the first input."""
+
     cls_to_become = InstanceNorm2d
 
 
 class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    """InstanceNorm3d whose num_features is read from the first input."""
+
     cls_to_become = InstanceNorm3d

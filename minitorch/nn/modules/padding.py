@@ -45,6 +45,8 @@ class ConstantPad2d(_ConstantPadNd):
 
 
 class ConstantPad3d(_ConstantPadNd):
+    """Pad the last three dims with a constant."""
+
     _n = 6
 
 
@@ -65,7 +67,7 @@ class ZeroPad2d(_ZeroPad, ConstantPad2d):
 
 
 class ZeroPad3d(_ZeroPad, ConstantPad3d):
-    pass
+    """Pad the last three dims with zeros."""
 
 
 class ReflectionPad1d(_PadNd):
@@ -93,12 +95,18 @@ class CircularPad2d(_PadNd):
 
 
 class ReflectionPad3d(_PadNd):
+    """Pad the last three dims with their reflection."""
+
     mode, _n = "reflect", 6
 
 
 class ReplicationPad3d(_PadNd):
+    """Pad the last three dims by repeating their edges."""
+
     mode, _n = "replicate", 6
 
 
 class CircularPad3d(_PadNd):
+    """Pad the last three dims circularly."""
+
     mode, _n = "circular", 6

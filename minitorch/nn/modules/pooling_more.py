@@ -22,6 +22,8 @@ class MaxPool1d(MaxPool2d):
 
 
 class MaxPool3d(MaxPool2d):
+    """Maximum over (D, H, W) windows."""
+
     def forward(self, input):
         return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
                             self.return_indices)
@@ -43,6 +45,8 @@ class AvgPool1d(Module):
 
 
 class AvgPool3d(AvgPool2d):
+    """Average over (D, H, W) windows."""
+
     def forward(self, input):
         return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad, self.divisor_override)
@@ -54,6 +58,8 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
 
 
 class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    """Average pooling of (D, H, W) to a fixed output size."""
+
     def forward(self, input):
         return F.adaptive_avg_pool3d(input, self.output_size)
 
@@ -76,6 +82,8 @@ class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
 
 
 class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    """Max pooling of (D, H, W) to a fixed output size."""
+
     def forward(self, input):
         return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
 
@@ -98,14 +106,18 @@ class _LPPoolNd(Module):
 
 
 class LPPool1d(_LPPoolNd):
+    """Power-average pooling over (L) windows."""
+
     function = staticmethod(F.lp_pool1d)
 
 
 class LPPool2d(_LPPoolNd):
-    pass
+    """Power-average pooling over (H, W) windows."""
 
 
 class LPPool3d(_LPPoolNd):
+    """Power-average pooling over (D, H, W) windows."""
+
     function = staticmethod(F.lp_pool3d)
 
 
@@ -130,14 +142,18 @@ class _MaxUnpoolNd(Module):
 
 
 class MaxUnpool1d(_MaxUnpoolNd):
+    """The inverse of MaxPool1d (zeros where no maximum was)."""
+
     dims, function = 1, staticmethod(F.max_unpool1d)
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
-    pass
+    """The inverse of MaxPool2d (zeros where no maximum was)."""
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
+    """The inverse of MaxPool3d (zeros where no maximum was)."""
+
     dims, function = 3, staticmethod(F.max_unpool3d)
 
 
@@ -169,8 +185,10 @@ class _FractionalMaxPoolNd(Module):
 
 
 class FractionalMaxPool2d(_FractionalMaxPoolNd):
-    pass
+    """Max pooling over pseudo-randomly placed (H, W) windows."""
 
 
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Max pooling over pseudo-randomly placed (D, H, W) windows."""
+
     dims, function = 3, staticmethod(F.fractional_max_pool3d)
