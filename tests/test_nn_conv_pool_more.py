@@ -182,6 +182,10 @@ ERRORS = {
     "conv3d_dims": ([(2, 3, 4, 4), (2, 3, 1, 1, 1)], lambda lib, x, w: lib.conv3d(x, w)),
     "conv3d_channels": ([(1, 3, 4, 4, 4), (2, 2, 1, 1, 1)], lambda lib, x, w: lib.conv3d(x, w)),
     "conv2d_groups": ([(2, 4, 7, 6), (3, 2, 3, 3)], lambda lib, x, w: lib.conv2d(x, w, groups=2)),
+    "conv2d_stride_length": ([(1, 2, 5, 5), (2, 2, 3, 3)], lambda lib, x, w: lib.conv2d(x, w, stride=(1, 2, 3))),
+    "conv1d_padding_length": ([(1, 2, 5), (2, 2, 3)], lambda lib, x, w: lib.conv1d(x, w, padding=(1, 2))),
+    "conv_transpose2d_output_padding_length": ([(1, 2, 5, 5), (2, 2, 3, 3)], lambda lib, x, w: lib.conv_transpose2d(
+        x, w, output_padding=(0, 0, 0))),
     "conv3d_kernel_too_big": ([(1, 2, 2, 4, 4), (2, 2, 3, 1, 1)], lambda lib, x, w: lib.conv3d(x, w)),
     "conv_transpose3d_output_padding": ([(1, 2, 3, 3, 3), (2, 2, 2, 2, 2)], lambda lib, x, w: lib.conv_transpose3d(
         x, w, stride=2, output_padding=(2, 0, 0))),

@@ -329,6 +329,14 @@ def _ntuple(v, dims: int) -> tuple:
     return (int(v),) * dims
 
 
+def _conv_tuple(v, dims: int, name: str) -> tuple:
+    """``_ntuple`` with torch's check that a convolution argument has one value per spatial dim."""
+    if isinstance(v, (tuple, list)) and len(v) not in (1, dims):
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {dims} values to match the "
+                           f"convolution dimensions, but got {name}={list(v)}")
+    return _ntuple(v, dims)
+
+
 def _geometry(stride, pads, dilation, groups) -> Geometry:
     """A Geometry from per-dim stride, (before, after) pads and dilation (1, 2 or 3 dims)."""
     if len(stride) == 1:
@@ -365,7 +373,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
                            f"{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "
                            f"{x.shape[1]} channels instead")
-    stride, dilation = _ntuple(stride, dims), _ntuple(dilation, dims)
+    stride, dilation = _conv_tuple(stride, dims, "stride"), _conv_tuple(dilation, dims, "dilation")
     kernel, size = tuple(weight.shape[2:]), tuple(x.shape[2:])
     if padding == "valid":
         pads = ((0, 0),) * dims
@@ -374,7 +382,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
             raise RuntimeError("padding='same' is not supported for strided convolutions")
         pads = tuple((d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for d, k in zip(dilation, kernel))
     else:
-        pads = tuple((p, p) for p in _ntuple(padding, dims))
+        pads = tuple((p, p) for p in _conv_tuple(padding, dims, "padding"))
     padded = [s + a + b for s, (a, b) in zip(size, pads)]
     if any(p < d * (k - 1) + 1 for p, d, k in zip(padded, dilation, kernel)):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
@@ -411,8 +419,8 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
     if x.shape[1] != weight.shape[0]:
         raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} "
                            f"to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
-    stride, padding, output_padding, dilation = (_ntuple(v, dims) for v in (stride, padding, output_padding,
-                                                                               dilation))
+    stride, padding, output_padding, dilation = (_conv_tuple(v, dims, name) for v, name in (
+        (stride, "stride"), (padding, "padding"), (output_padding, "output_padding"), (dilation, "dilation")))
     if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
         axes = ("depth", "height", "width")[-max(dims, 2):]
         lifted = [(lead,) + v if dims == 1 else v for v, lead in ((output_padding, 0), (stride, 1), (dilation, 1))]
