@@ -196,6 +196,15 @@ ERRORS = {
     "conv_tbc_channels": ([(5, 2, 2), (3, 3, 4), (4,)], lambda lib, x, w, b: lib.conv_tbc(x, w, b)),
     "max_pool3d_dims": ([(2, 3, 4)], lambda lib, x: F(lib).max_pool3d(x, 2)),
     "max_pool3d_pad": ([(1, 2, 4, 4, 4)], lambda lib, x: F(lib).max_pool3d(x, 2, padding=2)),
+    **{f"{pool}_{arg}_length": ([(1, 2, 4, 4, 4)], lambda lib, x, pool=pool, arg=arg: getattr(F(lib), pool)(
+        x, **{"kernel_size": 2, arg: (2, 2)})) for pool in ("max_pool3d", "avg_pool3d")
+       for arg in ("kernel_size", "stride", "padding")},
+    "max_pool3d_dilation_length": ([(1, 2, 4, 4, 4)], lambda lib, x: F(lib).max_pool3d(x, 2, dilation=(1, 1))),
+    "max_pool2d_kernel_length": ([(2, 4, 4, 4)], lambda lib, x: F(lib).max_pool2d(x, (2, 2, 2))),
+    "avg_pool2d_stride_length": ([(2, 4, 4, 4)], lambda lib, x: F(lib).avg_pool2d(x, 2, (1, 1, 1))),
+    "avg_pool2d_padding_length": ([(2, 4, 4, 4)], lambda lib, x: F(lib).avg_pool2d(x, 2, 1, (0, 0, 0))),
+    "max_pool2d_dilation_length": ([(2, 4, 4, 4)], lambda lib, x: F(lib).max_pool2d(x, 2, 1, 0, (1, 1, 1))),
+    "max_pool3d_stride_zero": ([(1, 2, 4, 4, 4)], lambda lib, x: F(lib).max_pool3d(x, 2, stride=0)),
     "max_pool3d_too_small": ([(1, 2, 1, 4, 4)], lambda lib, x: F(lib).max_pool3d(x, 2)),
     "avg_pool3d_too_small": ([(1, 2, 1, 4, 4)], lambda lib, x: F(lib).avg_pool3d(x, 2)),
     "adaptive_avg_pool3d_dims": ([(2, 3, 4)], lambda lib, x: F(lib).adaptive_avg_pool3d(x, 2)),

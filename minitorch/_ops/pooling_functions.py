@@ -26,6 +26,21 @@ def _kernel_stride(kernel_size, stride, dims: int) -> tuple[tuple, tuple]:
     return kernel, kernel if stride is None or stride == [] else _ntuple(stride, dims)
 
 
+def _window_args(name: str, dims: int, kernel_size, stride, padding, dilation=1) -> tuple:
+    """(kernel, stride, padding, dilation) of a max or average pooling, with torch's checks of their lengths."""
+    count, either = ("", "two", "three")[dims - 1], "" if name == "avg_pool3d" else " either"
+    rules = (("kernel_size", kernel_size, "a single int"), ("stride", stride, "omitted, a single int"),
+             ("padding", padding, "a single int"), ("dilation", dilation, "a single int"))
+    for arg, v, allowed in rules:
+        if isinstance(v, (tuple, list)) and len(v) not in (1, dims) and not (arg == "stride" and len(v) == 0):
+            verb = "must be either" if arg == "dilation" else f"must{either} be"
+            raise RuntimeError(f"{name}: {arg} {verb} {allowed}, or a tuple of {count} ints")
+    kernel, stride = _kernel_stride(kernel_size, stride, dims)
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
+    return kernel, stride, _ntuple(padding, dims), _ntuple(dilation, dims)
+
+
 def _check_half(padding, kernel, dilation) -> None:
     for p, k, d in zip(padding, kernel, dilation):
         if p > (d * (k - 1) + 1) // 2:
@@ -81,8 +96,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, c
                return_indices: bool = False):
     """Maximum over each window (optionally with the flat indices of the maxima)."""
     _pool_input(input, "max_pool2d")
-    kernel, stride = _kernel_stride(kernel_size, stride, 2)
-    padding, dilation = _ntuple(padding, 2), _ntuple(dilation, 2)
+    kernel, stride, padding, dilation = _window_args("max_pool2d", 2, kernel_size, stride, padding, dilation)
     _check_half(padding, kernel, dilation)
     return _pool.MaxPool2d.apply(input, return_indices=return_indices, track=input.requires_grad and is_grad_enabled(),
                                  kernel=kernel, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
@@ -93,8 +107,7 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, c
                return_indices: bool = False):
     """Maximum over each (D, H, W) window (optionally with the flat indices of the maxima)."""
     _pool3d_input(input)
-    kernel, stride = _kernel_stride(kernel_size, stride, 3)
-    padding, dilation = _ntuple(padding, 3), _ntuple(dilation, 3)
+    kernel, stride, padding, dilation = _window_args("max_pool3d", 3, kernel_size, stride, padding, dilation)
     _check_half(padding, kernel, dilation)
     lead, size = tuple(input.shape[:-3]), tuple(input.shape[-3:])
     coords = _pool.window_argmax(input._data.reshape((-1,) + size), kernel, stride, padding, dilation, ceil_mode)
@@ -133,8 +146,7 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """Average over each window."""
     _pool_input(input, "avg_pool2d")
-    kernel, stride = _kernel_stride(kernel_size, stride, 2)
-    padding = _ntuple(padding, 2)
+    kernel, stride, padding, _ = _window_args("avg_pool2d", 2, kernel_size, stride, padding)
     _check_half(padding, kernel, (1, 1))
     return _pool.AvgPool2d.apply(input, kernel=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
                                  count_include_pad=count_include_pad, divisor_override=divisor_override)
@@ -155,8 +167,7 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """Average over each (D, H, W) window."""
     _pool3d_input(input)
-    kernel, stride = _kernel_stride(kernel_size, stride, 3)
-    padding = _ntuple(padding, 3)
+    kernel, stride, padding, _ = _window_args("avg_pool3d", 3, kernel_size, stride, padding)
     _check_half(padding, kernel, (1, 1, 1))
     size = tuple(input.shape[-3:])
     if any(n + 2 * p < k for n, p, k in zip(size, padding, kernel)):
