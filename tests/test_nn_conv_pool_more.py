@@ -392,6 +392,9 @@ def test_uninitialized_parameter_and_state_dict_loading():
     other = minitorch.nn.LazyBatchNorm1d()
     other.load_state_dict(state)
     assert other.has_uninitialized_params()
+    double = minitorch.nn.LazyBatchNorm1d().double()
+    assert double(minitorch.randn(4, 3, dtype=minitorch.float64)).dtype == minitorch.float64
+    assert double.running_mean.dtype == minitorch.float64 and double.weight.dtype == minitorch.float64
     p = UninitializedParameter(dtype=minitorch.float64)
     p.materialize((2, 3))
     assert type(p) is Parameter and p.shape == (2, 3) and p.dtype == minitorch.float64 and p.requires_grad

@@ -46,6 +46,14 @@ class LazyModuleMixin:
                                       error_msgs)
         missing_keys[:] = [k for k in missing_keys if k not in waiting]
 
+    def _apply(self, fn):
+        """As Module._apply; buffers still waiting for their shape stay uninitialised (in the new dtype)."""
+        waiting = [n for n, b in self._buffers.items() if isinstance(b, UninitializedTensorMixin)]
+        super()._apply(fn)
+        for name in waiting:
+            self._buffers[name] = UninitializedBuffer(dtype=self._buffers[name].dtype)
+        return self
+
     def _ready(self) -> bool:
         """Whether reset_parameters has real parameters to initialise."""
         return not self.has_uninitialized_params()
