@@ -16,9 +16,10 @@ class Im2Col(Op):
 
     @staticmethod
     def forward(ctx, x, geometry=None, kernel=(1, 1), blocks=(1, 1)):
-        ctx.args = geometry, kernel, blocks, x.shape[2:]
-        win = _windows(_pad(x, geometry.pads), *kernel, *blocks, geometry)
-        return win.reshape(x.shape[0], -1, blocks[0] * blocks[1])
+        ctx.args = geometry, kernel, blocks, x.shape[-2:]
+        x4 = x.reshape((-1,) + x.shape[-3:])  # (C, H, W) images are unbatched
+        win = _windows(_pad(x4, geometry.pads), *kernel, *blocks, geometry)
+        return win.reshape(x.shape[:-3] + (-1, blocks[0] * blocks[1]))
 
     @staticmethod
     def backward(ctx, g):
@@ -33,13 +34,13 @@ class Col2Im(Op):
     def forward(ctx, cols, geometry=None, kernel=(1, 1), blocks=(1, 1), size=(1, 1)):
         ctx.args = geometry, kernel, blocks
         (pt, pb), (pl, pr) = geometry.pads
-        n, kh, kw = cols.shape[0], *kernel
-        cols = cols.reshape(n, -1, kh, kw, *blocks)
-        out = np.zeros((n, cols.shape[1], size[0] + pt + pb, size[1] + pl + pr), cols.dtype)
+        lead, (kh, kw) = cols.shape[:-2], kernel  # (C * kh * kw, L) columns are unbatched
+        cols = cols.reshape(-1, cols.shape[-2] // (kh * kw), kh, kw, *blocks)
+        out = np.zeros(cols.shape[:2] + (size[0] + pt + pb, size[1] + pl + pr), cols.dtype)
         for i in range(kh):
             for j in range(kw):
                 out[_window_slice(i, j, *blocks, geometry)] += cols[:, :, i, j]
-        return out[:, :, pt:pt + size[0], pl:pl + size[1]]
+        return out[:, :, pt:pt + size[0], pl:pl + size[1]].reshape(lead + out.shape[1:2] + tuple(size))
 
     @staticmethod
     def backward(ctx, g):
@@ -69,16 +70,14 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
                            f"dimensions for input, but got: {list(input.shape)}")
     kernel, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
-    x = input.unsqueeze(0) if input.dim() == 3 else input
-    size = tuple(x.shape[2:])
+    size = tuple(input.shape[-2:])
     blocks = _blocks(size, kernel, dilation, padding, stride)
     if min(blocks) < 1:
         raise RuntimeError(f"Given input with spatial size {size}, kernel_size={kernel}, dilation={dilation}, "
                            f"padding={padding}, calculated shape of the array of sliding blocks as {blocks}, but its "
                            "components must be at least one.")
     geometry = Geometry(stride, tuple((p, p) for p in padding), dilation, 1)
-    out = Im2Col.apply(x, geometry=geometry, kernel=kernel, blocks=blocks)
-    return out.squeeze(0) if input.dim() == 3 else out
+    return Im2Col.apply(input, geometry=geometry, kernel=kernel, blocks=blocks)
 
 
 @register(method=False, top_level=False, functional=True)
@@ -89,16 +88,15 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
                            f"dimensions for input, but got: {list(input.shape)}")
     kernel, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
     size = _ntuple(output_size, 2)
-    cols = input.unsqueeze(0) if input.dim() == 2 else input
-    if cols.shape[1] % (kernel[0] * kernel[1]):
+    rows, count = input.shape[-2:]  # C * kh * kw rows, one column per block
+    if rows % (kernel[0] * kernel[1]):
         raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
-                           f"got input.size(1)={cols.shape[1]} and kernel_size={kernel}.")
+                           f"got input.size(1)={rows} and kernel_size={kernel}.")
     blocks = _blocks(size, kernel, dilation, padding, stride)
-    if blocks[0] * blocks[1] != cols.shape[2]:
+    if blocks[0] * blocks[1] != count:
         raise RuntimeError(f"Given output_size={size}, kernel_size={kernel}, dilation={dilation}, padding={padding}, "
                            f"stride={stride}, expected size of input's dimension 2 to match the calculated number of "
                            f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
-                           f"input.size(2)={cols.shape[2]}.")
+                           f"input.size(2)={count}.")
     geometry = Geometry(stride, tuple((p, p) for p in padding), dilation, 1)
-    out = Col2Im.apply(cols, geometry=geometry, kernel=kernel, blocks=blocks, size=size)
-    return out.squeeze(0) if input.dim() == 2 else out
+    return Col2Im.apply(input, geometry=geometry, kernel=kernel, blocks=blocks, size=size)
