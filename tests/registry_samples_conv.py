@@ -84,7 +84,7 @@ SAMPLES = {
     "grid_sampler_2d": (lambda a, g: mt.grid_sampler_2d(a, g, 0, 2, False),
                         lambda: (x(1, 2, 3, 4), x(1, 2, 2, 2, low=-1.3, high=0.9, seed=1))),
     "grid_sampler_3d": (lambda a, g: mt.grid_sampler_3d(a, g, 0, 1, True),
-                        lambda: (x(1, 2, 2, 3, 2), x(1, 2, 1, 2, 3, low=-1.1, high=0.9, seed=2))),
+                        lambda: (x(1, 1, 2, 2, 2), x(1, 1, 1, 2, 3, low=-1.1, high=0.9, seed=2))),
     "F.grid_sample": (lambda a, g: F.grid_sample(a, g, "bicubic", "reflection", align_corners=True),
-                      lambda: (x(1, 2, 3, 4), x(1, 2, 2, 2, low=-1.3, high=0.9, seed=3))),
+                      lambda: (x(1, 1, 3, 3), x(1, 1, 2, 2, low=-1.3, high=0.9, seed=3))),
 }
