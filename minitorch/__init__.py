@@ -48,6 +48,8 @@ if TYPE_CHECKING:
         not_equal, signbit)
     from minitorch._ops.complex import (angle, complex, conj, conj_physical, imag, is_conj, polar, real,
         resolve_conj, sgn, view_as_complex, view_as_real)
+    from minitorch._ops.conv import (conv1d, conv2d, conv3d, conv_tbc, conv_transpose1d, conv_transpose2d,
+        conv_transpose3d, convolution)
     from minitorch._ops.copying import (clone, fill, fill_, zero_)
     from minitorch._ops.counting import (bincount, bucketize, histc, histogram, histogramdd, isin, searchsorted,
         unique, unique_consecutive)
@@ -76,8 +78,13 @@ if TYPE_CHECKING:
     from minitorch._ops.norm import norm
     from minitorch._ops.numeric import (copysign, erf_, float_power, frexp, gcd, gcd_, heaviside, lcm, lcm_, ldexp,
         ldexp_, nextafter)
+    from minitorch._ops.pooling_functions import (adaptive_avg_pool1d,
+        adaptive_max_pool1d_values_indices as adaptive_max_pool1d, avg_pool1d, max_pool1d, max_pool1d_with_indices,
+        max_pool2d, max_pool3d)
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
+    from minitorch._ops.sampling import (affine_grid_generator, constant_pad_nd, grid_sampler, grid_sampler_2d,
+        grid_sampler_3d)
     from minitorch._ops.scans import (cummax, cummin, cumprod, cumulative_trapezoid, diff, gradient, logcumsumexp,
         trapezoid, trapz)
     from minitorch._ops.scatter import (as_strided, as_strided_scatter, diagonal_scatter, index_add, index_copy,

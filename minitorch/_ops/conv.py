@@ -1,5 +1,4 @@
-"""2-D convolution (1-D convolutions are 2-D ones of height 1), as three ops that are each
-other's gradients:
+"""Convolution in 1, 2 and 3 dims, as three ops that are each other's gradients:
 
 - ``Convolution``: y = conv(x, w) + b;
 - ``ConvTranspose``: the adjoint of conv in x, i.e. conv_transpose (and conv's input gradient);
@@ -10,12 +9,22 @@ higher-order gradients come for free. The numpy kernels use strided window views
 (im2col without Python loops over pixels) and one batched BLAS matmul; depthwise
 convolutions (one input channel per group) use multiply-adds over the kernel
 positions instead, and 1x1 convolutions skip the window copy.
+
+The kernels are 2-d: a 1-d convolution is a 2-d one of height 1, and a 3-d one the sum over
+its depth kernel positions of 2-d convolutions of the depth slices (each (N, C, D, H, W) slice
+read as N * D images).
+
+The functional forms (``conv1d`` .. ``conv_transpose3d``, ``convolution``, ``conv_tbc``) check
+their arguments with torch's messages and build the ``Geometry``.
 """
 from __future__ import annotations
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .. import _dtype
+from .._registry import register
+from .._tensor import Tensor
 from ..autograd.function import Op
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
 
@@ -179,39 +188,97 @@ def _like(out: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return out[:, :, 0] if ref.ndim == 3 else out
 
 
+def _by_depth(a: np.ndarray) -> np.ndarray:
+    """(N, C, D, H, W) -> (N * D, C, H, W)."""
+    return a.transpose(0, 2, 1, 3, 4).reshape((-1, a.shape[1]) + a.shape[3:])
+
+
+def _volumes(a: np.ndarray, n: int) -> np.ndarray:
+    """(N * D, C, H, W) -> (N, C, D, H, W)."""
+    return a.reshape((n, -1) + a.shape[1:]).transpose(0, 2, 1, 3, 4)
+
+
+def _depth_stacked(x: np.ndarray, g: Geometry, kd: int, od: int) -> np.ndarray:
+    """The depth windows of (N, C, D, H, W) as images (N * od, groups * kd * C/groups, H, W): output depth
+    position d reads, per group, its kd input slices; a 3-d convolution is then one 2-d convolution of these
+    with the weight (O, kd * C/groups, kh, kw) (``_depth_weight``)."""
+    n, c = x.shape[:2]
+    stride, _, dilation = g.depth
+    xp = np.pad(x, ((0, 0), (0, 0), g.depth[1], (0, 0), (0, 0)))
+    sn, sc, sd, sh, sw = xp.strides
+    win = as_strided(xp, (n, od, g.groups, c // g.groups, kd) + xp.shape[3:],
+                     (sn, sd * stride, sc * (c // g.groups), sc, sd * dilation, sh, sw), writeable=False)
+    return win.transpose(0, 1, 2, 4, 3, 5, 6).reshape((n * od, -1) + xp.shape[3:])
+
+
+def _depth_weight(w: np.ndarray) -> np.ndarray:
+    """(O, C/groups, kd, kh, kw) -> (O, kd * C/groups, kh, kw), the channel order of ``_depth_stacked``."""
+    return w.transpose(0, 2, 1, 3, 4).reshape((w.shape[0], -1) + w.shape[3:])
+
+
+def _conv_nd(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
+    if x.ndim < 5:
+        return _like(_conv(*_2d(x, w), g), x)
+    kd = w.shape[2]
+    od = (x.shape[2] + sum(g.depth[1]) - g.depth[2] * (kd - 1) - 1) // g.depth[0] + 1
+    return _volumes(_conv(_depth_stacked(x, g, kd, od), _depth_weight(w), g.plane()), x.shape[0])
+
+
+def _conv_transpose_nd(u: np.ndarray, w: np.ndarray, g: Geometry, out_size: tuple) -> np.ndarray:
+    if u.ndim < 5:
+        return _like(_conv_transpose(*_2d(u, w), g, out_size), u)
+    n, od, (front, back) = u.shape[0], u.shape[2], g.depth[1]
+    _, cg, kd = w.shape[:3]
+    stacked = _conv_transpose(_by_depth(u), _depth_weight(w), g.plane(), out_size[1:])
+    # (N * od, groups * kd * C/groups, H, W) -> per depth tap, (N, C, od, H, W) added at its slices
+    taps = stacked.reshape((n, od, g.groups, kd, cg) + tuple(out_size[1:])).transpose(3, 0, 2, 4, 1, 5, 6)
+    out = np.zeros((n, g.groups * cg, out_size[0] + front + back) + tuple(out_size[1:]), stacked.dtype)
+    for i, sl in enumerate(g.depth_taps(kd, od)):
+        out[:, :, sl] += taps[i].reshape((n, g.groups * cg) + taps.shape[4:])
+    return out[:, :, front:front + out_size[0]]
+
+
+def _conv_weight_grad_nd(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple) -> np.ndarray:
+    if x.ndim < 5:
+        return _like(_conv_weight_grad(*_2d(x, u), g, (1,) * (2 - len(kernel)) + tuple(kernel)), x)
+    kd, od = kernel[0], u.shape[2]
+    gw = _conv_weight_grad(_depth_stacked(x, g, kd, od), _by_depth(u), g.plane(), kernel[1:])
+    return gw.reshape((gw.shape[0], kd, -1) + gw.shape[2:]).transpose(0, 2, 1, 3, 4)
+
+
+def _add_bias(out: np.ndarray, b) -> np.ndarray:
+    if b is not None:
+        out += b.reshape((1, -1) + (1,) * (out.ndim - 2))
+    return out
+
+
 class Convolution(Op):
-    """conv2d(x, w, b) (``b`` may be None)."""
+    """conv1d/2d/3d(x, w, b) (``b`` may be None)."""
 
     @staticmethod
     def forward(ctx, x, w, b, geometry=None):
         ctx.geometry = geometry
         ctx.save_for_backward(x, w)
-        out = _conv(*_2d(x, w), geometry)
-        if b is not None:
-            out += b.reshape(1, -1, 1, 1)
-        return _like(out, x)
+        return _add_bias(_conv_nd(x, w, geometry), b)
 
     @staticmethod
     def backward(ctx, g):
         x, w = ctx.saved_tensors
         need_x, need_w, need_b = ctx.needs_input_grad
         geo = ctx.geometry
-        gx = ConvTranspose.apply(g, w, None, geometry=geo, out_hw=_spatial(x)) if need_x else None
+        gx = ConvTranspose.apply(g, w, None, geometry=geo, out_size=_spatial(x)) if need_x else None
         gw = ConvWeightGrad.apply(x, g, geometry=geo, kernel=tuple(w.shape[2:])) if need_w else None
         return gx, gw, (_bias_grad(g) if need_b else None)
 
 
 class ConvTranspose(Op, name="ConvolutionBackward0"):
-    """conv_transpose2d(u, w, b): the gradient of conv2d with respect to its input, plus a bias."""
+    """conv_transpose1d/2d/3d(u, w, b): the gradient of the convolution with respect to its input, plus a bias."""
 
     @staticmethod
-    def forward(ctx, u, w, b, geometry=None, out_hw=(0, 0)):
+    def forward(ctx, u, w, b, geometry=None, out_size=(0, 0)):
         ctx.geometry = geometry
         ctx.save_for_backward(u, w)
-        out = _conv_transpose(*_2d(u, w), geometry, out_hw)
-        if b is not None:
-            out += b.reshape(1, -1, 1, 1)
-        return _like(out, u)
+        return _add_bias(_conv_transpose_nd(u, w, geometry, out_size), b)
 
     @staticmethod
     def backward(ctx, gz):
@@ -224,33 +291,191 @@ class ConvTranspose(Op, name="ConvolutionBackward0"):
 
 
 class ConvWeightGrad(Op, name="ConvolutionBackwardBackward0"):
-    """The gradient of conv2d with respect to its weight, as a differentiable op."""
+    """The gradient of the convolution with respect to its weight, as a differentiable op."""
 
     @staticmethod
     def forward(ctx, x, u, geometry=None, kernel=(1, 1)):
         ctx.geometry = geometry
         ctx.save_for_backward(x, u)
-        kernel = kernel if len(kernel) == 2 else (1,) + tuple(kernel)
-        return _like(_conv_weight_grad(*_2d(x, u), geometry, kernel), x)
+        return _conv_weight_grad_nd(x, u, geometry, tuple(kernel))
 
     @staticmethod
     def backward(ctx, gw):
         x, u = ctx.saved_tensors
         need_x, need_u = ctx.needs_input_grad
         geo = ctx.geometry
-        gx = ConvTranspose.apply(u, gw, None, geometry=geo, out_hw=_spatial(x)) if need_x else None
+        gx = ConvTranspose.apply(u, gw, None, geometry=geo, out_size=_spatial(x)) if need_x else None
         gu = _conv_like(x, gw, geo, u) if need_u else None
         return gx, gu
 
 
 def _conv_like(x, w, geo, like):
-    """conv2d(x, w) cut to ``like``'s size: conv_transpose's output_padding adds rows and columns
-    that the convolution back maps to one output row or column more than ``like`` has."""
+    """The convolution of x with w cut to ``like``'s size: conv_transpose's output_padding adds rows and
+    columns that the convolution back maps to one output row or column more than ``like`` has."""
     out = Convolution.apply(x, w, None, geometry=geo)
     return out if out.shape == like.shape else out[(...,) + tuple(slice(0, s) for s in like.shape[2:])]
 
 
-def _spatial(x) -> tuple[int, int]:
-    """(H, W) of an input, 1-D inputs having height 1."""
+def _spatial(x) -> tuple:
+    """The spatial size of an input, 1-D inputs having height 1."""
     shape = tuple(x.shape[2:])
     return (1,) + shape if len(shape) == 1 else shape
+
+
+# ---- the functional forms ---------------------------------------------------------------------------------
+def _ntuple(v, dims: int) -> tuple:
+    if isinstance(v, (tuple, list)):
+        return tuple(int(e) for e in v) if len(v) != 1 else (int(v[0]),) * dims
+    return (int(v),) * dims
+
+
+def _conv_tuple(v, dims: int, name: str) -> tuple:
+    """``_ntuple`` with torch's check that a convolution argument has one value per spatial dim."""
+    if isinstance(v, (tuple, list)) and len(v) not in (1, dims):
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {dims} values to match the "
+                           f"convolution dimensions, but got {name}={list(v)}")
+    return _ntuple(v, dims)
+
+
+def _geometry(stride, pads, dilation, groups) -> Geometry:
+    """A Geometry from per-dim stride, (before, after) pads and dilation (1, 2 or 3 dims)."""
+    if len(stride) == 1:
+        return Geometry((1,) + stride, ((0, 0),) + tuple(pads), (1,) + dilation, groups)
+    if len(stride) == 2:
+        return Geometry(stride, tuple(pads), dilation, groups)
+    return Geometry(stride[1:], tuple(pads[1:]), dilation[1:], groups, depth=(stride[0], pads[0], dilation[0]))
+
+
+def _batched(input, dims: int, name: str):
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
+                           f"input of size: {list(input.shape)}")
+    return (input.unsqueeze(0), True) if input.dim() == dims + 1 else (input, False)
+
+
+def _check_dtypes(input, weight, bias):
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[input.dtype]} but found "
+                           f"{_dtype.C_NAMES[weight.dtype]}")
+    if bias is not None and bias.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[weight.dtype]} but found "
+                           f"{_dtype.C_NAMES[bias.dtype]}")
+
+
+def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
+    name = f"conv{dims}d"
+    x, unbatched = _batched(input, dims, name)
+    _check_dtypes(x, weight, bias)
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{list(weight.shape)}] instead")
+    if x.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+                           f"{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "
+                           f"{x.shape[1]} channels instead")
+    stride, dilation = _conv_tuple(stride, dims, "stride"), _conv_tuple(dilation, dims, "dilation")
+    kernel, size = tuple(weight.shape[2:]), tuple(x.shape[2:])
+    if padding == "valid":
+        pads = ((0, 0),) * dims
+    elif padding == "same":
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        pads = tuple((d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for d, k in zip(dilation, kernel))
+    else:
+        pads = tuple((p, p) for p in _conv_tuple(padding, dims, "padding"))
+    padded = [s + a + b for s, (a, b) in zip(size, pads)]
+    if any(p < d * (k - 1) + 1 for p, d, k in zip(padded, dilation, kernel)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                           f"size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater than actual "
+                           "input size")
+    out = Convolution.apply(x, weight, bias, geometry=_geometry(stride, pads, dilation, groups))
+    return out.squeeze(0) if unbatched else out
+
+
+@register(method=False, functional=True)
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    """1-D cross-correlation over (N, C, L) inputs; padding may be 'same' or 'valid'."""
+    return _convolve(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+@register(method=False, functional=True)
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
+    return _convolve(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+@register(method=False, functional=True)
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    """3-D cross-correlation over (N, C, D, H, W) inputs; padding may be 'same' or 'valid'."""
+    return _convolve(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, dims):
+    x, unbatched = _batched(input, dims, f"conv_transpose{dims}d")
+    _check_dtypes(x, weight, bias)
+    if x.shape[1] != weight.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} "
+                           f"to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
+    stride, padding, output_padding, dilation = (_conv_tuple(v, dims, name) for v, name in (
+        (stride, "stride"), (padding, "padding"), (output_padding, "output_padding"), (dilation, "dilation")))
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        axes = ("depth", "height", "width")[-max(dims, 2):]
+        lifted = [(lead,) + v if dims == 1 else v for v, lead in ((output_padding, 0), (stride, 1), (dilation, 1))]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+            f"{what}_{axis}: {v}" for what, vs in zip(("output_padding", "stride", "dilation"), lifted)
+            for axis, v in zip(axes, vs)))
+    size = tuple((x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (weight.shape[2 + i] - 1)
+                 + output_padding[i] + 1 for i in range(dims))
+    geometry = _geometry(stride, tuple((p, p) for p in padding), dilation, groups)
+    out = ConvTranspose.apply(x, weight, bias, geometry=geometry, out_size=(1,) + size if dims == 1 else size)
+    return out.squeeze(0) if unbatched else out
+
+
+@register(method=False, functional=True)
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The transpose (gradient) of conv1d: (N, C_in, L) -> (N, C_out, L')."""
+    return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+@register(method=False, functional=True)
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
+    return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+@register(method=False, functional=True)
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The transpose (gradient) of conv3d: (N, C_in, D, H, W) -> (N, C_out, D', H', W')."""
+    return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+
+
+@register(method=False)
+def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padding, dilation, transposed: bool,
+                output_padding, groups: int) -> Tensor:
+    """A convolution or transposed convolution with as many spatial dims as the weight has."""
+    dims = weight.dim() - 2
+    if transposed:
+        return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, dims)
+    return _convolve(input, weight, bias, stride, padding, dilation, groups, dims)
+
+
+@register(method=False, functional=True)
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """1-D convolution of a (time, batch, channels) input with a (kernel, in, out) weight."""
+    for t, dims, message in ((input, 3, "Input must have 3 dims: time, batch, in_channel"),
+                             (weight, 3, "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels."),
+                             (bias, 1, "Bias must be 1-D")):
+        if t.dim() != dims:
+            raise RuntimeError(message)
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if bias.shape[0] != weight.shape[2]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)

@@ -4,7 +4,7 @@ Plain numpy: this module imports no op module.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -16,6 +16,16 @@ class Geometry:
     pads: tuple[tuple[int, int], tuple[int, int]]  # (top, bottom), (left, right)
     dilation: tuple[int, int]
     groups: int
+    depth: tuple | None = None  # 3-d: the depth axis's (stride, (front, back) padding, dilation)
+
+    def plane(self) -> "Geometry":
+        """The (H, W) part of a 3-d geometry."""
+        return replace(self, depth=None)
+
+    def depth_taps(self, k: int, out: int) -> list[slice]:
+        """Where each of ``k`` depth kernel positions reads the depth-padded input, for ``out`` outputs."""
+        s, _, d = self.depth
+        return [slice(i * d, i * d + s * (out - 1) + 1, s) for i in range(k)]
 
     def out_size(self, h: int, w: int, kh: int, kw: int) -> tuple[int, int]:
         (pt, pb), (pl, pr) = self.pads

@@ -1,14 +1,20 @@
-"""Pooling and resampling over the last two dims: max_pool2d, avg_pool2d,
-adaptive_avg_pool2d, adaptive_max_pool2d, nearest upsampling and padding.
+"""The pooling and resampling ops: max_pool2d, avg_pool2d (1-d ones run as 2-d ones of height 1),
+3-d max pooling by window argmax, adaptive pooling and linear interpolation as separable matrix
+products, max_unpool, nearest upsampling and padding. The functional forms are in
+``pooling_functions``.
 
 Windows are strided views (no copies of the input per window); gradients go back
 through the same windows, by index (max, nearest, pad) or evenly (average).
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ..autograd.function import Op
+from .conv import _conv_nd, _conv_transpose_nd
 from .geometry import Geometry, Taps, _window_slice, _windows
 from .indexing import Index, IndexScatter
 
@@ -212,6 +218,35 @@ class AvgPool2dSpread(_Adjoint, name="AvgPool2DBackwardBackward0"):
 AvgPool2d.adjoint, AvgPool2dSpread.adjoint = AvgPool2dSpread, AvgPool2d
 
 
+class AvgPlan3d:
+    """One avg_pool3d: window sums by a one-channel convolution of each (D, H, W) plane, over the per-window
+    ``divisor`` (an array of the output's spatial shape); ``spread`` is the adjoint."""
+
+    def __init__(self, shape, kernel, geometry: Geometry, divisor: np.ndarray):
+        self.in_shape, self.kernel, self.geo, self.divisor = tuple(shape), tuple(kernel), geometry, divisor
+
+    def apply(self, x: np.ndarray) -> np.ndarray:
+        ones = np.ones((1, 1) + self.kernel, x.dtype)
+        sums = _conv_nd(x.reshape((-1, 1) + self.in_shape[-3:]), ones, self.geo)
+        return (sums / self.divisor).astype(x.dtype, copy=False).reshape(self.in_shape[:-3] + self.divisor.shape)
+
+    def spread(self, g: np.ndarray) -> np.ndarray:
+        share = (g / self.divisor).astype(g.dtype, copy=False).reshape((-1, 1) + self.divisor.shape)
+        ones = np.ones((1, 1) + self.kernel, g.dtype)
+        return _conv_transpose_nd(share, ones, self.geo, self.in_shape[-3:]).reshape(self.in_shape)
+
+
+class AvgPool3d(_Adjoint, name="AvgPool3DBackward0"):
+    method = "apply"
+
+
+class AvgPool3dSpread(_Adjoint, name="AvgPool3DBackwardBackward0"):
+    method = "spread"
+
+
+AvgPool3d.adjoint, AvgPool3dSpread.adjoint = AvgPool3dSpread, AvgPool3d
+
+
 def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:
     """(out, size) averaging matrix: row i averages inputs floor(i*size/out) .. ceil((i+1)*size/out)."""
     m = np.zeros((out, size), dtype)
@@ -221,20 +256,37 @@ def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:
     return m
 
 
-class AdaptiveAvgPool2d(Op, name="AdaptiveAvgPool2DBackward0"):
-    """Average pooling to a fixed output size: separable, y = A_h @ x @ A_w^T."""
+class Separable(Op):
+    """A linear map along each of the last ``len(matrices)`` dims: y = x multiplied by ``matrices[i]`` along
+    dim ``-len(matrices) + i`` (adaptive average pooling, linear interpolation)."""
 
     @staticmethod
-    def forward(ctx, x, output_size=(1, 1)):
-        ah = _adaptive_matrix(x.shape[-2], output_size[0], x.dtype)
-        aw = _adaptive_matrix(x.shape[-1], output_size[1], x.dtype)
-        ctx.save_for_backward(ah, aw)
-        return ah @ x @ aw.T
+    def forward(ctx, x, matrices=()):
+        ctx.matrices = matrices
+        first = x.ndim - len(matrices)
+        for axis, m in enumerate(matrices, first):
+            x = m @ x if axis == x.ndim - 2 else np.moveaxis(np.moveaxis(x, axis, -1) @ m.T, -1, axis)
+        return x
 
     @staticmethod
     def backward(ctx, g):
-        ah, aw = ctx.saved_tensors
-        return ah.mT @ g @ aw
+        return Separable.apply(g, matrices=tuple(np.ascontiguousarray(m.T) for m in ctx.matrices))
+
+
+class AdaptiveAvgPool2d(Separable, name="AdaptiveAvgPool2DBackward0"):
+    pass
+
+
+class AdaptiveAvgPool3d(Separable, name="AdaptiveAvgPool3DBackward0"):
+    pass
+
+
+class UpsampleBilinear2d(Separable, name="UpsampleBilinear2DBackward0"):
+    pass
+
+
+def adaptive_avg_matrices(sizes, outs, dtype) -> tuple:
+    return tuple(_adaptive_matrix(n, o, dtype) for n, o in zip(sizes, outs))
 
 
 class UpsampleNearest2d(Op, name="UpsampleNearest2DBackward0"):
@@ -314,21 +366,84 @@ class AdaptiveMaxPool2D(Index, name="AdaptiveMaxPool2DBackward0"):
     """The maxima of adaptive windows, gathered by the index of each (windows may overlap: gradients add)."""
 
 
-def adaptive_max_index(a: np.ndarray, rows, cols):
-    """For (..., H, W) ``a`` and the windows' (start, end) bounds along H (``rows``) and W (``cols``): the
-    gather index of each window's first maximum, and its flat (H * W) position as torch returns it."""
-    lead, w = a.shape[:-2], a.shape[-1]
-    planes = a.reshape((-1,) + a.shape[-2:])
-    r = np.empty((planes.shape[0], len(rows), len(cols)), np.int64)
-    c = np.empty_like(r)
-    for i, (r0, r1) in enumerate(rows):
-        for j, (c0, c1) in enumerate(cols):
-            win = planes[:, r0:r1, c0:c1].reshape(planes.shape[0], -1)
-            nan = np.isnan(win) if win.dtype.kind == "f" else None
-            flat = np.argmax(win, -1) if nan is None or not nan.any() else \
-                np.where(nan.any(-1), nan.shape[-1] - 1 - np.argmax(nan[:, ::-1], -1), np.argmax(win, -1))  # last NaN wins
-            r[:, i, j], c[:, i, j] = r0 + flat // (c1 - c0), c0 + flat % (c1 - c0)
-    shape = lead + r.shape[1:]
-    r, c = r.reshape(shape), c.reshape(shape)
-    lead_index = tuple(i[..., None, None] for i in np.indices(lead, sparse=True)) if lead else ()
-    return lead_index + (r, c), r * w + c
+class AdaptiveMaxPool3D(Index, name="AdaptiveMaxPool3DBackward0"):
+    pass
+
+
+class MaxPool3D(Index, name="MaxPool3DWithIndicesBackward0"):
+    """The maxima of 3-d windows, gathered by the index of each."""
+
+
+class FractionalMaxPool2D(Index, name="FractionalMaxPool2DBackward0"):
+    pass
+
+
+class FractionalMaxPool3D(Index, name="FractionalMaxPool3DBackward0"):
+    pass
+
+
+class MaxUnpool(IndexScatter):
+    """Values written at flat per-plane indices into zeros (max_pool's indices undone)."""
+
+
+class MaxUnpool1D(MaxUnpool, name="MaxUnpool1DBackward0"):
+    pass
+
+
+class MaxUnpool2D(MaxUnpool, name="MaxUnpool2DBackward0"):
+    pass
+
+
+class MaxUnpool3D(MaxUnpool, name="MaxUnpool3DBackward0"):
+    pass
+
+
+def window_argmax(a: np.ndarray, kernel, stride, padding, dilation, ceil_mode):
+    """For (P, *S) planes ``a``: the coordinates (in S) of each pooling window's first maximum (the last NaN
+    where there is one, as in torch), as one (P, *out) array per dim."""
+    size = a.shape[1:]
+    out = [pooled_size(n, k, s, p, d, ceil_mode) for n, k, s, p, d in zip(size, kernel, stride, padding, dilation)]
+    if min(out) < 1:
+        c = a.shape[0]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, (c,) + size))}). Calculated output size: "
+                           f"({'x'.join(map(str, [c] + out))}). Output size is too small")
+    extra = [max(0, (o - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
+             for n, o, k, s, p, d in zip(size, out, kernel, stride, padding, dilation)]
+    fill = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
+    ap = np.pad(a, ((0, 0),) + tuple((p, p + e) for p, e in zip(padding, extra)), constant_values=fill)
+    steps = ap.strides[1:]
+    view = as_strided(ap, (a.shape[0], *out, *kernel), (ap.strides[0], *(t * s for t, s in zip(steps, stride)),
+                                                       *(t * d for t, d in zip(steps, dilation))), writeable=False)
+    arg = window_max_position(view.reshape(a.shape[0], *out, -1))
+    grid = np.indices(out, sparse=True)
+    return tuple(o * s + k * d - p for o, k, s, p, d in
+                 zip(grid, np.unravel_index(arg, kernel), stride, padding, dilation))
+
+
+def window_max_position(windows: np.ndarray) -> np.ndarray:
+    """The position along the last axis of each window's maximum: the first one, or the last NaN (as torch)."""
+    arg = windows.argmax(-1)
+    if windows.dtype.kind == "f":
+        nan = np.isnan(windows)
+        if nan.any():
+            arg = np.where(nan.any(-1), nan.shape[-1] - 1 - nan[..., ::-1].argmax(-1), arg)
+    return arg
+
+
+def adaptive_max_index(a: np.ndarray, bounds):
+    """For (..., *S) ``a`` and, per dim of S, the windows' (start, end) bounds: the gather index of each
+    window's first maximum, and its flat (prod(S)) position as torch returns it."""
+    k = len(bounds)
+    lead, size = a.shape[:-k], a.shape[-k:]
+    planes = a.reshape((-1,) + size)
+    outs = tuple(len(b) for b in bounds)
+    coords = [np.empty((planes.shape[0],) + outs, np.int64) for _ in range(k)]
+    for cell in itertools.product(*(range(o) for o in outs)):
+        box = [bounds[d][i] for d, i in enumerate(cell)]
+        win = planes[(slice(None),) + tuple(slice(b0, b1) for b0, b1 in box)].reshape(planes.shape[0], -1)
+        flat = window_max_position(win)
+        for d, offset in enumerate(np.unravel_index(flat, [b1 - b0 for b0, b1 in box])):
+            coords[d][(slice(None),) + cell] = box[d][0] + offset
+    coords = [c.reshape(lead + outs) for c in coords]
+    lead_index = tuple(i.reshape(i.shape + (1,) * k) for i in np.indices(lead, sparse=True)) if lead else ()
+    return lead_index + tuple(coords), np.ravel_multi_index(coords, size)

@@ -13,7 +13,6 @@ import numpy as np
 from .. import _dtype, _registry
 from .._registry import functional_op, register
 from .._ops import activation as _act
-from .._ops import conv as _conv
 from .._ops import dropout as _dropout
 from .._ops import embedding as _embedding
 from .._ops import loss as _loss
@@ -24,6 +23,7 @@ from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torc
 from .._ops.embedding import Embedding
 from .._ops.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg import Addmm, einsum, matmul
+from .._ops.pooling_functions import avg_pool2d
 from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from .._ops.reduction import log_softmax as _log_softmax
 from .._ops.reduction import mean
@@ -33,7 +33,6 @@ from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
 from .._tensor import Tensor, _wrap_dim
-from ..autograd.grad_mode import is_grad_enabled
 from ..random import numpy_generator
 from ._dispatch import assert_int_or_pair, boolean_dispatch, boolean_dispatched  # noqa: F401
 
@@ -65,131 +64,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return View.apply(out, shape=tuple(shape[:-1]) + (weight.shape[0],))
 
 
-# ---- convolution ---------------------------------------------------------------------------------------
-def _conv_args(input, weight, stride, padding, dilation, groups, dims):
-    """Checks and canonical geometry; returns (input as batched, geometry, unbatched?)."""
-    name = f"conv{dims}d"
-    if input.dim() not in (dims + 1, dims + 2):
-        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
-                           f"input of size: {list(input.shape)}")
-    unbatched = input.dim() == dims + 1
-    if unbatched:
-        input = input.unsqueeze(0)
-    if input.dtype != weight.dtype:
-        raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[input.dtype]} but found "
-                           f"{_dtype.C_NAMES[weight.dtype]}")
-    if input.shape[1] != weight.shape[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
-                           f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
-                           f"{input.shape[1]} channels instead")
-    def expand(v, lead=1):  # 1-D convolutions run as 2-D ones of height 1
-        return (lead, int(v[0]) if isinstance(v, (tuple, list)) else int(v)) if dims == 1 else _pair(v)
-    stride, dilation = expand(stride), expand(dilation)
-    kernel = (1,) * (2 - dims) + tuple(weight.shape[2:])
-    size = (1,) * (2 - dims) + tuple(input.shape[2:])
-    if padding == "valid":
-        pads = ((0, 0), (0, 0))
-    elif padding == "same":
-        if stride != (1, 1):
-            raise RuntimeError("padding='same' is not supported for strided convolutions")
-        total = [d * (k - 1) for d, k in zip(dilation, kernel)]
-        pads = tuple((t // 2, t - t // 2) for t in total)
-    else:
-        p = expand(padding, lead=0)
-        pads = ((p[0], p[0]), (p[1], p[1]))
-    padded = [s + a + b for s, (a, b) in zip(size, pads)]
-    effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
-    if any(p < e for p, e in zip(padded, effective)):
-        shape = " x ".join(str(p) for p in padded[2 - dims:])
-        raise RuntimeError(f"Calculated padded input size per channel: ({shape}). Kernel size: "
-                           f"({' x '.join(str(k) for k in kernel[2 - dims:])}). Kernel size can't be greater "
-                           "than actual input size")
-    return input, _conv.Geometry(stride, pads, dilation, groups), unbatched
-
-
-def _conv_nd(input, weight, bias, stride, padding, dilation, groups, dims):
-    x, geometry, unbatched = _conv_args(input, weight, stride, padding, dilation, groups, dims)
-    out = _conv.Convolution.apply(x, weight, bias, geometry=geometry)
-    return out.squeeze(0) if unbatched else out
-
-
-@functional_op
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
-    """1-D cross-correlation over (N, C, L) inputs."""
-    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 1)
-
-
-@functional_op
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
-    """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
-    return _conv_nd(input, weight, bias, stride, padding, dilation, groups, 2)
-
-
-@functional_op
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1) -> Tensor:
-    """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
-    unbatched = input.dim() == 3
-    x = input.unsqueeze(0) if unbatched else input
-    stride, padding, output_padding, dilation = map(_pair, (stride, padding, output_padding, dilation))
-    if input.shape[-3] != weight.shape[0]:
-        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} "
-                           f"to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
-    out_hw = tuple((x.shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (weight.shape[2 + i] - 1)
-                   + output_padding[i] + 1 for i in range(2))
-    geometry = _conv.Geometry(stride, tuple((p, p) for p in padding), dilation, groups)
-    out = _conv.ConvTranspose.apply(x, weight, bias, geometry=geometry, out_hw=out_hw)
-    return out.squeeze(0) if unbatched else out
-
-
-# ---- pooling and resampling ------------------------------------------------------------------------------
-def _pool_input(input, name):
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"{name}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(input.shape)}")
-
-
-@functional_op
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """Maximum over each window (optionally with the flat indices of the maxima)."""
-    _pool_input(input, "max_pool2d")
-    kernel = _pair(kernel_size)
-    stride = kernel if stride is None or stride == [] else _pair(stride)
-    padding, dilation = _pair(padding), _pair(dilation)
-    for p, k, d in zip(padding, kernel, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation={d}")
-    return _pool.MaxPool2d.apply(input, return_indices=return_indices, track=input.requires_grad and is_grad_enabled(),
-                                 kernel=kernel, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
-
-
-@functional_op
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None) -> Tensor:
-    """Average over each window."""
-    _pool_input(input, "avg_pool2d")
-    kernel = _pair(kernel_size)
-    stride = kernel if stride is None or stride == [] else _pair(stride)
-    padding = _pair(padding)
-    for p, k in zip(padding, kernel):
-        if p > k // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
-                               f"kernel_size={k} and dilation=1")
-    return _pool.AvgPool2d.apply(input, kernel=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
-                                 count_include_pad=count_include_pad, divisor_override=divisor_override)
-
-
-@functional_op
-def adaptive_avg_pool2d(input, output_size) -> Tensor:
-    """Average pooling to a fixed output size."""
-    h, w = input.shape[-2:]
-    out = _pair(output_size) if not isinstance(output_size, (tuple, list)) else \
-        (h if output_size[0] is None else output_size[0], w if output_size[1] is None else output_size[1])
-    if out == (1, 1):
-        return mean(input, (-2, -1), keepdim=True)
-    return _pool.AdaptiveAvgPool2d.apply(input, output_size=tuple(out))
-
-
+# ---- resampling and padding ----------------------------------------------------------------------------------
 @functional_op
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False) -> Tensor:
@@ -290,78 +165,6 @@ def pixel_unshuffle(input, downscale_factor: int) -> Tensor:
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                                f"input.size({dim})={size} is not divisible by {r}")
     return _pixel_ops.PixelUnshuffle.apply(input, downscale_factor=r)
-
-
-def _single(v) -> int:
-    return int(v[0]) if isinstance(v, (tuple, list)) else int(v)
-
-
-def _pool1d_input(input, name):
-    if input.dim() not in (2, 3):
-        if name == "max_pool1d":
-            raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
-                               f"input, but got:{list(input.shape)}")
-        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
-                           f"'self' (while checking arguments for {name})")
-
-
-@functional_op
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """max_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "max_pool1d")
-    k = _single(kernel_size)
-    s = k if stride is None or stride == [] else _single(stride)
-    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding)), (1, _single(dilation)), ceil_mode,
-                     return_indices)
-    if return_indices:
-        return out[0].squeeze(-2), out[1].squeeze(-2)
-    return out.squeeze(-2)
-
-
-@functional_op
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor:
-    """avg_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "avg_pool1d")
-    k = _single(kernel_size)
-    s = k if stride is None or stride == [] else _single(stride)
-    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding)), ceil_mode,
-                      count_include_pad).squeeze(-2)
-
-
-@functional_op
-def adaptive_avg_pool1d(input, output_size) -> Tensor:
-    """adaptive_avg_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "adaptive_avg_pool1d")
-    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size))).squeeze(-2)
-
-
-@functional_op
-def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
-    """adaptive_max_pool2d over (N, C, 1, L)."""
-    _pool1d_input(input, "adaptive_max_pool1d")
-    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), return_indices)
-    if return_indices:
-        return out[0].squeeze(-2), out[1].squeeze(-2)
-    return out.squeeze(-2)
-
-
-def _adaptive_bounds(size: int, out: int):
-    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
-
-
-@functional_op
-def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
-    """Maximum over torch's adaptive windows (start floor(i*H/oh), end ceil((i+1)*H/oh))."""
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
-    h, w = input.shape[-2:]
-    if isinstance(output_size, (tuple, list)):
-        oh, ow = (h if output_size[0] is None else output_size[0]), (w if output_size[1] is None else output_size[1])
-    else:
-        oh = ow = int(output_size)
-    index, flat = _pool.adaptive_max_index(input._data, _adaptive_bounds(h, oh), _adaptive_bounds(w, ow))
-    out = _pool.AdaptiveMaxPool2D.apply(input, index=index)
-    return (out, Tensor._wrap(flat)) if return_indices else out
 
 
 # ---- normalisation and dropout ---------------------------------------------------------------------------

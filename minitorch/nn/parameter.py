@@ -72,6 +72,13 @@ class UninitializedTensorMixin:
                            "initialized one. Call `forward` to initialize the parameters before accessing their "
                            "attributes.")
 
+    def size(self, dim=None):
+        return self.shape
+
+    def detach(self):
+        """Another uninitialised tensor of this kind (what a lazy module's state_dict holds)."""
+        return type(self)(dtype=self.dtype)
+
     def share_memory_(self):
         raise RuntimeError("Can't share memory on an uninitialized parameter or buffer. Call `forward` to "
                            "initialize the parameters before calling `module.share_memory()`.")

@@ -1,4 +1,4 @@
-"""BatchNorm1d and BatchNorm2d: batch statistics in training, running statistics in eval."""
+"""BatchNorm1d/2d/3d and SyncBatchNorm: batch statistics in training, running statistics in eval."""
 from __future__ import annotations
 
 from ... import _dtype, _factories
@@ -10,6 +10,7 @@ from .module import Module
 class _BatchNorm(Module):
     _version = 2  # version 2 added num_batches_tracked; older checkpoints get it filled in on load
     _expected_dims: tuple = ()
+    batch_statistics = True  # statistics over the batch (not per sample: instance norm)
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device=None, dtype=None, bias: bool = True):
@@ -48,10 +49,13 @@ class _BatchNorm(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
-    def forward(self, input):
+    def _check_input_dim(self, input) -> None:
         if input.dim() not in self._expected_dims:
             raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._expected_dims)} input "
                              f"(got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             self.num_batches_tracked.add_(1)
@@ -73,7 +77,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.use_bias}, track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
@@ -86,3 +90,42 @@ class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) inputs, per channel."""
 
     _expected_dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of (N, C, D, H, W) inputs, per channel."""
+
+    _expected_dims = (5,)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation over any (N, C, ...) input. Statistics are synchronised across processes only in a
+    distributed run, which minitorch has not: it normalises like BatchNorm, as torch does without one."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, process_group=None, device=None, dtype=None, *,
+                 bias: bool = True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+        if input.shape[1] == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Module, process_group=None) -> Module:
+        """``module`` with every BatchNorm*d in it replaced by a SyncBatchNorm sharing its parameters and buffers."""
+        out = module
+        if isinstance(module, _BatchNorm) and module.batch_statistics:
+            out = cls(module.num_features, module.eps, module.momentum, module.affine, module.track_running_stats,
+                      process_group)
+            if module.affine:
+                out.weight, out.bias = module.weight, module.bias
+            out.running_mean, out.running_var = module.running_mean, module.running_var
+            out.num_batches_tracked = module.num_batches_tracked
+            out.training = module.training
+        for name, child in module.named_children():
+            out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return out

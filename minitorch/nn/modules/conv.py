@@ -1,4 +1,4 @@
-"""Convolution layers: Conv1d, Conv2d, ConvTranspose2d."""
+"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d."""
 from __future__ import annotations
 
 import math
@@ -74,34 +74,45 @@ class _ConvNd(Module):
         return s
 
 
-class Conv1d(_ConvNd):
+class _Conv(_ConvNd):
+    """Conv1d/2d/3d: ``function`` is the functional form, ``dims`` the number of spatial dims."""
+
+    dims = 2
+    function = staticmethod(F.conv2d)
+
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
                  groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, False, 0, groups, bias,
-                         padding_mode, 1, dtype)
+                         padding_mode, self.dims, dtype)
 
     def forward(self, input):
         if self.padding_mode != "zeros":
-            return F.conv1d(self._padded(input), self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+            return self.function(self._padded(input), self.weight, self.bias, self.stride, 0, self.dilation,
+                                 self.groups)
+        return self.function(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
-class Conv2d(_ConvNd):
+class Conv1d(_Conv):
+    """1-D convolution over (N, C, L)."""
+
+    dims, function = 1, staticmethod(F.conv1d)
+
+
+class Conv2d(_Conv):
     """2-D convolution over (N, C, H, W); ``groups=in_channels`` makes it depthwise."""
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, False, 0, groups, bias,
-                         padding_mode, 2, dtype)
 
-    def forward(self, input):
-        if self.padding_mode != "zeros":
-            return F.conv2d(self._padded(input), self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+class Conv3d(_Conv):
+    """3-D convolution over (N, C, D, H, W)."""
+
+    dims, function = 3, staticmethod(F.conv3d)
 
 
-class ConvTranspose2d(_ConvNd):
-    """The transpose of Conv2d (a learnable upsampling)."""
+class _ConvTranspose(_ConvNd):
+    """ConvTranspose1d/2d/3d: the transpose of the convolution (a learnable upsampling)."""
+
+    dims = 2
+    function = staticmethod(F.conv_transpose2d)
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
                  groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
@@ -109,14 +120,40 @@ class ConvTranspose2d(_ConvNd):
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, True, output_padding,
-                         groups, bias, padding_mode, 2, dtype)
+                         groups, bias, padding_mode, self.dims, dtype)
+
+    def _output_padding(self, input, output_size) -> tuple:
+        """The output_padding that gives ``output_size`` (torch's checks of the size asked for)."""
+        if output_size is None:
+            return self.output_padding
+        if len(output_size) not in (self.dims, self.dims + 2):
+            raise ValueError(f"ConvTranspose{self.dims}D: for {input.dim()}D input, output_size must have "
+                             f"{self.dims} or {self.dims + 2} elements (got {len(output_size)})")
+        output_size = tuple(output_size)[-self.dims:]
+        natural = [(s - 1) * st - 2 * p + d * (k - 1) + 1 for s, st, p, d, k in
+                   zip(input.shape[-self.dims:], self.stride, self.padding, self.dilation, self.kernel_size)]
+        largest = [n + s - 1 for n, s in zip(natural, self.stride)]
+        if any(not n <= o <= m for n, o, m in zip(natural, output_size, largest)):
+            raise ValueError(f"requested an output size of {list(output_size)}, but valid sizes range from {natural} "
+                             f"to {largest} (for an input of {input.shape[-self.dims:]})")
+        return tuple(o - n for o, n in zip(output_size, natural))
 
     def forward(self, input, output_size=None):
-        output_padding = self.output_padding
-        if output_size is not None:
-            h, w = input.shape[-2:]
-            natural = [(s - 1) * st - 2 * p + d * (k - 1) + 1 for s, st, p, d, k in
-                       zip((h, w), self.stride, self.padding, self.dilation, self.kernel_size)]
-            output_padding = tuple(o - n for o, n in zip(tuple(output_size)[-2:], natural))
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
-                                  self.groups, self.dilation)
+        return self.function(input, self.weight, self.bias, self.stride, self.padding,
+                             self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTranspose):
+    """The transpose of Conv1d: (N, C_in, L) -> (N, C_out, L')."""
+
+    dims, function = 1, staticmethod(F.conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTranspose):
+    """The transpose of Conv2d (a learnable upsampling)."""
+
+
+class ConvTranspose3d(_ConvTranspose):
+    """The transpose of Conv3d: (N, C_in, D, H, W) -> (N, C_out, D', H', W')."""
+
+    dims, function = 3, staticmethod(F.conv_transpose3d)

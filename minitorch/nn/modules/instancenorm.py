@@ -1,4 +1,4 @@
-"""InstanceNorm1d and InstanceNorm2d: each channel of each sample normalised over its spatial dims."""
+"""InstanceNorm1d/2d/3d: each channel of each sample normalised over its spatial dims."""
 from __future__ import annotations
 
 import warnings
@@ -9,6 +9,7 @@ from .batchnorm import _BatchNorm
 
 class _InstanceNorm(_BatchNorm):
     _no_batch_dim = 2
+    batch_statistics = False
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
                  track_running_stats: bool = False, device=None, dtype=None, *, bias: bool = True):
@@ -35,10 +36,6 @@ class _InstanceNorm(_BatchNorm):
             return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
         return self._apply_instance_norm(input)
 
-    def extra_repr(self) -> str:
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
-
 
 class InstanceNorm1d(_InstanceNorm):
     """(N, C, L) or (C, L) inputs."""
@@ -50,3 +47,9 @@ class InstanceNorm2d(_InstanceNorm):
     """(N, C, H, W) or (C, H, W) inputs."""
 
     _no_batch_dim = 3
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """(N, C, D, H, W) or (C, D, H, W) inputs."""
+
+    _no_batch_dim = 4

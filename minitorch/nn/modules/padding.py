@@ -1,4 +1,4 @@
-"""Padding layers over ``F.pad``: constant (and zero), reflection, replication and circular, 1-D and 2-D."""
+"""Padding layers over ``F.pad``: constant (and zero), reflection, replication and circular, 1-D, 2-D and 3-D."""
 from __future__ import annotations
 
 from .. import functional as F
@@ -44,7 +44,13 @@ class ConstantPad2d(_ConstantPadNd):
     _n = 4
 
 
-class ZeroPad1d(ConstantPad1d):
+class ConstantPad3d(_ConstantPadNd):
+    """Pad the last three dims with a constant."""
+
+    _n = 6
+
+
+class _ZeroPad(_ConstantPadNd):
     def __init__(self, padding):
         super().__init__(padding, 0.0)
 
@@ -52,12 +58,16 @@ class ZeroPad1d(ConstantPad1d):
         return f"{self.padding}"
 
 
-class ZeroPad2d(ConstantPad2d):
-    def __init__(self, padding):
-        super().__init__(padding, 0.0)
+class ZeroPad1d(_ZeroPad, ConstantPad1d):
+    pass
 
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
+
+class ZeroPad2d(_ZeroPad, ConstantPad2d):
+    pass
+
+
+class ZeroPad3d(_ZeroPad, ConstantPad3d):
+    """Pad the last three dims with zeros."""
 
 
 class ReflectionPad1d(_PadNd):
@@ -82,3 +92,21 @@ class CircularPad1d(_PadNd):
 
 class CircularPad2d(_PadNd):
     mode, _n = "circular", 4
+
+
+class ReflectionPad3d(_PadNd):
+    """Pad the last three dims with their reflection."""
+
+    mode, _n = "reflect", 6
+
+
+class ReplicationPad3d(_PadNd):
+    """Pad the last three dims by repeating their edges."""
+
+    mode, _n = "replicate", 6
+
+
+class CircularPad3d(_PadNd):
+    """Pad the last three dims circularly."""
+
+    mode, _n = "circular", 6

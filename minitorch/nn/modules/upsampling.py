@@ -1,5 +1,7 @@
-"""Upsample (nearest)."""
+"""Upsample (nearest), UpsamplingNearest2d and UpsamplingBilinear2d."""
 from __future__ import annotations
+
+from ..._ops.sampling import resize_bilinear_aligned
 
 from .. import functional as F
 from .module import Module
@@ -20,3 +22,20 @@ class Upsample(Module):
     def extra_repr(self) -> str:
         info = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
         return info + f", mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    """Nearest-neighbour 2-d upsampling (``Upsample(mode='nearest')``)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Bilinear 2-d upsampling with the corners aligned (``F.upsample_bilinear`` without its deprecation warning)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+    def forward(self, input):
+        return resize_bilinear_aligned(input, self.size, self.scale_factor)

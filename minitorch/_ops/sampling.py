@@ -1,0 +1,270 @@
+"""Resampling: affine_grid and grid_sample (bilinear or nearest in 2-d and 3-d, bicubic in 2-d), the deprecated
+upsample_nearest / upsample_bilinear, and constant_pad_nd.
+
+grid_sample is composed of differentiable ops (coordinate arithmetic, gathers of the corner values),
+so its gradients with respect to both the input and the grid, and their gradients, come from those ops.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._registry import register
+from .._tensor import Tensor
+from . import pooling as _pool
+from .arithmetic import where
+from .indexing import Index
+from .linalg import matmul
+
+
+@register(method=False)
+def constant_pad_nd(input: Tensor, pad, value: float = 0) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims with ``value`` (``pad = (left, right, top, bottom, ...)``); negative
+    amounts crop."""
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) > 2 * input.dim():
+        raise RuntimeError("Length of pad should be no more than twice the number of dimensions of the input. Pad "
+                           f"length is {len(pad)}while the input has {input.dim()}dimensions.")
+    pairs = [(0, 0)] * (input.dim() - len(pad) // 2) + [(pad[2 * i], pad[2 * i + 1])
+                                                         for i in reversed(range(len(pad) // 2))]
+    if any(n + min(b, 0) + min(a, 0) < 0 for n, (b, a) in zip(input.shape, pairs)):
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if any(b < 0 or a < 0 for b, a in pairs):
+        input = input[tuple(slice(-min(b, 0), n + min(a, 0)) for n, (b, a) in zip(input.shape, pairs))]
+    return _pool.ConstantPadNd.apply(input, pads=tuple((max(b, 0), max(a, 0)) for b, a in pairs), value=value)
+
+
+# ---- deprecated upsampling ------------------------------------------------------------------------------------
+def _deprecated(name: str) -> None:
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=3)
+
+
+@register(method=False, top_level=False, functional=True)
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Deprecated: ``interpolate(input, size, scale_factor, mode='nearest')``."""
+    from ..nn.functional import interpolate  # nn.functional is built after the op modules
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def _align_corners_matrix(size: int, out: int, dtype) -> np.ndarray:
+    """(out, size) linear interpolation with the corners aligned: output i reads input i * (size-1) / (out-1)."""
+    src = np.arange(out) * ((size - 1) / (out - 1) if out > 1 else 0.0)
+    low = np.minimum(np.floor(src).astype(np.int64), size - 1)
+    high = np.minimum(low + 1, size - 1)
+    frac = src - low
+    m = np.zeros((out, size), dtype)
+    np.add.at(m, (np.arange(out), low), 1 - frac)
+    np.add.at(m, (np.arange(out), high), frac)
+    return m
+
+
+def resize_bilinear_aligned(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Bilinear resize of (N, C, H, W) with the corners aligned (``interpolate(mode='bilinear',
+    align_corners=True)``): one interpolation matrix per dim."""
+    if input.dim() != 4:
+        raise NotImplementedError(f"upsample_bilinear: minitorch resizes 4D (N, C, H, W) input, got {input.dim()}D")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("either size or scale_factor should be defined" if size is None else
+                         "only one of size or scale_factor should be defined")
+    in_hw = tuple(input.shape[-2:])
+    if size is not None:
+        out_hw = (size, size) if isinstance(size, int) else tuple(size)
+    else:
+        factors = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * 2
+        out_hw = tuple(math.floor(n * float(f)) for n, f in zip(in_hw, factors))
+    dtype = input._data.dtype
+    return _pool.UpsampleBilinear2d.apply(input, matrices=tuple(_align_corners_matrix(n, o, dtype)
+                                                                for n, o in zip(in_hw, out_hw)))
+
+
+@register(method=False, top_level=False, functional=True)
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Deprecated: ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)`` for (N, C, H, W)."""
+    _deprecated("upsample_bilinear")
+    return resize_bilinear_aligned(input, size, scale_factor)
+
+
+# ---- affine_grid and grid_sample ------------------------------------------------------------------------------
+def _align_warning(align_corners):
+    if align_corners is None:
+        warnings.warn("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                      "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                      "grid_sample for details.", stacklevel=3)
+        return False
+    return align_corners
+
+
+def _base_coords(n: int, align_corners: bool) -> np.ndarray:
+    """The normalised [-1, 1] coordinates of ``n`` pixels (their centres, or their corners aligned)."""
+    if n == 1:
+        return np.zeros(1)
+    if align_corners:
+        return np.linspace(-1.0, 1.0, n)
+    return (np.arange(n) * 2 + 1) / n - 1
+
+
+@register(method=False)
+def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
+    """The sampling grid (N, *spatial, k) of the affine maps ``theta`` (N, k, k + 1)."""
+    spatial = tuple(size[2:])
+    axes = [_base_coords(n, align_corners) for n in reversed(spatial)]  # x (width) first
+    mesh = list(np.meshgrid(*axes[::-1], indexing="ij"))[::-1]
+    base = np.stack(mesh + [np.ones(spatial)], axis=-1).reshape(1, -1, len(spatial) + 1)
+    grid = matmul(Tensor._wrap(base.astype(theta._data.dtype)), theta.transpose(1, 2))
+    return grid.reshape(size[0], *spatial, len(spatial))
+
+
+@register(method=False, top_level=False, functional=True)
+def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
+    """The sampling grid of a batch of 2-d (N, 2, 3) or 3-d (N, 3, 4) affine maps, for grid_sample."""
+    align_corners = _align_warning(align_corners)
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) not in (4, 5):
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    k = len(size) - 2
+    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1):
+        raise ValueError(f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} for size {size}. Got "
+                         f"{theta.shape}.")
+    if align_corners and min(tuple(size)[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                      "of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return affine_grid_generator(theta, size, align_corners)
+
+
+def _reflect(coord: Tensor, low2: int, high2: int) -> Tensor:
+    """``coord`` reflected into [low2 / 2, high2 / 2] as often as needed (torch's reflect_coordinates)."""
+    if low2 == high2:
+        return coord * 0
+    low, span = low2 / 2, (high2 - low2) / 2
+    coord = (coord - low).abs()
+    flips = np.floor(coord._data / span)
+    extra = coord - Tensor._wrap((flips * span).astype(coord._data.dtype))
+    return where(Tensor._wrap(flips % 2 == 0), extra + low, span - extra + low)
+
+
+def _unnormalize(coord: Tensor, n: int, align_corners: bool) -> Tensor:
+    """Normalised [-1, 1] grid coordinates as pixel coordinates along a dim of ``n`` pixels."""
+    return (coord + 1) / 2 * (n - 1) if align_corners else ((coord + 1) * n - 1) / 2
+
+
+def _pad_coord(coord: Tensor, n: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """Pixel coordinates moved inside the image by the border or reflection padding (zeros: left as they are)."""
+    if padding_mode == "reflection":
+        coord = _reflect(coord, 0, 2 * (n - 1)) if align_corners else _reflect(coord, -1, 2 * n - 1)
+    if padding_mode in ("border", "reflection"):
+        coord = coord.clamp(0, n - 1)
+    return coord
+
+
+def _cubic_weights(t: Tensor) -> list[Tensor]:
+    """The weights of the taps at -1, 0, 1, 2 for the fraction ``t`` (torch's cubic convolution, A = -0.75)."""
+    a = -0.75
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _gather(input: Tensor, corner: list[np.ndarray]) -> Tensor:
+    """input[n, :, z, y, x] at integer corner coordinates (x first), zero outside: (N, *out, C)."""
+    size = tuple(input.shape[2:])
+    inside = np.ones(corner[0].shape, bool)
+    index = []
+    for c, n in zip(reversed(corner), size):
+        inside &= (c >= 0) & (c < n)
+        index.append(np.clip(c, 0, n - 1))
+    batch = np.arange(input.shape[0]).reshape((-1,) + (1,) * (corner[0].ndim - 1))
+    values = Index.apply(input, index=(batch, slice(None), *index))
+    return values * Tensor._wrap(inside[..., None].astype(input._data.dtype))
+
+
+@register(method=False)
+def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                 align_corners: bool) -> Tensor:
+    """grid_sample with the modes as numbers: interpolation 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros,
+    1 border, 2 reflection."""
+    k = input.dim() - 2
+    if input.dim() not in (4, 5) or grid.dim() != input.dim():
+        raise RuntimeError("grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got "
+                           f"input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if grid.shape[-1] != k:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {k} in last dimension, but got grid with "
+                           f"sizes {list(grid.shape)}")
+    if grid.shape[0] != input.shape[0]:
+        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, but got input with "
+                           f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if grid.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[input.dtype]} but found "
+                           f"{_dtype.C_NAMES[grid.dtype]}")
+    if interpolation_mode == 2 and k == 3:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    mode = ("zeros", "border", "reflection")[padding_mode]
+    size = tuple(input.shape[2:])[::-1]  # x (width) first, as the grid's last dim
+    coords = [_unnormalize(grid[..., i], n, align_corners) for i, n in enumerate(size)]
+    if interpolation_mode != 2:  # bicubic pads each tap instead
+        coords = [_pad_coord(c, n, mode, align_corners) for c, n in zip(coords, size)]
+    if interpolation_mode == 1:
+        return _channels_first(_gather(input, [np.rint(c._data).astype(np.int64) for c in coords]))
+    low = [np.floor(c._data) for c in coords]
+    frac = [c - Tensor._wrap(f.astype(c._data.dtype)) for c, f in zip(coords, low)]
+    if interpolation_mode == 2:
+        offsets, weights = (-1, 0, 1, 2), [_cubic_weights(f) for f in frac]
+    else:
+        offsets, weights = (0, 1), [[1 - f, f] for f in frac]
+    out = None
+    for taps in itertools.product(range(len(offsets)), repeat=k):
+        points = [lo + offsets[t] for lo, t in zip(low, taps)]
+        if interpolation_mode == 2:
+            points = [_pad_coord(Tensor._wrap(p), n, mode, align_corners)._data for p, n in zip(points, size)]
+        weight = math.prod(w[t] for w, t in zip(weights, taps))
+        term = _gather(input, [p.astype(np.int64) for p in points]) * weight.unsqueeze(-1)
+        out = term if out is None else out + term
+    return _channels_first(out)
+
+
+def _channels_first(out: Tensor) -> Tensor:
+    """(N, *S, C) -> (N, C, *S)."""
+    return out.permute(0, out.dim() - 1, *range(1, out.dim() - 1))
+
+
+@register(method=False)
+def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                    align_corners: bool) -> Tensor:
+    """grid_sampler of (N, C, H, W) input at an (N, H', W', 2) grid."""
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False)
+def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                    align_corners: bool) -> Tensor:
+    """grid_sampler of (N, C, D, H, W) input at an (N, D', H', W', 3) grid."""
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+@register(method=False, top_level=False, functional=True)
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool | None = None) -> Tensor:
+    """Sample ``input`` (N, C, *S) at the normalised [-1, 1] positions of ``grid`` (N, *S', k): x first."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    align_corners = _align_warning(align_corners)
+    return grid_sampler(input, grid, ("bilinear", "nearest", "bicubic").index(mode),
+                        ("zeros", "border", "reflection").index(padding_mode), align_corners)
