@@ -54,10 +54,17 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         return t
 
 
+def _empty(dtype) -> np.ndarray:
+    return np.empty((0,), (_dtype.get_default_dtype() if dtype is None else _dtype.to_dtype(dtype)).np)
+
+
 class UninitializedTensorMixin:
     """A parameter or buffer whose shape is not known yet (lazy modules); ``materialize`` gives it one."""
 
     cls_to_become: type
+
+    def __init__(self, *args, **kwargs):
+        pass  # everything happens in __new__ (Tensor.__init__ is the legacy constructor)
 
     def materialize(self, shape, device=None, dtype=None) -> None:
         """Become a ``cls_to_become`` of ``shape`` (uninitialised values), keeping dtype unless given."""
@@ -101,7 +108,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        p = cls._wrap(np.empty((0,), (_dtype.get_default_dtype() if dtype is None else _dtype.to_dtype(dtype)).np))
+        p = cls._wrap(_empty(dtype))
         p._requires_grad = requires_grad
         return p
 
@@ -112,10 +119,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     cls_to_become = Tensor
 
     def __new__(cls, requires_grad: bool = False, device=None, dtype=None, persistent: bool = True):
-        b = cls._wrap(np.empty((0,), (_dtype.get_default_dtype() if dtype is None else _dtype.to_dtype(dtype)).np))
+        b = cls._wrap(_empty(dtype))
         b._requires_grad = requires_grad
         b.persistent, b._is_buffer = persistent, True
         return b
-
-    def __init__(self, *args, **kwargs):
-        pass  # everything happens in __new__; Tensor.__init__ is the legacy constructor
