@@ -95,13 +95,6 @@ SAMPLES = {
     "einsum": (lambda a, b, c: mt.einsum("ij,jk,k->i", a, b, c), lambda: (_x(2, 3), _x(3, 4, seed=1), _x(4, seed=2))),
     # nn.functional
     "F.linear": (None, lambda: (_x(2, 3), _x(4, 3, seed=1), _x(4, seed=2))),
-    "F.conv1d": (lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1), lambda: (_x(2, 2, 7), _x(3, 2, 3, seed=1),
-                                                                               _x(3, seed=2))),
-    "F.conv2d": (lambda x, w, b: F.conv2d(x, w, b, padding=1, groups=2), lambda: (_x(1, 4, 4, 4),
-                                                                               _x(2, 2, 3, 3, seed=1), _x(2, seed=2))),
-    "F.conv_transpose2d": (lambda x, w: F.conv_transpose2d(x, w, stride=2, padding=1),
-                           lambda: (_x(1, 2, 3, 3), _x(2, 3, 3, 3, seed=1))),
-    "F.max_pool2d": (lambda x: F.max_pool2d(x, 2), lambda: (_x(1, 2, 4, 4),)),
     "F.avg_pool2d": (lambda x: F.avg_pool2d(x, 3, stride=2, padding=1), lambda: (_x(1, 2, 5, 5),)),
     "F.adaptive_avg_pool2d": (lambda x: F.adaptive_avg_pool2d(x, (2, 3)), lambda: (_x(1, 2, 5, 6),)),
     "F.interpolate": (lambda x: F.interpolate(x, scale_factor=2), lambda: (_x(1, 2, 3, 3),)),
