@@ -32,8 +32,10 @@ def conj_if_complex(x):
     """``conj(x)`` for complex ``x`` (an array, tensor or number), else ``x``: what backward formulas take
     from a factor or a derivative (``grad_in = grad_out * conj(f'(z))``)."""
     t = type(x)
-    if t is np.ndarray:  # the common case, first
+    if t is np.ndarray:  # the common cases, first
         return np.conj(x) if x.dtype.kind == "c" else x
+    if t is float or t is int:
+        return x
     if t is builtins.complex:  # a Python number keeps its weak type in promotion (`complex` is torch.complex here)
         return x.conjugate()
     return Conj.apply(x) if _is_complex(x) else x
