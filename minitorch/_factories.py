@@ -2,6 +2,7 @@
 linspace, eye, random tensors and the ``*_like`` forms."""
 from __future__ import annotations
 
+import functools
 import math
 import os
 import warnings
@@ -11,10 +12,24 @@ import numpy as np
 from . import _dtype
 from ._registry import register
 from ._tensor import Size, Tensor, _check_device
+from ._ops.broadcast import _out
 from ._ops.copying import Fill
 from .autograd.function import NoDerivative
 from .autograd.grad_mode import state
 from .random import numpy_generator
+
+
+def _with_out(factory):
+    """A factory with torch's ``out=``: the result takes ``out``'s dtype (unless ``dtype`` is given) and is
+    written into ``out``."""
+    @functools.wraps(factory)
+    def with_out_argument(*args, out=None, **kwargs):
+        if out is None:
+            return factory(*args, **kwargs)
+        if kwargs.get("dtype") is None:
+            kwargs["dtype"] = out.dtype
+        return _out(factory(*args, **kwargs), out, factory.__name__.rstrip("_"))
+    return with_out_argument
 
 
 def _leaf(arr: np.ndarray, requires_grad: bool = False) -> Tensor:
@@ -182,23 +197,27 @@ def _filled(fill, size, dtype, device, requires_grad, name=None, default=None):
     return _leaf(arr, requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
+@_with_out
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
     """A tensor of zeros."""
     return _filled(0, size, dtype, device, requires_grad, "zeros")
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
+@_with_out
+def ones(*size, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
     """A tensor of ones."""
     return _filled(1, size, dtype, device, requires_grad)
 
 
+@_with_out
 def empty(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, memory_format=None,
-          pin_memory: bool = False, out=None) -> Tensor:
+          pin_memory: bool = False) -> Tensor:
     """An uninitialised tensor."""
     return _filled(None, size, dtype, device, requires_grad)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None, out=None) -> Tensor:
+@_with_out
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
     """A tensor filled with ``fill_value`` (its dtype inferred from the value unless given)."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -229,6 +248,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool
     return full(input._data.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
+@_with_out
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Values ``start, start+step, ...`` below ``end`` (int64 for integer arguments)."""
     _check_device(device)
@@ -254,6 +274,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
     return _leaf(values, requires_grad)
 
 
+@_with_out
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     _check_device(device)
@@ -262,12 +283,14 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
     return _leaf(np.linspace(float(start), float(end), int(steps)).astype(_np_dtype(dtype)), requires_grad)
 
 
+@_with_out
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     _check_device(device)
     return _leaf(np.logspace(float(start), float(end), int(steps), base=base).astype(_np_dtype(dtype)), requires_grad)
 
 
+@_with_out
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """An ``n x m`` identity matrix."""
     _check_device(device)
@@ -277,6 +300,7 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
     return _leaf(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
 
 
+@_with_out
 def range_(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """``minitorch.range`` (named so here not to hide Python's ``range`` in this module). Deprecated: values ``start, start+step, ...`` up to ``end`` inclusive (default dtype unless given)."""
     warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
@@ -440,20 +464,23 @@ def _samples(sample, gen, shape: tuple, dt: np.dtype, normal: bool) -> np.ndarra
     return (parts[0] + 1j * parts[1]) / (np.sqrt(2.0) if normal else 1.0)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+@_with_out
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1)."""
     _check_device(device)
     return _random_float(lambda g, s, dt: g.random(s, dtype=dt), size, generator, dtype, requires_grad,
                          "check_uniform_bounds")
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+@_with_out
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
     _check_device(device)
     return _random_float(lambda g, s, dt: g.standard_normal(s, dtype=dt), size, generator, dtype, requires_grad,
                          "normal_kernel_cpu")
 
 
+@_with_out
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """Random integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
@@ -469,6 +496,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     return _leaf(arr.astype(dt), requires_grad)
 
 
+@_with_out
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0..n-1``."""
     _check_device(device)
@@ -491,6 +519,7 @@ def randint_like(input, low, high=None, *, dtype=None, generator=None) -> Tensor
     return randint(low, high, input._data.shape, generator=generator, dtype=dtype or input.dtype)
 
 
+@_with_out
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
     """Normal samples with the given mean and std (numbers with ``size``, or tensors)."""
     m = mean._data if isinstance(mean, Tensor) else mean

@@ -29,6 +29,7 @@ class Entry(NamedTuple):
 
 ENTRIES: dict[str, Entry] = {}      # the minitorch namespace: Tensor methods and minitorch.* functions
 FUNCTIONAL: dict[str, Callable] = {}  # minitorch.nn.functional: its own functions and the shared ops
+TOP_LEVEL_FORMS: dict[str, Callable] = {}  # a minitorch.* function where it differs from the method (out=)
 
 
 def register(function: Callable | None = None, *, name: str | None = None, method: bool = True,
@@ -66,7 +67,7 @@ def methods() -> dict[str, Callable]:
 
 
 def top_level() -> dict[str, Callable]:
-    return {e.name: e.function for e in ENTRIES.values() if e.top_level}
+    return {e.name: TOP_LEVEL_FORMS.get(e.name, e.function) for e in ENTRIES.values() if e.top_level}
 
 
 def functional() -> dict[str, Callable]:
@@ -77,6 +78,7 @@ def index_block(names: dict[str, Callable], indent: str) -> str:
     """``from <module> import <name>, ...`` lines, one per defining module: the static index for editors."""
     by_module: dict[str, list[str]] = {}
     for n, fn in sorted(names.items()):
+        fn = getattr(fn, "__wrapped__", fn)  # a TOP_LEVEL_FORMS wrapper: index the function it wraps
         module = vars(sys.modules[fn.__module__])
         held = n if module.get(n) is fn else next(k for k, v in module.items() if v is fn)
         by_module.setdefault(fn.__module__, []).append(n if held == n else f"{held} as {n}")

@@ -5,7 +5,7 @@ importing them all fills the registry, from which the Tensor methods are bound.
 """
 from .. import _factories, _registry
 from .._tensor import Tensor
-from . import (activation, arithmetic, comparison, complex, conv, copying, counting, decompositions, diagonal,  # noqa: F401
+from . import (activation, arithmetic, broadcast, comparison, complex, conv, copying, counting, decompositions, diagonal,  # noqa: F401
                dropout, embedding, factorizations, fft, fold, householder, indexing, linalg, loss, lowrank, lu,
                nn_functions, norm, normalization, numeric, pooling, pooling_functions, reduction, sampling,
                scans, scatter, sorting, special, special_more, stacking, statistics, triangular, trigonometric,
@@ -13,6 +13,21 @@ from . import (activation, arithmetic, comparison, complex, conv, copying, count
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)
+
+# torch's functions that take ``out=`` and are written here without it: their minitorch.* form gets it (the
+# Tensor methods stay as they are). The ops made by ``Op.function`` and the factories take it already.
+_OUT_ARGUMENT = (
+    "addcdiv addcmul addmm all amax amin aminmax argmax argmin bitwise_and bitwise_left_shift bitwise_not "
+    "bitwise_right_shift bitwise_xor bmm bucketize cat column_stack concat concatenate conj_physical cross cummax "
+    "cummin cumprod cumsum diag dot dstack eq floor_divide fmax fmin fmod frexp gather ge ger greater "
+    "greater_equal gt histc histogram histogramdd hstack index_select inner isneginf isposinf kron kthvalue le "
+    "lerp less less_equal logcumsumexp logical_and logical_not logical_or logit logsumexp lt masked_select "
+    "matrix_power max maximum min minimum mm mode multinomial mv mvlgamma nan_to_num nanmean nanquantile "
+    "narrow_copy ne nonzero not_equal outer polar polygamma pow quantile remainder renorm round row_stack "
+    "searchsorted sgn signbit sort stack std std_mean take_along_dim topk tril triu var var_mean vstack where "
+    "xlogy").split()
+for _name in _OUT_ARGUMENT:
+    _registry.TOP_LEVEL_FORMS[_name] = broadcast.with_out(_registry.ENTRIES[_name].function)
 
 
 def _where(self, condition, other):

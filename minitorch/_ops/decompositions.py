@@ -8,19 +8,10 @@ from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
-from .broadcast import _out
+from .broadcast import _out, _outs
 from .linalg import deprecated, matmul
 from .reduction import _return_type, return_types
 from .view import cat, transpose
-
-
-def _outs(results, out):
-    """``out=`` for functions returning several tensors: each result copied into its tensor of ``out``."""
-    if out is None:
-        return results
-    for result, target in zip(results, out):
-        _out(result, target)
-    return type(results)(*out) if hasattr(results, "_fields") else tuple(out)
 
 
 def _mT(x):

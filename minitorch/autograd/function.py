@@ -186,6 +186,9 @@ def _applier(cls, name: str, qualname: str):
     method or operator is this very function: one Python call fewer on every operation.
     """
     def apply(*inputs, **params):
+        if params and "out" in params:
+            from .._ops.broadcast import _out  # (the ops package imports this module)
+            return _out(apply(*inputs, **{k: v for k, v in params.items() if k != "out"}), params["out"], name)
         ctx = _new(cls)
         arrays = []
         has_tensor = requires_grad = False
