@@ -63,10 +63,10 @@ _xor = _logical_or_bitwise(comparison.logical_xor, comparison.bitwise_xor)
 _OPERATORS = {
     "__add__": arithmetic.Add.apply,
     "__radd__": arithmetic.Add.apply,
-    "__iadd__": arithmetic.add_,
+    "__iadd__": arithmetic._Add_.apply,
     "__sub__": arithmetic.Sub.apply,
     "__rsub__": arithmetic.rsub,
-    "__isub__": arithmetic.sub_,
+    "__isub__": arithmetic._Sub_.apply,
     "__mul__": arithmetic.Mul.apply,
     "__rmul__": arithmetic.Mul.apply,
     "__imul__": arithmetic.mul_,

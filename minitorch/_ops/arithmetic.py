@@ -8,6 +8,7 @@ higher-order gradients. The engine reduces broadcast gradients to the inputs' sh
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
@@ -431,15 +432,30 @@ def _is_number(x) -> bool:
     return isinstance(x, (int, float, np.generic)) and not isinstance(x, (_ndarray, Tensor))
 
 
+def _alpha_first(name: str, other, rest: tuple, alpha):
+    """``(other, alpha)``, accepting torch's deprecated ``name(Number alpha, Tensor other)`` overload with its
+    warning."""
+    if not rest:
+        return other, alpha
+    if len(rest) == 1 and _is_number(other) and isinstance(rest[0], Tensor):
+        warnings.warn(f"This overload of {name} is deprecated:\n\t{name}(Number alpha, Tensor other)\nConsider using "
+                      f"one of the following signatures instead:\n\t{name}(Tensor other, *, Number alpha = 1)",
+                      UserWarning, stacklevel=3)
+        return rest[0], other
+    raise TypeError(f"{name}() takes 2 positional arguments but {2 + len(rest)} were given")
+
+
 @register
-def add(input, other, *, alpha=1, out=None):
+def add(input, other, *rest, alpha=1, out=None):
     """``input + alpha * other`` with broadcasting."""
+    other, alpha = _alpha_first("add", other, rest, alpha)
     return _out(Add.apply(input, other, alpha=alpha), out)
 
 
 @register
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, *rest, alpha=1, out=None):
     """``input - alpha * other`` with broadcasting."""
+    other, alpha = _alpha_first("sub", other, rest, alpha)
     return _out(Sub.apply(input, other, alpha=alpha), out)
 
 
@@ -584,8 +600,21 @@ def clamp_max(input, max):  # noqa: A002
 
 
 # in-place forms: same formulas, result written into the first input
-add_ = Add.inplace_function()
-sub_ = Sub.inplace_function()
+_Add_, _Sub_ = Add.inplace_variant(), Sub.inplace_variant()
+
+
+@register(top_level=False)
+def add_(input, other, *rest, alpha=1):
+    other, alpha = _alpha_first("add_", other, rest, alpha)
+    return _Add_.apply(input, other, alpha=alpha)
+
+
+@register(top_level=False)
+def sub_(input, other, *rest, alpha=1):
+    other, alpha = _alpha_first("sub_", other, rest, alpha)
+    return _Sub_.apply(input, other, alpha=alpha)
+
+
 mul_ = Mul.inplace_function()
 _Div_ = Div.inplace_variant()
 _PowScalar_ = PowScalar.inplace_variant()

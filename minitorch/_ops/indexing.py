@@ -356,6 +356,8 @@ def _raw_index(indices):
 def _along(index, dim):
     """numpy index that picks ``index`` along ``dim`` and the matching position elsewhere."""
     nd = index.ndim
+    if nd == 0:  # a 0-d index of a 1-d input: one position
+        return (index,)
     return tuple(index if d == dim else np.arange(index.shape[d]).reshape((-1,) + (1,) * (nd - d - 1))
                  for d in range(nd))
 
@@ -366,7 +368,7 @@ def _check_index(input, dim, index, name, src=None) -> int:
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
     shape, idx = input._data.shape, index._data
     d = _wrap_dim(dim, len(shape))
-    if idx.ndim != len(shape):
+    if max(idx.ndim, 1) != max(len(shape), 1):  # a 0-d index counts as 1-d, as in torch
         raise RuntimeError("Index tensor must have the same number of dimensions as "
                            + ("input tensor" if name == "gather" else "self tensor"))
     larger = [i for i, (n, s) in enumerate(zip(idx.shape, shape)) if i != d and n > s]
