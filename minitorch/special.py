@@ -16,8 +16,12 @@ from ._ops.special_more import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel
                                 scaled_modified_bessel_k0, scaled_modified_bessel_k1, shifted_chebyshev_polynomial_t,
                                 shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
                                 shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
-from ._ops.unary import expm1, log1p, round, sigmoid as expit  # noqa: A004 (torch.special.round is torch.round)
+from ._ops.unary import expm1, log1p, sigmoid as expit
+from ._registry import TOP_LEVEL_FORMS
+
 from ._tensor import Tensor
+
+round = TOP_LEVEL_FORMS["round"]  # noqa: A001 (torch.special.round is torch.round, with its out=)
 
 psi = digamma
 
