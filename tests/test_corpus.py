@@ -1,0 +1,69 @@
+"""Tutorial-style PyTorch programs (tests/corpus/*.py) run unchanged under ``python -m minitorch``.
+
+Each program draws every printed random number from numpy, so its output is the same on both libraries.
+It must print exactly the transcript in tests/corpus/expected/, written by PyTorch:
+``OMP_NUM_THREADS=1 python tests/corpus/NAME.py > tests/corpus/expected/NAME.txt``. Where PyTorch is
+installed, the programs run on it again, one after another in one process, to confirm the transcripts.
+"""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import minitorch
+from test_device_layer import CORPUS, _has_torchvision, run, torch
+
+PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
+            "transfer_learning", "autograd_tour", "einsum_linalg"]
+NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning"}
+# Runs each program given on the command line in this one process (PyTorch imports once), resetting the print
+# options that a program may set, and prints the outputs as JSON.
+PYTORCH_DRIVER = """
+import contextlib, io, json, runpy, sys
+import torch
+outputs = {}
+for path in sys.argv[1:]:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        runpy.run_path(path, run_name="__main__")
+    torch.set_printoptions(profile="default")
+    outputs[path] = out.getvalue()
+print(json.dumps(outputs))
+"""
+
+
+@pytest.fixture
+def in_empty_dir(tmp_path, monkeypatch):
+    """Run from an empty directory, with this minitorch still first on the import path."""
+    root = str(pathlib.Path(minitorch.__file__).resolve().parents[1])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    monkeypatch.chdir(tmp_path)
+
+
+def transcript(name: str) -> str:
+    return (CORPUS / "expected" / f"{name}.txt").read_text()
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_prints_the_pytorch_transcript(name, in_empty_dir):
+    assert run([CORPUS / f"{name}.py"]) == transcript(name)
+
+
+@pytest.fixture(scope="module")
+def pytorch_outputs(tmp_path_factory):
+    if torch is None:
+        pytest.skip("PyTorch is not installed")
+    names = [n for n in PROGRAMS if n not in NEEDS_TORCHVISION or _has_torchvision()]
+    done = subprocess.run([sys.executable, "-c", PYTORCH_DRIVER] + [str(CORPUS / f"{n}.py") for n in names],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path_factory.mktemp("pytorch"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {pathlib.Path(path).stem: out for path, out in json.loads(done.stdout).items()}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_pytorch_prints_the_transcript(name, pytorch_outputs):
+    if name not in pytorch_outputs:
+        pytest.skip("torchvision does not import beside this PyTorch")
+    assert pytorch_outputs[name] == transcript(name)
