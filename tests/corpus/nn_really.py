@@ -1,7 +1,5 @@
 """'What is torch.nn really?': logistic regression on MNIST-shaped data, refactored step by step.
-
-Synthetic 28x28 images (noisy copies of ten class prototypes) stand in for MNIST; every random draw is numpy's.
-"""
+Synthetic 28x28 images (noisy copies of ten class prototypes) stand in for MNIST; every random draw is numpy's."""
 import math
 
 import numpy as np
@@ -100,24 +98,23 @@ logistic = init(Mnist_Logistic())
 fit(epochs, logistic, F.cross_entropy, optim.SGD(logistic.parameters(), lr=lr), train_dl, valid_dl)
 
 
-class Lambda(nn.Module):
-    def __init__(self, func):
+class Mnist_CNN(nn.Module):
+    def __init__(self):
         super().__init__()
-        self.func = func
+        self.conv1 = nn.Conv2d(1, 8, kernel_size=3, stride=2, padding=1)
+        self.conv2 = nn.Conv2d(8, 10, kernel_size=3, stride=2, padding=1)
 
-    def forward(self, x):
-        return self.func(x)
+    def forward(self, xb):
+        xb = xb.view(-1, 1, 28, 28)
+        xb = F.relu(self.conv1(xb))
+        xb = F.relu(self.conv2(xb))
+        xb = F.avg_pool2d(xb, 7)
+        return xb.view(-1, xb.size(1))
 
 
-cnn = init(nn.Sequential(
-    Lambda(lambda x: x.view(-1, 1, 28, 28)),
-    nn.Conv2d(1, 8, kernel_size=3, stride=2, padding=1), nn.ReLU(),
-    nn.Conv2d(8, 10, kernel_size=3, stride=2, padding=1), nn.ReLU(),
-    nn.AdaptiveAvgPool2d(1),
-    Lambda(lambda x: x.view(x.size(0), -1)),
-))
+cnn = init(Mnist_CNN())
 print(cnn)
 fit(epochs, cnn, F.cross_entropy, optim.SGD(cnn.parameters(), lr=0.1, momentum=0.9), train_dl, valid_dl)
 xb = x_valid[:4].view(-1, 1, 28, 28)
-w = cnn[1].weight
-print(tuple(F.avg_pool2d(F.relu(F.conv2d(xb, w, cnn[1].bias, stride=2, padding=1)), 4).shape))
+by_hand = F.conv2d(xb, cnn.conv1.weight, cnn.conv1.bias, stride=2, padding=1)
+print(tuple(by_hand.shape), torch.allclose(by_hand, cnn.conv1(xb)))
