@@ -43,7 +43,7 @@ class MLP(nn.Module):
 
 def init_from_numpy(model):
     with torch.no_grad():
-        for name, p in model.named_parameters():
+        for p in model.parameters():
             bound = 1 / np.sqrt(p.shape[-1])
             p.copy_(torch.from_numpy(rng.uniform(-bound, bound, p.shape).astype(np.float32)))
 
