@@ -14,6 +14,7 @@ import sys
 import pytest
 
 import minitorch
+from op_helper import check_error
 from test_device_layer import CORPUS, _has_torchvision, run, torch
 
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
@@ -67,3 +68,19 @@ def test_pytorch_prints_the_transcript(name, pytorch_outputs):
     if name not in pytorch_outputs:
         pytest.skip("torchvision does not import beside this PyTorch")
     assert pytorch_outputs[name] == transcript(name)
+
+
+LONG_OR_BYTE = "expected target dtype to be Long or Byte, but got Float"
+
+
+@pytest.mark.parametrize("shape, target, smoothing, msg", [
+    ((2, 3), [0.0, 1.0], 0.0, LONG_OR_BYTE),  # float labels: torch reads them as class indices
+    ((2, 3), [0.0, 1.0], 0.1, LONG_OR_BYTE),
+    ((4, 2), [1.0, 0.0, 1.0, 1.0], 0.0, LONG_OR_BYTE),
+    ((3,), 1.0, 0.0, LONG_OR_BYTE),
+    ((2, 3), [[0, 1, 0], [1, 0, 0]], 0.0, "Expected floating point type for target with class probabilities, got Long"),
+])
+def test_cross_entropy_tells_class_indices_from_probabilities_by_shape(shape, target, smoothing, msg):
+    """A tutorial's common slip (float labels for CrossEntropyLoss) gets PyTorch's error."""
+    check_error(lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor(target), label_smoothing=smoothing),
+                shape, exc=RuntimeError, msg=msg)

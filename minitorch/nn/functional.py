@@ -984,9 +984,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     class_dim = 0 if input.dim() == 1 else 1
     logp = _log_softmax(input, class_dim)
     classes = input.shape[class_dim]
-    if target._data.dtype.kind == "f":
-        if tuple(target.shape) != tuple(input.shape):
-            raise RuntimeError("Expected floating point type target to have the same shape as input")
+    if tuple(target.shape) == tuple(input.shape):  # torch reads class probabilities by shape, not by dtype
+        if target._data.dtype.kind != "f":
+            raise RuntimeError("Expected floating point type for target with class probabilities, got "
+                               f"{_dtype.C_NAMES[target.dtype]}")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / classes
         losses = -_sum(_class_weighted(logp * target, weight, class_dim), class_dim)
