@@ -11,10 +11,11 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import minitorch
-from op_helper import check_error
+from op_helper import check_error, floats, helper_test_op, ints
 from test_device_layer import CORPUS, _has_torchvision, run, torch
 
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
@@ -84,3 +85,42 @@ def test_cross_entropy_tells_class_indices_from_probabilities_by_shape(shape, ta
     """A tutorial's common slip (float labels for CrossEntropyLoss) gets PyTorch's error."""
     check_error(lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor(target), label_smoothing=smoothing),
                 shape, exc=RuntimeError, msg=msg)
+
+
+@pytest.mark.parametrize("loss", ["mse_loss", "smooth_l1_loss", "l1_loss"])
+@pytest.mark.parametrize("target_dtype", [np.int64, np.int32, np.float64])
+def test_regression_losses_promote_targets_as_torch(loss, target_dtype):
+    """Integer targets leave a float32 loss float32 (they made mse_loss float64)."""
+    helper_test_op([(3, 2), ints((3, 2), dtype=target_dtype)],
+                   lambda lib, x, t: getattr(lib.nn.functional, loss)(x, t), grad=[True, False])
+
+
+def test_mse_loss_of_float32_and_integer_targets_is_float32():
+    x = minitorch.tensor([0.25, 0.25], requires_grad=True)
+    loss = minitorch.nn.MSELoss()(x, minitorch.tensor([1, 1]))
+    loss.backward()
+    assert loss.dtype is minitorch.float32 and loss.item() == 0.5625 and x.grad.tolist() == [-0.75, -0.75]
+
+
+PROBABILITIES = floats((2, 2), 0.1, 0.9)
+
+
+@pytest.mark.parametrize("loss, target, msg", [
+    ("binary_cross_entropy", ints((2, 2), 0, 2), "Found dtype Long but expected Float"),
+    ("binary_cross_entropy", ints((2, 2), 0, 2, np.float64), "Found dtype Double but expected Float"),
+    ("binary_cross_entropy_with_logits", ints((2, 2), 0, 2), "result type Float can't be cast to the desired output "
+                                                             "type Long"),
+    ("binary_cross_entropy_with_logits", ints((2, 2), 0, 2).astype(bool), "Subtraction, the `-` operator, with two "
+     "bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."),
+])
+def test_binary_losses_refuse_integer_labels_as_torch(loss, target, msg):
+    """BCELoss with integer labels, a tutorial's common slip, gets PyTorch's error."""
+    check_error(lambda lib, x, t: getattr(lib.nn.functional, loss)(x, t), PROBABILITIES, target,
+                exc=RuntimeError, msg=msg)
+
+
+@pytest.mark.parametrize("target_dtype", [np.float64, np.float16])
+def test_bce_with_logits_takes_the_float_targets_dtype(target_dtype):
+    helper_test_op([(3, 2), ints((3, 2), 0, 2, target_dtype)],
+                   lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(x, t), grad=[True, False],
+                   atol=1e-3, rtol=1e-3)
