@@ -4,6 +4,11 @@ Each program draws every printed random number from numpy, so its output is the 
 It must print exactly the transcript in tests/corpus/expected/, written by PyTorch:
 ``OMP_NUM_THREADS=1 python tests/corpus/NAME.py > tests/corpus/expected/NAME.txt``. Where PyTorch is
 installed, the programs run on it again, one after another in one process, to confirm the transcripts.
+torchvision does not import beside the PyTorch of this project's machines, so the transcripts of the two
+torchvision programs were written by PyTorch with a minimal stand-in for the parts they use (the flip, ToTensor
+and Normalize transforms, and resnet18's layout of modules); the test reruns them where torchvision imports.
+
+The tests at the end pin minitorch bugs that writing the corpus exposed.
 """
 import json
 import os
