@@ -10,6 +10,7 @@ import numpy as np
 
 from ..autograd.function import Op
 from .arithmetic import where
+from .broadcast import result_dtype
 from .indexing import IndexScatter
 from .unary import log, sigmoid, sign
 
@@ -64,7 +65,8 @@ class _ElementwiseLoss(Op):
         shape = np.broadcast_shapes(x.shape, y.shape)
         ctx.reduction, ctx.params, ctx.count = reduction, params, math.prod(shape)
         ctx.save_for_backward(x, y)
-        return reduce(cls.elementwise(x - y, **params), reduction)
+        dt = result_dtype(x, y)  # torch's promotion: a float32 input with integer targets stays float32
+        return reduce(cls.elementwise(x.astype(dt, copy=False) - y.astype(dt, copy=False), **params), reduction)
 
     @classmethod
     def backward(cls, ctx, g):

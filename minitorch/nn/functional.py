@@ -787,9 +787,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     class_dim = 0 if input.dim() == 1 else 1
     logp = _log_softmax(input, class_dim)
     classes = input.shape[class_dim]
-    if target._data.dtype.kind == "f":
-        if tuple(target.shape) != tuple(input.shape):
-            raise RuntimeError("Expected floating point type target to have the same shape as input")
+    if tuple(target.shape) == tuple(input.shape):  # torch reads class probabilities by shape, not by dtype
+        if target._data.dtype.kind != "f":
+            raise RuntimeError("Expected floating point type for target with class probabilities, got "
+                               f"{_dtype.C_NAMES[target.dtype]}")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / classes
         losses = -_sum(_class_weighted(logp * target, weight, class_dim), class_dim)
@@ -847,6 +848,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {_dtype.C_NAMES[target.dtype]} but expected {_dtype.C_NAMES[input.dtype]}")
     w = None if weight is None else np.broadcast_to(weight._data, input.shape)
     return _loss.BinaryCrossEntropy.apply(input, target, weight=w, reduction=_reduction(size_average, reduce,
                                                                                         reduction))
@@ -858,6 +861,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """BCE of sigmoid(input), computed stably; ``pos_weight`` weighs positive examples per class."""
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if target.dtype is _dtype.bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if not target.is_floating_point():  # torch works in place in a tensor of the target's dtype
+        raise RuntimeError(f"result type {_dtype.C_NAMES[_dtype.promote_types(input.dtype, target.dtype)]} can't "
+                           f"be cast to the desired output type {_dtype.C_NAMES[target.dtype]}")
+    if target.dtype is not input.dtype:
+        input = input.to(target.dtype)
     w = None if weight is None else weight._data
     pw = None if pos_weight is None else pos_weight._data
     return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight=w, pos_weight=pw,

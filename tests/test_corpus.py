@@ -1,0 +1,131 @@
+"""Tutorial-style PyTorch programs (tests/corpus/*.py) run unchanged under ``python -m minitorch``.
+
+Each program draws every printed random number from numpy, so its output is the same on both libraries.
+It must print exactly the transcript in tests/corpus/expected/, written by PyTorch:
+``OMP_NUM_THREADS=1 python tests/corpus/NAME.py > tests/corpus/expected/NAME.txt``. Where PyTorch is
+installed, the programs run on it again, one after another in one process, to confirm the transcripts.
+torchvision does not import beside the PyTorch of this project's machines, so the transcripts of the two
+torchvision programs were written by PyTorch with a minimal stand-in for the parts they use (the flip, ToTensor
+and Normalize transforms, and resnet18's layout of modules); the test reruns them where torchvision imports.
+
+The tests at the end pin minitorch bugs that writing the corpus exposed.
+"""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import minitorch
+from op_helper import check_error, floats, helper_test_op, ints
+from test_device_layer import CORPUS, _has_torchvision, run, torch
+
+PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
+            "transfer_learning", "autograd_tour", "einsum_linalg"]
+NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning"}
+# Runs each program given on the command line in this one process (PyTorch imports once), resetting the print
+# options that a program may set, and prints the outputs as JSON.
+PYTORCH_DRIVER = """
+import contextlib, io, json, runpy, sys
+import torch
+outputs = {}
+for path in sys.argv[1:]:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        runpy.run_path(path, run_name="__main__")
+    torch.set_printoptions(profile="default")
+    outputs[path] = out.getvalue()
+print(json.dumps(outputs))
+"""
+
+
+@pytest.fixture
+def in_empty_dir(tmp_path, monkeypatch):
+    """Run from an empty directory, with this minitorch still first on the import path."""
+    root = str(pathlib.Path(minitorch.__file__).resolve().parents[1])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    monkeypatch.chdir(tmp_path)
+
+
+def transcript(name: str) -> str:
+    return (CORPUS / "expected" / f"{name}.txt").read_text()
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_prints_the_pytorch_transcript(name, in_empty_dir):
+    assert run([CORPUS / f"{name}.py"]) == transcript(name)
+
+
+@pytest.fixture(scope="module")
+def pytorch_outputs(tmp_path_factory):
+    if torch is None:
+        pytest.skip("PyTorch is not installed")
+    names = [n for n in PROGRAMS if n not in NEEDS_TORCHVISION or _has_torchvision()]
+    done = subprocess.run([sys.executable, "-c", PYTORCH_DRIVER] + [str(CORPUS / f"{n}.py") for n in names],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path_factory.mktemp("pytorch"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {pathlib.Path(path).stem: out for path, out in json.loads(done.stdout).items()}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_pytorch_prints_the_transcript(name, pytorch_outputs):
+    if name not in pytorch_outputs:
+        pytest.skip("torchvision does not import beside this PyTorch")
+    assert pytorch_outputs[name] == transcript(name)
+
+
+LONG_OR_BYTE = "expected target dtype to be Long or Byte, but got Float"
+
+
+@pytest.mark.parametrize("shape, target, smoothing, msg", [
+    ((2, 3), [0.0, 1.0], 0.0, LONG_OR_BYTE),  # float labels: torch reads them as class indices
+    ((2, 3), [0.0, 1.0], 0.1, LONG_OR_BYTE),
+    ((4, 2), [1.0, 0.0, 1.0, 1.0], 0.0, LONG_OR_BYTE),
+    ((3,), 1.0, 0.0, LONG_OR_BYTE),
+    ((2, 3), [[0, 1, 0], [1, 0, 0]], 0.0, "Expected floating point type for target with class probabilities, got Long"),
+])
+def test_cross_entropy_tells_class_indices_from_probabilities_by_shape(shape, target, smoothing, msg):
+    """A tutorial's common slip (float labels for CrossEntropyLoss) gets PyTorch's error."""
+    check_error(lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor(target), label_smoothing=smoothing),
+                shape, exc=RuntimeError, msg=msg)
+
+
+@pytest.mark.parametrize("loss", ["mse_loss", "smooth_l1_loss", "l1_loss"])
+@pytest.mark.parametrize("target_dtype", [np.int64, np.int32, np.float64])
+def test_regression_losses_promote_targets_as_torch(loss, target_dtype):
+    """Integer targets leave a float32 loss float32 (they made mse_loss float64)."""
+    helper_test_op([(3, 2), ints((3, 2), dtype=target_dtype)],
+                   lambda lib, x, t: getattr(lib.nn.functional, loss)(x, t), grad=[True, False])
+
+
+def test_mse_loss_of_float32_and_integer_targets_is_float32():
+    x = minitorch.tensor([0.25, 0.25], requires_grad=True)
+    loss = minitorch.nn.MSELoss()(x, minitorch.tensor([1, 1]))
+    loss.backward()
+    assert loss.dtype is minitorch.float32 and loss.item() == 0.5625 and x.grad.tolist() == [-0.75, -0.75]
+
+
+PROBABILITIES = floats((2, 2), 0.1, 0.9)
+
+
+@pytest.mark.parametrize("loss, target, msg", [
+    ("binary_cross_entropy", ints((2, 2), 0, 2), "Found dtype Long but expected Float"),
+    ("binary_cross_entropy", ints((2, 2), 0, 2, np.float64), "Found dtype Double but expected Float"),
+    ("binary_cross_entropy_with_logits", ints((2, 2), 0, 2), "result type Float can't be cast to the desired output "
+                                                             "type Long"),
+    ("binary_cross_entropy_with_logits", ints((2, 2), 0, 2).astype(bool), "Subtraction, the `-` operator, with two "
+     "bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."),
+])
+def test_binary_losses_refuse_integer_labels_as_torch(loss, target, msg):
+    """BCELoss with integer labels, a tutorial's common slip, gets PyTorch's error."""
+    check_error(lambda lib, x, t: getattr(lib.nn.functional, loss)(x, t), PROBABILITIES, target,
+                exc=RuntimeError, msg=msg)
+
+
+@pytest.mark.parametrize("target_dtype", [np.float64, np.float16])
+def test_bce_with_logits_takes_the_float_targets_dtype(target_dtype):
+    helper_test_op([(3, 2), ints((3, 2), 0, 2, target_dtype)],
+                   lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(x, t), grad=[True, False],
+                   atol=1e-3, rtol=1e-3)
