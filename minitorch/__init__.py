@@ -69,6 +69,8 @@ if TYPE_CHECKING:
         ldexp_, nextafter)
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
+    from minitorch._ops.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell, rnn_tanh,
+        rnn_tanh_cell)
     from minitorch._ops.scans import (cummax, cummin, cumprod, cumulative_trapezoid, diff, gradient, logcumsumexp,
         trapezoid, trapz)
     from minitorch._ops.scatter import (as_strided, as_strided_scatter, diagonal_scatter, index_add, index_copy,

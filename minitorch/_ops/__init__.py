@@ -7,7 +7,7 @@ from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, comparison, conv, copying, counting, decompositions, diagonal, dropout,  # noqa: F401
                embedding, indexing, linalg, loss, nn_functions, norm, normalization, numeric, pooling,
-               reduction, scans, scatter, sorting, special, special_more, stacking, statistics, triangular,
+               reduction, rnn, scans, scatter, sorting, special, special_more, stacking, statistics, triangular,
                trigonometric, unary, view, view_copy)
 
 for _name, _function in _registry.methods().items():
