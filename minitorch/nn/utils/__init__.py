@@ -2,5 +2,3 @@
 from .clip_grad import clip_grad_norm_, clip_grad_value_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from . import rnn
-from .rnn import (PackedSequence, invert_permutation, pack_padded_sequence, pack_sequence, pad_packed_sequence,
-                  pad_sequence, unpack_sequence, unpad_sequence)
