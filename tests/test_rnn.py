@@ -19,6 +19,7 @@ except ImportError:
     torch = None
 
 needs_torch = pytest.mark.skipif(torch is None, reason="compares with torch")
+pytestmark = pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")
 rnn_utils = minitorch.nn.utils.rnn
 _rng = np.random.default_rng(7)
 
@@ -223,6 +224,21 @@ def test_reprs_parameter_names_and_shapes_match_torch():
         assert repr(mt) == repr(th)
         assert [(n, tuple(p.shape)) for n, p in mt.named_parameters()] == \
             [(n, tuple(p.shape)) for n, p in th.named_parameters()]
+
+
+@needs_torch
+def test_a_state_dict_saved_by_torch_loads():
+    import io
+    torch.manual_seed(1)
+    th = torch.nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2)
+    buffer = io.BytesIO()
+    torch.save(th.state_dict(), buffer)
+    buffer.seek(0)
+    mt = minitorch.nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2)
+    mt.load_state_dict(minitorch.load(buffer))
+    x = _floats(3, 2, 3)
+    expected = th(torch.tensor(x))[0].detach().numpy()
+    np.testing.assert_allclose(mt(minitorch.tensor(x))[0].detach().numpy(), expected, atol=1e-6)
 
 
 def test_default_init_is_uniform_in_the_hidden_bound_from_the_generator():
