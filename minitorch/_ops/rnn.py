@@ -1,18 +1,24 @@
 """Recurrent layers as functions: ``lstm``, ``gru``, ``rnn_tanh``, ``rnn_relu`` (whole multi-layer,
 optionally bidirectional and packed sequences) and their one-step cells, as torch has them.
 
-They are composed of differentiable ops, as PyTorch's CPU kernels are: per layer and direction the input
-projection of all time steps is one matmul before the time loop, and each step is one fused matmul for all
-gates (``h @ W_hh^T``) followed by elementwise ops on slices of it. Backward through time is the graph of
-those ops (each keeps only what its own gradient needs), so higher-order gradients work too.
+Per layer and direction the input projection of all time steps is one matmul before the time loop, and each
+step is one fused matmul for all gates (``h @ W_hh^T``) followed by elementwise work on slices of it. The
+LSTM's time loop is one fused op (``LSTMRecurrence``: numpy loops forward and backward, the weight gradients
+one matmul over all steps); the GRU's and Elman RNN's steps and the cells are composed of differentiable ops.
+Either way higher-order gradients work.
 
 Sequences are time-major and flattened as in a PackedSequence: the rows of step ``t`` are the first
 ``batch_sizes[t]`` sequences (batch sizes never grow), so padded input is the case of equal batch sizes.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .._registry import register
 from .._tensor import Tensor
+from ..autograd import grad as _grad
+from ..autograd.function import Op
+from ..autograd.grad_mode import enable_grad
 from .dropout import dropout as _dropout
 from .linalg import addmm, matmul
 from .unary import relu, sigmoid, tanh
@@ -114,6 +120,115 @@ def _run_direction(cell: _Cell, gi, state: tuple, weights: tuple, batch_sizes: l
     return outs, state
 
 
+def _sigmoid_(x: np.ndarray) -> None:
+    """``x = sigmoid(x)`` in place, without overflow: ``1 / (1 + e)``, times ``e`` where x < 0, e = exp(-|x|)."""
+    negative = x < 0
+    e = np.exp(-np.abs(x))
+    np.add(e, 1.0, out=x)
+    np.reciprocal(x, out=x)
+    np.multiply(x, e, out=x, where=negative)
+
+
+class LSTMRecurrence(Op):
+    """The time loop of one LSTM layer in one direction, fused: from the input projections ``gi`` of all packed
+    rows, the initial state and the recurrent weights to (output rows, h_n, c_n).
+
+    Forward runs the loop in numpy and keeps per row only the gate activations, the previous states and tanh(c);
+    backward runs the reverse loop (one matmul per step for the state's gradient) and the weights' gradients as
+    one matmul over all rows. Under ``create_graph`` the gradient is that of the same layer composed of ops
+    (``_LSTMCell.step``), recomputed, so higher orders are exact."""
+
+    @staticmethod
+    def forward(ctx, gi, h0, c0, w_hh, w_hr, batch_sizes=(), reverse=False):
+        ctx.batch_sizes, ctx.reverse = batch_sizes, reverse
+        ctx.save_for_backward(gi, h0, c0, w_hh, w_hr)
+        n, hidden = gi.shape[0], c0.shape[1]
+        dtype = gi.dtype
+        act = np.empty_like(gi)   # i, f, g, o after their activations
+        c_prev, tanh_c = np.empty((n, hidden), dtype), np.empty((n, hidden), dtype)
+        h_prev, out = np.empty((n, h0.shape[1]), dtype), np.empty((n, h0.shape[1]), dtype)
+        h_raw = None if w_hr is None else np.empty((n, hidden), dtype)   # o * tanh(c), before the projection
+        h, c = h0.astype(dtype), c0.astype(dtype)   # rows of ended (or not yet started) sequences stay as they are
+        i, f, g, o = (slice(k * hidden, (k + 1) * hidden) for k in range(4))
+        for rows, bs in _row_blocks(batch_sizes, reverse):
+            z = act[rows]
+            np.matmul(h[:bs], w_hh.T, out=z)
+            z += gi[rows]
+            h_prev[rows], c_prev[rows] = h[:bs], c[:bs]
+            _sigmoid_(z[:, :g.start])
+            np.tanh(z[:, g], out=z[:, g])
+            _sigmoid_(z[:, o])
+            cb = c[:bs]
+            cb *= z[:, f]
+            cb += z[:, i] * z[:, g]
+            np.tanh(cb, out=tanh_c[rows])
+            if w_hr is None:
+                np.multiply(z[:, o], tanh_c[rows], out=out[rows])
+            else:
+                np.multiply(z[:, o], tanh_c[rows], out=h_raw[rows])
+                np.matmul(h_raw[rows], w_hr.T, out=out[rows])
+            h[:bs] = out[rows]
+        ctx.kept = act, c_prev, tanh_c, h_prev, h_raw
+        return out, h, c
+
+    @staticmethod
+    def backward(ctx, g_out, g_h, g_c):
+        gi, h0, c0, w_hh, w_hr = ctx.saved_tensors
+        if ctx._as_tensors:
+            return _lstm_recurrence_vjp(ctx, (gi, h0, c0, w_hh, w_hr), (g_out, g_h, g_c))
+        act, c_prev, tanh_c, h_prev, h_raw = ctx.kept
+        hidden = c0.shape[1]
+        dh = np.zeros_like(h0, dtype=gi.dtype) if g_h is None else g_h.astype(gi.dtype)
+        dc = np.zeros_like(c0, dtype=gi.dtype) if g_c is None else g_c.astype(gi.dtype)
+        d_act = np.empty_like(act)   # the gradient of the gates before their activations
+        d_out = None if w_hr is None else np.empty_like(h_prev)
+        i, f, g, o = (slice(k * hidden, (k + 1) * hidden) for k in range(4))
+        for rows, bs in reversed(_row_blocks(ctx.batch_sizes, ctx.reverse)):
+            z, d, tc = act[rows], d_act[rows], tanh_c[rows]
+            dht = dh[:bs] if g_out is None else dh[:bs] + g_out[rows]
+            if w_hr is not None:
+                d_out[rows] = dht
+                dht = dht @ w_hr
+            np.multiply(dht, tc, out=d[:, o])
+            d[:, o] *= z[:, o] * (1 - z[:, o])
+            dcb = dc[:bs]
+            dcb += dht * z[:, o] * (1 - tc * tc)
+            np.multiply(dcb, z[:, g], out=d[:, i])
+            d[:, i] *= z[:, i] * (1 - z[:, i])
+            np.multiply(dcb, c_prev[rows], out=d[:, f])
+            d[:, f] *= z[:, f] * (1 - z[:, f])
+            np.multiply(dcb, z[:, i], out=d[:, g])
+            d[:, g] *= 1 - z[:, g] * z[:, g]
+            dcb *= z[:, f]
+            dh[:bs] = d @ w_hh
+        g_w_hr = None if w_hr is None else d_out.T @ h_raw
+        return d_act, dh, dc, d_act.T @ h_prev, g_w_hr
+
+
+def _row_blocks(batch_sizes, reverse: bool) -> list:
+    """(rows of step t in the packed data, batch size of step t), in the order the loop visits the steps."""
+    starts = np.concatenate(([0], np.cumsum(batch_sizes)[:-1])).tolist()
+    blocks = [(slice(lo, lo + bs), bs) for lo, bs in zip(starts, batch_sizes)]
+    return blocks[::-1] if reverse else blocks
+
+
+def _lstm_recurrence_vjp(ctx, inputs, grads):
+    """The gradient of ``LSTMRecurrence`` under create_graph: the layer recomposed of ops, differentiated."""
+    gi, h0, c0, w_hh, w_hr = inputs
+    with enable_grad():
+        steps, state = _run_direction(_CELLS["LSTM"], gi, (h0, c0), (t(w_hh), None, None if w_hr is None else t(w_hr)),
+                                      list(ctx.batch_sizes), ctx.reverse)
+        outs = (cat(steps, 0), *state)
+    wanted = [k for k, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    pairs = [(out, g) for out, g in zip(outs, grads) if g is not None]
+    found = _grad([p[0] for p in pairs], [inputs[k] for k in wanted], [p[1] for p in pairs], create_graph=True,
+                  allow_unused=True)
+    result = [None] * len(inputs)
+    for k, value in zip(wanted, found):
+        result[k] = value
+    return tuple(result)
+
+
 def _layer_weights(params, has_biases: bool, projected: bool):
     """(w_ih, b_ih, b_hh, (w_hh^T, b_hh, w_hr^T)) of one layer and direction in torch's flat order."""
     w_ih, w_hh = params[0], params[1]
@@ -145,8 +260,14 @@ def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_bia
             w_ih, b_ih, b_hh, weights = _layer_weights(params[k * per_layer:(k + 1) * per_layer], has_biases,
                                                        projected)
             gi = _input_projection(cell, x, w_ih, b_ih, b_hh)
-            steps, state = _run_direction(cell, gi, tuple(s[k] for s in initial), weights, batch_sizes, d == 1)
-            outs.append(cat(steps, 0))
+            if mode == "LSTM":
+                w_hh, w_hr = params[k * per_layer + 1], params[(k + 1) * per_layer - 1] if projected else None
+                out, *state = LSTMRecurrence.apply(gi, initial[0][k], initial[1][k], w_hh, w_hr,
+                                                   batch_sizes=tuple(batch_sizes), reverse=d == 1)
+            else:
+                steps, state = _run_direction(cell, gi, tuple(s[k] for s in initial), weights, batch_sizes, d == 1)
+                out = cat(steps, 0)
+            outs.append(out)
             for f, s in zip(finals, state):
                 f.append(s)
         x = cat(outs, 1) if directions == 2 else outs[0]
