@@ -121,12 +121,12 @@ def _run_direction(cell: _Cell, gi, state: tuple, weights: tuple, batch_sizes: l
 
 
 def _sigmoid_(x: np.ndarray) -> None:
-    """``x = sigmoid(x)`` in place, without overflow: ``1 / (1 + e)``, times ``e`` where x < 0, e = exp(-|x|)."""
-    negative = x < 0
-    e = np.exp(-np.abs(x))
-    np.add(e, 1.0, out=x)
+    """``x = 1 / (1 + exp(-x))`` in place (exp overflows to inf for x < -88 in float32, giving the right 0)."""
+    np.negative(x, out=x)
+    with np.errstate(over="ignore"):
+        np.exp(x, out=x)
+    x += 1.0
     np.reciprocal(x, out=x)
-    np.multiply(x, e, out=x, where=negative)
 
 
 class LSTMRecurrence(Op):
