@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch.autograd import gradcheck
+from minitorch.autograd import gradcheck, gradgradcheck
 from op_helper import check_error
 
 try:
@@ -296,6 +296,20 @@ def test_packed_layers_pass_gradcheck_in_float64(kind, bidirectional, proj):
         return function(packed.data, packed.batch_sizes, hx, list(weights), True, 2, 0.0, False, bidirectional)
 
     assert gradcheck(f, (x, h, *weights))
+
+
+def test_fused_lstm_second_derivatives_with_packed_input_and_projection():
+    minitorch.manual_seed(0)
+    weights = [p.detach().double().requires_grad_() for p in minitorch.nn.LSTM(1, 2, proj_size=1)._flat_weights]
+    x = minitorch.tensor(_floats(3, 2, 1, dtype=np.float64), requires_grad=True)
+    h = minitorch.tensor(_floats(1, 2, 1, dtype=np.float64), requires_grad=True)
+    c = minitorch.tensor(_floats(1, 2, 2, dtype=np.float64), requires_grad=True)
+
+    def f(x, h, c, *weights):
+        packed = rnn_utils.pack_padded_sequence(x, [3, 1])
+        return minitorch.lstm(packed.data, packed.batch_sizes, (h, c), list(weights), True, 1, 0.0, False, False)
+
+    assert gradgradcheck(f, (x, h, c, *weights))
 
 
 def test_layer_errors_match_torch():
