@@ -26,10 +26,8 @@ from .view import cat, reshape, stack, t, transpose, unbind, unsafe_chunk, unsaf
 
 
 class _Cell:
-    """How one recurrent unit steps: ``gates`` blocks of the hidden size in its weights; its state is a tuple
-    (``(h,)``, or ``(h, c)`` for the LSTM)."""
+    """How one recurrent unit steps; its state is a tuple (``(h,)``, or ``(h, c)`` for the LSTM)."""
 
-    gates = 1
     fold_hidden_bias = True   # b_hh can be added to the input projection before the loop (all but GRU)
 
     @staticmethod
@@ -49,8 +47,6 @@ class _ReluCell(_Cell):
 
 
 class _LSTMCell(_Cell):
-    gates = 4
-
     def step(self, gi, state, w_hh_t, b_hh, w_hr_t):
         h, c = state
         i, f, g, o = unsafe_chunk(addmm(gi, h, w_hh_t), 4, 1)   # torch's gate order: input, forget, cell, output
@@ -62,7 +58,6 @@ class _LSTMCell(_Cell):
 
 
 class _GRUCell(_Cell):
-    gates = 3
     fold_hidden_bias = False  # b_hn is multiplied by the reset gate
 
     def step(self, gi, state, w_hh_t, b_hh, w_hr_t):
@@ -229,14 +224,6 @@ def _lstm_recurrence_vjp(ctx, inputs, grads):
     return tuple(result)
 
 
-def _layer_weights(params, has_biases: bool, projected: bool):
-    """(w_ih, b_ih, b_hh, (w_hh^T, b_hh, w_hr^T)) of one layer and direction in torch's flat order."""
-    w_ih, w_hh = params[0], params[1]
-    b_ih, b_hh = (params[2], params[3]) if has_biases else (None, None)
-    w_hr = params[-1] if projected else None
-    return w_ih, b_ih, b_hh, (t(w_hh), b_hh, None if w_hr is None else t(w_hr))
-
-
 def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_biases: bool, num_layers: int,
                   dropout: float, train: bool, bidirectional: bool):
     """Run all layers over packed rows ``data``: (packed output, final states stacked per layer and direction)."""
@@ -257,15 +244,15 @@ def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_bia
         outs = []
         for d in range(directions):
             k = layer * directions + d
-            w_ih, b_ih, b_hh, weights = _layer_weights(params[k * per_layer:(k + 1) * per_layer], has_biases,
-                                                       projected)
-            gi = _input_projection(cell, x, w_ih, b_ih, b_hh)
+            group = params[k * per_layer:(k + 1) * per_layer]   # torch's order: w_ih, w_hh[, b_ih, b_hh][, w_hr]
+            w_hh, w_hr = group[1], group[-1] if projected else None
+            b_ih, b_hh = (group[2], group[3]) if has_biases else (None, None)
+            gi = _input_projection(cell, x, group[0], b_ih, b_hh)
             if mode == "LSTM":
-                w_hh, w_hr = params[k * per_layer + 1], params[(k + 1) * per_layer - 1] if projected else None
                 out, *state = LSTMRecurrence.apply(gi, initial[0][k], initial[1][k], w_hh, w_hr,
                                                    batch_sizes=tuple(batch_sizes), reverse=d == 1)
             else:
-                steps, state = _run_direction(cell, gi, tuple(s[k] for s in initial), weights, batch_sizes, d == 1)
+                steps, state = _run_direction(cell, gi, (initial[0][k],), (t(w_hh), b_hh, None), batch_sizes, d == 1)
                 out = cat(steps, 0)
             outs.append(out)
             for f, s in zip(finals, state):
