@@ -47,12 +47,15 @@ class PackedSequence(_PackedSequenceBase):
         return type(self)(data, self.batch_sizes, self.sorted_indices, self.unsorted_indices)
 
     def cpu(self, *args, **kwargs) -> PackedSequence:
+        """Itself: minitorch tensors live on the CPU."""
         return self
 
     def cuda(self, *args, **kwargs) -> PackedSequence:
+        """Raises as ``Tensor.to('cuda')`` does (minitorch has no CUDA)."""
         return self.to("cuda")
 
     def pin_memory(self) -> PackedSequence:
+        """Itself (pinned memory only matters for CUDA transfers)."""
         return self
 
     def is_pinned(self) -> bool:
