@@ -170,11 +170,11 @@ class LSTMRecurrence(Op):
     def backward(ctx, g_out, g_h, g_c):
         gi, h0, c0, w_hh, w_hr = ctx.saved_tensors
         if ctx._as_tensors:
-            return _lstm_recurrence_vjp(ctx, (gi, h0, c0, w_hh, w_hr), (g_out, g_h, g_c))
+            return _recomposed_vjp(ctx, _CELLS["LSTM"], (gi, h0, c0, w_hh, w_hr), (h0, c0),
+                                   (t(w_hh), None, None if w_hr is None else t(w_hr)), (g_out, g_h, g_c))
         act, c_prev, tanh_c, h_prev, h_raw = ctx.kept
         hidden = c0.shape[1]
-        dh = np.zeros_like(h0, dtype=gi.dtype) if g_h is None else g_h.astype(gi.dtype)
-        dc = np.zeros_like(c0, dtype=gi.dtype) if g_c is None else g_c.astype(gi.dtype)
+        dh, dc = _state_grad(g_h, h0, gi.dtype), _state_grad(g_c, c0, gi.dtype)
         d_act = np.empty_like(act)   # the gradient of the gates before their activations
         d_out = None if w_hr is None else np.empty_like(h_prev)
         i, f, g, o = (slice(k * hidden, (k + 1) * hidden) for k in range(4))
@@ -207,13 +207,12 @@ def _row_blocks(batch_sizes, reverse: bool) -> list:
     return blocks[::-1] if reverse else blocks
 
 
-def _lstm_recurrence_vjp(ctx, inputs, grads):
-    """The gradient of ``LSTMRecurrence`` under create_graph: the layer recomposed of ops, differentiated."""
-    gi, h0, c0, w_hh, w_hr = inputs
+def _recomposed_vjp(ctx, cell: _Cell, inputs: tuple, state: tuple, weights: tuple, grads: tuple) -> tuple:
+    """The gradient of a fused recurrence under create_graph: the layer recomposed of ops (``cell.step`` from
+    ``state`` with ``weights`` = (w_hh^T, b_hh, w_hr^T)), differentiated w.r.t. ``inputs``."""
     with enable_grad():
-        steps, state = _run_direction(_CELLS["LSTM"], gi, (h0, c0), (t(w_hh), None, None if w_hr is None else t(w_hr)),
-                                      list(ctx.batch_sizes), ctx.reverse)
-        outs = (cat(steps, 0), *state)
+        steps, final = _run_direction(cell, inputs[0], state, weights, list(ctx.batch_sizes), ctx.reverse)
+        outs = (cat(steps, 0), *final)
     wanted = [k for k, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     pairs = [(out, g) for out, g in zip(outs, grads) if g is not None]
     found = _grad([p[0] for p in pairs], [inputs[k] for k in wanted], [p[1] for p in pairs], create_graph=True,
@@ -222,6 +221,109 @@ def _lstm_recurrence_vjp(ctx, inputs, grads):
     for k, value in zip(wanted, found):
         result[k] = value
     return tuple(result)
+
+
+def _state_grad(g, like, dtype) -> np.ndarray:
+    """The incoming gradient of a final state as a fresh array the reverse loop can update (zeros if None)."""
+    return np.zeros(like.shape, dtype) if g is None else np.array(g, dtype=dtype)
+
+
+class GRURecurrence(Op):
+    """The time loop of one GRU layer in one direction, fused as ``LSTMRecurrence``: from the input projections
+    ``gi`` (with b_ih), the initial state, ``w_hh`` and ``b_hh`` to (output rows, h_n). Keeps per row the gates
+    r, z, n, the hidden projection of n's block (``W_hn h + b_hn``) and the previous state."""
+
+    @staticmethod
+    def forward(ctx, gi, h0, w_hh, b_hh, batch_sizes=(), reverse=False):
+        ctx.batch_sizes, ctx.reverse = batch_sizes, reverse
+        ctx.save_for_backward(gi, h0, w_hh, b_hh)
+        n, hidden = gi.shape[0], h0.shape[1]
+        act = np.empty_like(gi)   # r, z, n
+        gh_n, h_prev, out = (np.empty((n, hidden), gi.dtype) for _ in range(3))
+        h = h0.astype(gi.dtype)
+        rz, nb = slice(0, 2 * hidden), slice(2 * hidden, 3 * hidden)
+        for rows, bs in _row_blocks(batch_sizes, reverse):
+            a, hb = act[rows], h[:bs]
+            gh = hb @ w_hh.T
+            if b_hh is not None:
+                gh += b_hh
+            np.add(gi[rows, rz], gh[:, rz], out=a[:, rz])
+            _sigmoid_(a[:, rz])
+            gh_n[rows], h_prev[rows] = gh[:, nb], hb
+            np.multiply(a[:, :hidden], gh[:, nb], out=a[:, nb])
+            a[:, nb] += gi[rows, nb]
+            np.tanh(a[:, nb], out=a[:, nb])
+            hb -= a[:, nb]            # h' = n + z * (h - n)
+            hb *= a[:, hidden:2 * hidden]
+            hb += a[:, nb]
+            out[rows] = hb
+        ctx.kept = act, gh_n, h_prev
+        return out, h
+
+    @staticmethod
+    def backward(ctx, g_out, g_h):
+        gi, h0, w_hh, b_hh = ctx.saved_tensors
+        if ctx._as_tensors:
+            return _recomposed_vjp(ctx, _CELLS["GRU"], (gi, h0, w_hh, b_hh), (h0,), (t(w_hh), b_hh, None),
+                                   (g_out, g_h))
+        act, gh_n, h_prev = ctx.kept
+        hidden = h0.shape[1]
+        dh = _state_grad(g_h, h0, gi.dtype)
+        d_gi, d_gh = np.empty_like(act), np.empty_like(act)   # gradients of the input and hidden projections
+        r, z, nb = slice(0, hidden), slice(hidden, 2 * hidden), slice(2 * hidden, 3 * hidden)
+        for rows, bs in reversed(_row_blocks(ctx.batch_sizes, ctx.reverse)):
+            a, di, dg = act[rows], d_gi[rows], d_gh[rows]
+            dht = dh[:bs] if g_out is None else dh[:bs] + g_out[rows]
+            np.multiply(dht, 1 - a[:, z], out=di[:, nb])          # through n ...
+            di[:, nb] *= 1 - a[:, nb] * a[:, nb]                   # ... before its tanh
+            np.multiply(dht, h_prev[rows] - a[:, nb], out=di[:, z])
+            di[:, z] *= a[:, z] * (1 - a[:, z])
+            np.multiply(di[:, nb], gh_n[rows], out=di[:, r])
+            di[:, r] *= a[:, r] * (1 - a[:, r])
+            dg[:, :2 * hidden] = di[:, :2 * hidden]
+            np.multiply(di[:, nb], a[:, r], out=dg[:, nb])
+            dh[:bs] = dht * a[:, z] + dg @ w_hh
+        return d_gi, dh, d_gh.T @ h_prev, None if b_hh is None else d_gh.sum(0)
+
+
+class ElmanRecurrence(Op):
+    """The time loop of one Elman RNN layer in one direction (``h' = tanh(gi + h W_hh^T)``, or ReLU with
+    ``relu=True``), fused as ``LSTMRecurrence``: (output rows, h_n). Keeps the previous state of every row."""
+
+    @staticmethod
+    def forward(ctx, gi, h0, w_hh, relu=False, batch_sizes=(), reverse=False):
+        ctx.batch_sizes, ctx.reverse, ctx.relu = batch_sizes, reverse, relu
+        ctx.save_for_backward(gi, h0, w_hh)
+        out, h_prev = np.empty_like(gi), np.empty_like(gi)
+        h = h0.astype(gi.dtype)
+        for rows, bs in _row_blocks(batch_sizes, reverse):
+            hb, o = h[:bs], out[rows]
+            h_prev[rows] = hb
+            np.matmul(hb, w_hh.T, out=o)
+            o += gi[rows]
+            if relu:
+                np.maximum(o, 0, out=o)
+            else:
+                np.tanh(o, out=o)
+            hb[...] = o
+        ctx.kept = out, h_prev
+        return out, h
+
+    @staticmethod
+    def backward(ctx, g_out, g_h):
+        gi, h0, w_hh = ctx.saved_tensors
+        if ctx._as_tensors:
+            cell = _CELLS["RNN_RELU" if ctx.relu else "RNN_TANH"]
+            return _recomposed_vjp(ctx, cell, (gi, h0, w_hh), (h0,), (t(w_hh), None, None), (g_out, g_h))
+        out, h_prev = ctx.kept
+        dh = _state_grad(g_h, h0, gi.dtype)
+        d_pre = np.empty_like(out)   # the gradient before the activation
+        for rows, bs in reversed(_row_blocks(ctx.batch_sizes, ctx.reverse)):
+            d = d_pre[rows]
+            np.add(dh[:bs], 0 if g_out is None else g_out[rows], out=d)
+            d *= (out[rows] > 0) if ctx.relu else 1 - out[rows] * out[rows]
+            dh[:bs] = d @ w_hh
+        return d_pre, dh, d_pre.T @ h_prev
 
 
 def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_biases: bool, num_layers: int,
@@ -248,12 +350,13 @@ def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_bia
             w_hh, w_hr = group[1], group[-1] if projected else None
             b_ih, b_hh = (group[2], group[3]) if has_biases else (None, None)
             gi = _input_projection(cell, x, group[0], b_ih, b_hh)
+            where = {"batch_sizes": tuple(batch_sizes), "reverse": d == 1}
             if mode == "LSTM":
-                out, *state = LSTMRecurrence.apply(gi, initial[0][k], initial[1][k], w_hh, w_hr,
-                                                   batch_sizes=tuple(batch_sizes), reverse=d == 1)
+                out, *state = LSTMRecurrence.apply(gi, initial[0][k], initial[1][k], w_hh, w_hr, **where)
+            elif mode == "GRU":
+                out, *state = GRURecurrence.apply(gi, initial[0][k], w_hh, b_hh, **where)
             else:
-                steps, state = _run_direction(cell, gi, (initial[0][k],), (t(w_hh), b_hh, None), batch_sizes, d == 1)
-                out = cat(steps, 0)
+                out, *state = ElmanRecurrence.apply(gi, initial[0][k], w_hh, relu=mode == "RNN_RELU", **where)
             outs.append(out)
             for f, s in zip(finals, state):
                 f.append(s)
