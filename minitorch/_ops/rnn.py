@@ -3,9 +3,11 @@ optionally bidirectional and packed sequences) and their one-step cells, as torc
 
 Per layer and direction the input projection of all time steps is one matmul before the time loop, and each
 step is one fused matmul for all gates (``h @ W_hh^T``) followed by elementwise work on slices of it. The
-LSTM's time loop is one fused op (``LSTMRecurrence``: numpy loops forward and backward, the weight gradients
-one matmul over all steps); the GRU's and Elman RNN's steps and the cells are composed of differentiable ops.
-Either way higher-order gradients work.
+time loop is one fused op per layer and direction (``LSTMRecurrence``, ``GRURecurrence``, ``ElmanRecurrence``:
+numpy loops forward and backward that keep only the gate activations and previous states, the recurrent
+weights' gradients one matmul over all steps). The one-step cells are composed of differentiable ops
+(``_Cell.step``), and so is a layer when its gradient is taken under ``create_graph`` (the fused ops recompute
+it), so higher-order gradients are exact.
 
 Sequences are time-major and flattened as in a PackedSequence: the rows of step ``t`` are the first
 ``batch_sizes[t]`` sequences (batch sizes never grow), so padded input is the case of equal batch sizes.
