@@ -83,6 +83,8 @@ if TYPE_CHECKING:
         max_pool2d, max_pool3d)
     from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, log_softmax,
         logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
+    from minitorch._ops.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell, rnn_tanh,
+        rnn_tanh_cell)
     from minitorch._ops.sampling import (affine_grid_generator, constant_pad_nd, grid_sampler, grid_sampler_2d,
         grid_sampler_3d)
     from minitorch._ops.scans import (cummax, cummin, cumprod, cumulative_trapezoid, diff, gradient, logcumsumexp,

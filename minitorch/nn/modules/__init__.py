@@ -41,3 +41,5 @@ from .loss_more import (CTCLoss, LinearCrossEntropyLoss, LinearCrossEntropyOptio
                         NLLLoss2d, TripletMarginWithDistanceLoss)
 from .norm_more import CrossMapLRN2d
 from .sparse import EmbeddingBag
+# issue 11, rnn slice
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase

@@ -1,0 +1,442 @@
+"""Issue 11, recurrent layers: nn.RNN/LSTM/GRU, their cells, the torch-level functions and nn.utils.rnn.
+
+Differential against torch where it is installed: a minitorch layer loads the torch layer's state_dict (copied
+through numpy), then outputs, final states and the gradients of the input, the initial states and every
+parameter are compared, for the feature combinations (directions, layers, batch_first, proj_size, packed and
+unbatched input, initial states, bias). Gradchecks in float64 and hand-derived values run without torch."""
+import math
+
+import numpy as np
+import pytest
+
+import minitorch
+from minitorch.autograd import gradcheck, gradgradcheck
+from op_helper import check_error
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+needs_torch = pytest.mark.skipif(torch is None, reason="compares with torch")
+pytestmark = pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")
+rnn_utils = minitorch.nn.utils.rnn
+_rng = np.random.default_rng(7)
+
+
+def _floats(*shape, dtype=np.float32):
+    return _rng.uniform(-1.0, 1.0, shape).astype(dtype)
+
+
+def _layer(lib, kind: str, *args, **kwargs):
+    if kind in ("tanh", "relu"):
+        return lib.nn.RNN(*args, nonlinearity=kind, **kwargs)
+    return getattr(lib.nn, kind)(*args, **kwargs)
+
+
+def _twins(kind: str, *args, **kwargs):
+    """A torch layer and a minitorch layer holding the same parameters (the torch state_dict, loaded)."""
+    torch.manual_seed(0)
+    th = _layer(torch, kind, *args, **kwargs)
+    mt = _layer(minitorch, kind, *args, **kwargs)
+    state = th.state_dict()
+    assert list(mt.state_dict()) == list(state)
+    mt.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in state.items()})
+    return th, mt
+
+
+def _leaves(lib, arrays):
+    return [None if a is None else lib.tensor(a, requires_grad=True) for a in arrays]
+
+
+def _outputs(out):
+    """The tensors of a layer's result: output (or packed data) and the final states."""
+    output, hidden = out
+    if isinstance(output, tuple):  # PackedSequence
+        output = output.data
+    return [output, *(hidden if isinstance(hidden, tuple) else (hidden,))]
+
+
+def _run(lib, layer, x, states, pack=None):
+    """Forward and backward of a weighted sum of all results: (results, input and state grads)."""
+    leaves = _leaves(lib, [x, *states])
+    xin, hin = leaves[0], leaves[1:]
+    hx = None if not hin else (tuple(hin) if len(hin) == 2 else hin[0])
+    if pack is not None:
+        xin = lib.nn.utils.rnn.pack_padded_sequence(xin, pack, enforce_sorted=pack == sorted(pack, reverse=True))
+    results = _outputs(layer(xin, hx))
+    weights = np.random.default_rng(3)
+    total = sum((r * lib.tensor(weights.uniform(-1, 1, tuple(r.shape)).astype(np.float32))).sum() for r in results)
+    total.backward()
+    return [r.detach().numpy() for r in results], [leaf.grad.numpy() for leaf in leaves]
+
+
+def _compare(th, mt, x, states=(), pack=None, atol=2e-5):
+    th_out, th_grads = _run(torch, th, x, states, pack)
+    mt_out, mt_grads = _run(minitorch, mt, x, states, pack)
+    for a, b in zip(mt_out, th_out, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_allclose(a, b, atol=atol, rtol=1e-4)
+    for a, b in zip(mt_grads, th_grads, strict=True):
+        np.testing.assert_allclose(a, b, atol=atol, rtol=1e-4)
+    th_params = dict(th.named_parameters())
+    for name, p in mt.named_parameters():
+        np.testing.assert_allclose(p.grad.numpy(), th_params[name].grad.numpy(), atol=atol, rtol=1e-4,
+                                   err_msg=name)
+
+
+def _states(kind, layers, directions, batch, hidden, proj=0):
+    shape = (layers * directions,) + ((batch,) if batch else ())
+    h = _floats(*shape, proj or hidden)
+    return (h, _floats(*shape, hidden)) if kind == "LSTM" else (h,)
+
+
+KINDS = ("LSTM", "GRU", "tanh", "relu")
+
+
+@needs_torch
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("bidirectional", [False, True])
+@pytest.mark.parametrize("layers,batch_first,initial", [(1, False, False), (2, True, True), (2, False, True)])
+def test_layers_match_torch(kind, bidirectional, layers, batch_first, initial):
+    th, mt = _twins(kind, 3, 4, layers, batch_first=batch_first, bidirectional=bidirectional)
+    x = _floats(2, 5, 3) if batch_first else _floats(5, 2, 3)
+    states = _states(kind, layers, 1 + bidirectional, 2, 4) if initial else ()
+    _compare(th, mt, x, states)
+
+
+@needs_torch
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_lstm_with_projections_matches_torch(bidirectional):
+    th, mt = _twins("LSTM", 3, 5, 2, proj_size=2, bidirectional=bidirectional)
+    assert tuple(mt.weight_hr_l1.shape) == (2, 5) and tuple(mt.weight_ih_l1.shape) == (20, 2 * (1 + bidirectional))
+    _compare(th, mt, _floats(4, 3, 3), _states("LSTM", 2, 1 + bidirectional, 3, 5, proj=2))
+
+
+@needs_torch
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_packed_sequences_match_torch(kind, bidirectional):
+    th, mt = _twins(kind, 3, 4, 2, bidirectional=bidirectional)
+    lengths = [2, 5, 1, 5]  # unsorted: the layer sorts them and unsorts the final states
+    _compare(th, mt, _floats(5, 4, 3), _states(kind, 2, 1 + bidirectional, 4, 4), pack=lengths)
+
+
+@needs_torch
+def test_packed_lstm_with_projection_and_zero_initial_states_matches_torch():
+    th, mt = _twins("LSTM", 3, 4, 1, proj_size=3, bidirectional=True, bias=False)
+    _compare(th, mt, _floats(3, 3, 3), (), pack=[3, 2, 2])  # sorted: packed as it is
+
+
+@needs_torch
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "tanh"])
+@pytest.mark.parametrize("initial", [False, True])
+def test_unbatched_input_matches_torch(kind, initial):
+    th, mt = _twins(kind, 3, 4, 2, bidirectional=True, batch_first=True)
+    _compare(th, mt, _floats(5, 3), _states(kind, 2, 2, 0, 4) if initial else ())
+
+
+@needs_torch
+def test_layers_without_bias_match_torch():
+    th, mt = _twins("GRU", 3, 4, 2, bias=False)
+    assert [n for n, _ in mt.named_parameters()] == ["weight_ih_l0", "weight_hh_l0", "weight_ih_l1", "weight_hh_l1"]
+    _compare(th, mt, _floats(4, 2, 3), _states("GRU", 2, 1, 2, 4))
+
+
+@needs_torch
+def test_dropout_between_layers_in_training_only():
+    # p = 1 zeroes the second layer's input: deterministic, so comparable with torch
+    th, mt = _twins("LSTM", 3, 4, 2, dropout=1.0)
+    _compare(th, mt, _floats(4, 2, 3))
+    th.eval(), mt.eval()
+    _compare(th, mt, _floats(4, 2, 3))
+
+
+@needs_torch
+def test_torch_level_functions_match_torch():
+    th, _ = _twins("LSTM", 3, 4, 2, bidirectional=True)
+    weights = [p.detach().numpy() for p in th._flat_weights]
+    x, h, c = _floats(5, 2, 3), _floats(4, 2, 4), _floats(4, 2, 4)
+    for lib in (torch, minitorch):
+        w = [lib.tensor(a) for a in weights]
+        out = lib.lstm(lib.tensor(x), (lib.tensor(h), lib.tensor(c)), w, True, 2, 0.0, False, True, False)
+        lens = lib.tensor(np.array([3, 2], np.int64))
+        packed = lib.nn.utils.rnn.pack_padded_sequence(lib.tensor(x), lens)
+        packed_out = lib.lstm(packed.data, packed.batch_sizes, (lib.tensor(h), lib.tensor(c)), w, True, 2, 0.0, False,
+                              True)
+        gru_w = [lib.tensor(a[:12]) if a.shape[0] == 16 else lib.tensor(a[:, :]) for a in weights[:4]]
+        gru = lib.gru(lib.tensor(x), lib.tensor(h[:1]), gru_w, True, 1, 0.0, False, False, False)
+        cells = (lib.lstm_cell(lib.tensor(x[0]), (lib.tensor(h[0]), lib.tensor(c[0])), *w[:4]),
+                 lib.gru_cell(lib.tensor(x[0]), lib.tensor(h[0]), *gru_w),
+                 lib.rnn_tanh_cell(lib.tensor(x[0]), lib.tensor(h[0]), lib.tensor(weights[0][:4]),
+                                   lib.tensor(weights[1][:4]), lib.tensor(weights[2][:4])),
+                 lib.rnn_relu_cell(lib.tensor(x[0]), lib.tensor(h[0]), lib.tensor(weights[0][:4]),
+                                   lib.tensor(weights[1][:4])))
+        flat = [*out, *packed_out, *gru, *cells[0], *cells[1:]]
+        if lib is torch:
+            expected = [t.numpy() for t in flat]
+    assert len(flat) == len(expected)
+    for a, b in zip(flat, expected):
+        np.testing.assert_allclose(a.numpy(), b, atol=1e-6)
+
+
+@needs_torch
+@pytest.mark.parametrize("kind", ["LSTMCell", "GRUCell", "tanh", "relu"])
+def test_cells_match_torch(kind):
+    torch.manual_seed(0)
+    args = (3, 4) if kind.endswith("Cell") else (3, 4, True, kind)
+    name = kind if kind.endswith("Cell") else "RNNCell"
+    th, mt = getattr(torch.nn, name)(*args), getattr(minitorch.nn, name)(*args)
+    mt.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in th.state_dict().items()})
+    assert repr(mt) == repr(th)
+    x, h, c = _floats(2, 3), _floats(2, 4), _floats(2, 4)
+    states = (h, c) if name == "LSTMCell" else (h,)
+    for inputs in ((x, *states), (x[0], *(s[0] for s in states)), (x,)):  # batched, unbatched, zero state
+        results = []
+        for lib, cell in ((torch, th), (minitorch, mt)):
+            leaves = _leaves(lib, inputs)
+            state = None if len(leaves) == 1 else (tuple(leaves[1:]) if name == "LSTMCell" else leaves[1])
+            out = cell(leaves[0], state)
+            out = out if isinstance(out, tuple) else (out,)
+            sum((o * (k + 2)).sum() for k, o in enumerate(out)).backward()
+            results.append([o.detach().numpy() for o in out] + [t.grad.numpy() for t in leaves] +
+                           [p.grad.numpy() for p in cell.parameters()])
+            cell.zero_grad()
+        for a, b in zip(results[1], results[0], strict=True):
+            assert a.shape == b.shape
+            np.testing.assert_allclose(a, b, atol=2e-5, rtol=1e-4)
+
+
+@needs_torch
+def test_reprs_parameter_names_and_shapes_match_torch():
+    configs = [("LSTM", (3, 5), {"num_layers": 2, "bidirectional": True, "proj_size": 2, "batch_first": True}),
+               ("GRU", (3, 5), {"bias": False, "dropout": 0.5, "num_layers": 2}), ("tanh", (2, 3), {}),
+               ("relu", (2, 3), {"num_layers": 3})]
+    for kind, args, kwargs in configs:
+        th, mt = _layer(torch, kind, *args, **kwargs), _layer(minitorch, kind, *args, **kwargs)
+        assert repr(mt) == repr(th)
+        assert [(n, tuple(p.shape)) for n, p in mt.named_parameters()] == \
+            [(n, tuple(p.shape)) for n, p in th.named_parameters()]
+        assert mt._flat_weights_names == th._flat_weights_names and mt._all_weights == th._all_weights
+    cells = [("LSTMCell", (2, 3), {"bias": False}), ("GRUCell", (2, 3), {}), ("RNNCell", (2, 3), {})]
+    for name, args, kwargs in cells:
+        th, mt = getattr(torch.nn, name)(*args, **kwargs), getattr(minitorch.nn, name)(*args, **kwargs)
+        assert repr(mt) == repr(th)
+        assert [(n, tuple(p.shape)) for n, p in mt.named_parameters()] == \
+            [(n, tuple(p.shape)) for n, p in th.named_parameters()]
+
+
+@needs_torch
+def test_a_state_dict_saved_by_torch_loads():
+    import io
+    torch.manual_seed(1)
+    th = torch.nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2)
+    buffer = io.BytesIO()
+    torch.save(th.state_dict(), buffer)
+    buffer.seek(0)
+    mt = minitorch.nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2)
+    mt.load_state_dict(minitorch.load(buffer))
+    x = _floats(3, 2, 3)
+    expected = th(torch.tensor(x))[0].detach().numpy()
+    np.testing.assert_allclose(mt(minitorch.tensor(x))[0].detach().numpy(), expected, atol=1e-6)
+
+
+def test_default_init_is_uniform_in_the_hidden_bound_from_the_generator():
+    minitorch.manual_seed(3)
+    a = minitorch.nn.LSTM(4, 16, 2)
+    minitorch.manual_seed(3)
+    b = minitorch.nn.LSTM(4, 16, 2)
+    values = np.concatenate([p.detach().numpy().ravel() for p in a.parameters()])
+    assert np.abs(values).max() <= 0.25 and np.abs(values).max() > 0.24 and values.min() < -0.24
+    for p, q in zip(a.parameters(), b.parameters()):
+        np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+    cell = minitorch.nn.GRUCell(3, 100)
+    assert 0.09 < np.abs(cell.weight_hh.detach().numpy()).max() <= 0.1
+
+
+def test_flat_weights_follow_reassigned_parameters():
+    layer = minitorch.nn.GRU(2, 3, bidirectional=True)
+    assert len(layer._flat_weights) == 8 and layer._flat_weights[5] is layer.weight_hh_l0_reverse
+    assert layer.all_weights[1][0] is layer.weight_ih_l0_reverse
+    new = minitorch.nn.Parameter(minitorch.zeros(9, 3))
+    layer.weight_hh_l0 = new
+    assert layer._flat_weights[1] is new
+    layer.flatten_parameters()
+    out, h = layer(minitorch.zeros(1, 1, 2))
+    assert out.shape == (1, 1, 6) and h.shape == (2, 1, 3)
+
+
+def test_lstm_hand_computed_step():
+    # one step from zero state, weights W_ih = 1 (one input, one unit), biases 0: with x = a, every gate
+    # sees a; c = sigmoid(a) * tanh(a), h = sigmoid(a) * tanh(c)
+    layer = minitorch.nn.LSTM(1, 1, bias=False)
+    with minitorch.no_grad():
+        layer.weight_ih_l0.fill_(1.0)
+        layer.weight_hh_l0.fill_(0.0)
+    a = 0.7
+    out, (h, c) = layer(minitorch.tensor([[[a]]]))
+    sig = 1 / (1 + math.exp(-a))
+    assert c.item() == pytest.approx(sig * math.tanh(a), rel=1e-6)
+    assert h.item() == pytest.approx(sig * math.tanh(sig * math.tanh(a)), rel=1e-6)
+    assert out.item() == h.item()
+
+
+@pytest.mark.parametrize("kind,bidirectional,proj", [("LSTM", True, 1), ("GRU", True, 0), ("tanh", False, 0)])
+def test_packed_layers_pass_gradcheck_in_float64(kind, bidirectional, proj):
+    minitorch.manual_seed(0)
+    layer = _layer(minitorch, kind, 1, 2, 2, bidirectional=bidirectional, **({"proj_size": proj} if proj else {}))
+    weights = [p.detach().double().requires_grad_() for p in layer._flat_weights]
+    function = {"LSTM": minitorch.lstm, "GRU": minitorch.gru, "tanh": minitorch.rnn_tanh}[kind]
+    x = minitorch.tensor(_floats(3, 2, 1, dtype=np.float64), requires_grad=True)
+    h = minitorch.tensor(_floats(2 * (1 + bidirectional), 2, proj or 2, dtype=np.float64), requires_grad=True)
+
+    def f(x, h, *weights):
+        packed = rnn_utils.pack_padded_sequence(x, [2, 3], enforce_sorted=False)
+        hx = (h, h.expand(-1, -1, 2) * 0.5) if kind == "LSTM" else h
+        return function(packed.data, packed.batch_sizes, hx, list(weights), True, 2, 0.0, False, bidirectional)
+
+    assert gradcheck(f, (x, h, *weights))
+
+
+def test_fused_lstm_second_derivatives_with_packed_input_and_projection():
+    minitorch.manual_seed(0)
+    weights = [p.detach().double().requires_grad_() for p in minitorch.nn.LSTM(1, 2, proj_size=1)._flat_weights]
+    x = minitorch.tensor(_floats(3, 2, 1, dtype=np.float64), requires_grad=True)
+    h = minitorch.tensor(_floats(1, 2, 1, dtype=np.float64), requires_grad=True)
+    c = minitorch.tensor(_floats(1, 2, 2, dtype=np.float64), requires_grad=True)
+
+    def f(x, h, c, *weights):
+        packed = rnn_utils.pack_padded_sequence(x, [3, 1])
+        return minitorch.lstm(packed.data, packed.batch_sizes, (h, c), list(weights), True, 1, 0.0, False, False)
+
+    assert gradgradcheck(f, (x, h, c, *weights))
+
+
+def test_layer_errors_match_torch():
+    nn = minitorch.nn
+    cases = [
+        (lambda lib: lib.nn.LSTM(3, 4)(lib.ones(2, 3, 3, 3)), ValueError,
+         "LSTM: Expected input to be 2D or 3D, got 4D instead"),
+        (lambda lib: lib.nn.RNN(3, 4)(lib.ones(2)), ValueError, "RNN: Expected input to be 2D or 3D, got 1D tensor instead"),
+        (lambda lib: lib.nn.GRU(3, 4)(lib.ones(2, 2, 5)), RuntimeError,
+         "input.size(-1) must be equal to input_size. Expected 3, got 5"),
+        (lambda lib: lib.nn.GRU(3, 4)(lib.ones(2, 2, 3), lib.zeros(1, 3, 4)), RuntimeError,
+         "Expected hidden size (1, 2, 4), got [1, 3, 4]"),
+        (lambda lib: lib.nn.GRU(3, 4)(lib.ones(2, 2, 3), lib.zeros(2, 4)), RuntimeError,
+         "For batched 3-D input, hx should also be 3-D but got 2-D tensor"),
+        (lambda lib: lib.nn.LSTM(3, 4)(lib.ones(2, 3), (lib.zeros(1, 1, 4), lib.zeros(1, 4))), RuntimeError,
+         "For unbatched 2-D input, hx and cx should also be 2-D but got (3-D, 2-D) tensors"),
+        (lambda lib: lib.nn.LSTM(3, 4)(lib.ones(2, 2, 3), (lib.zeros(1, 2, 4), lib.zeros(1, 2, 5))), RuntimeError,
+         "Expected hidden[1] size (1, 2, 4), got [1, 2, 5]"),
+        (lambda lib: lib.nn.LSTM(3, 4)(lib.ones(2, 2, 3, dtype=lib.float64)), ValueError,
+         "RNN input dtype (minitorch.float64) does not match weight dtype (minitorch.float32). Convert input: "
+         "input.to(minitorch.float32), or convert model: model.to(minitorch.float64)"),
+        (lambda lib: lib.nn.LSTM(3, 4, proj_size=4), ValueError, "proj_size has to be smaller than hidden_size"),
+        (lambda lib: lib.nn.GRU(3, 4, proj_size=2), ValueError,
+         "proj_size argument is only supported for LSTM, not RNN or GRU"),
+        (lambda lib: lib.nn.RNN(3, 4, nonlinearity="gelu"), ValueError,
+         "Unknown nonlinearity 'gelu'. Select from 'tanh' or 'relu'."),
+        (lambda lib: lib.nn.LSTM(3, 4, dropout=1.5), ValueError,
+         "dropout should be a number in range [0, 1] representing the probability of an element being zeroed"),
+        (lambda lib: lib.nn.LSTM(3, 0), ValueError, "hidden_size must be greater than zero"),
+        (lambda lib: lib.nn.LSTM(3, 4, batch_first=1), TypeError, "batch_first should be of type bool, got: int"),
+        (lambda lib: lib.nn.LSTMCell(3, 4)(lib.ones(2, 2, 3)), ValueError,
+         "LSTMCell: Expected input to be 1D or 2D, got 3D instead"),
+        (lambda lib: lib.nn.GRUCell(3, 4)(lib.ones(2, 3), lib.ones(1, 2, 4)), ValueError,
+         "GRUCell: Expected hidden to be 1D or 2D, got 3D instead"),
+    ]
+    for fn, exc, msg in cases:
+        check_error(fn, exc=exc, msg=msg)
+    with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
+        nn.GRU(2, 2, dropout=0.2)
+
+
+# ---- nn.utils.rnn -----------------------------------------------------------------------------------------------
+def _seqs(lib, lengths, grad=False):
+    return [lib.tensor(np.arange(n * 2, dtype=np.float32).reshape(n, 2) + 10 * i, requires_grad=grad)
+            for i, n in enumerate(lengths)]
+
+
+@needs_torch
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_pad_sequence_matches_torch(batch_first, side):
+    out = [lib.nn.utils.rnn.pad_sequence(_seqs(lib, [2, 4, 1]), batch_first, -1.0, side).numpy()
+           for lib in (minitorch, torch)]
+    np.testing.assert_array_equal(*out)
+
+
+@needs_torch
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("enforce_sorted", [False, True])
+def test_pack_and_pad_round_trip_matches_torch(batch_first, enforce_sorted):
+    lengths = [4, 2, 2, 1] if enforce_sorted else [2, 4, 1, 2]
+    results = []
+    for lib in (minitorch, torch):
+        padded = lib.nn.utils.rnn.pad_sequence(_seqs(lib, lengths), batch_first)
+        packed = lib.nn.utils.rnn.pack_padded_sequence(padded, lib.tensor(lengths), batch_first, enforce_sorted)
+        again, lens = lib.nn.utils.rnn.pad_packed_sequence(packed, batch_first, 7.0, total_length=5)
+        results.append([t.numpy() for t in (*packed[:2], again, lens)] +
+                       [None if t is None else t.numpy() for t in packed[2:]])
+    for a, b in zip(*results):
+        if b is None:
+            assert a is None
+        else:
+            assert a.dtype == b.dtype
+            np.testing.assert_array_equal(a, b)
+
+
+@needs_torch
+def test_pack_sequence_unpack_unpad_and_packed_repr_match_torch():
+    for lib in (minitorch, torch):
+        packed = lib.nn.utils.rnn.pack_sequence(_seqs(lib, [1, 3, 2]), enforce_sorted=False)
+        seqs = lib.nn.utils.rnn.unpack_sequence(packed)
+        padded = lib.nn.utils.rnn.pad_sequence(_seqs(lib, [1, 3]))
+        unpadded = lib.nn.utils.rnn.unpad_sequence(padded, lib.tensor([1, 3]))
+        if lib is minitorch:
+            mine = (repr(packed), [s.numpy() for s in seqs + unpadded], packed.double().data.dtype)
+    assert mine[0] == repr(packed).replace("torch", "minitorch")
+    for a, b in zip(mine[1], seqs + unpadded, strict=True):
+        np.testing.assert_array_equal(a, b.numpy())
+    assert str(mine[2]) == "minitorch.float64"
+
+
+def test_packing_by_hand_and_invert_permutation():
+    packed = rnn_utils.pack_sequence(_seqs(minitorch, [3, 1, 2]), enforce_sorted=False)
+    assert packed.batch_sizes.tolist() == [3, 2, 1] and packed.sorted_indices.tolist() == [0, 2, 1]
+    assert packed.unsorted_indices.tolist() == [0, 2, 1]
+    # time step 0: first rows of sequences 0, 2, 1; step 1: second rows of 0, 2; step 2: third row of 0
+    assert packed.data[:, 0].tolist() == [0, 20, 10, 2, 22, 4]
+    assert rnn_utils.invert_permutation(minitorch.tensor([2, 0, 1])).tolist() == [1, 2, 0]
+    assert rnn_utils.invert_permutation(None) is None
+
+
+def test_pack_and_pad_pass_gradients():
+    seqs = [minitorch.tensor(_floats(n, 2, dtype=np.float64), requires_grad=True) for n in (2, 3, 1)]
+
+    def f(*seqs):
+        packed = rnn_utils.pack_sequence(list(seqs), enforce_sorted=False)
+        return rnn_utils.pad_packed_sequence(packed, batch_first=True, padding_value=2.0)[0]
+
+    assert gradcheck(f, seqs)
+
+
+def test_utils_errors_match_torch():
+    cases = [
+        (lambda lib: lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2), [1, 2]), RuntimeError,
+         "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. You can pass "
+         "`enforce_sorted=False` to pack_padded_sequence and/or pack_sequence to sidestep this requirement if you do "
+         "not need ONNX exportability."),
+        (lambda lib: lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2), [3, 0]), RuntimeError,
+         "Length of all samples has to be greater than 0, but found an element in 'lengths' that is <= 0"),
+        (lambda lib: lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2), [3]), RuntimeError,
+         "Expected `len(lengths)` to be equal to batch_size, but got 1 (batch_size=2)"),
+        (lambda lib: lib.nn.utils.rnn.pad_packed_sequence(lib.nn.utils.rnn.pack_sequence([lib.ones(3)]),
+                                                          total_length=2), ValueError,
+         "Expected total_length to be at least the length of the longest sequence in input, but got total_length=2 "
+         "and max sequence length being 3"),
+        (lambda lib: lib.nn.utils.rnn.pad_sequence([lib.ones(2)], padding_side="x"), RuntimeError,
+         "Expected padding_side to be one of left or right, but got x."),
+    ]
+    for fn, exc, msg in cases:
+        check_error(fn, exc=exc, msg=msg)
