@@ -505,10 +505,12 @@ def _copy_params(mm, tm):
 @needs_torch
 @pytest.mark.parametrize("head_bias", [False, True])
 def test_adaptive_log_softmax_matches_torch(head_bias):
+    torch.manual_seed(0)  # (the predict check below needs rows that go to the tail: fixed weights and inputs)
     tm = torch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias)
     mm = minitorch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias)
     _copy_params(mm, tm)
-    x, t = floats((8, 16)), np.array([0, 3, 5, 9, 12, 19, 2, 16])
+    x = np.random.default_rng(0).uniform(-2, 2, (8, 16)).astype(np.float32)
+    t = np.array([0, 3, 5, 9, 12, 19, 2, 16])
     xt, xm = torch.tensor(x, requires_grad=True), minitorch.tensor(x, requires_grad=True)
     out_t, out_m = tm(xt, torch.tensor(t)), mm(xm, minitorch.tensor(t))
     assert out_m._fields == ("output", "loss")
