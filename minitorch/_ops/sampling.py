@@ -39,6 +39,103 @@ def constant_pad_nd(input: Tensor, pad, value: float = 0) -> Tensor:
     return _pool.ConstantPadNd.apply(input, pads=tuple((max(b, 0), max(a, 0)) for b, a in pairs), value=value)
 
 
+# ---- interpolate ----------------------------------------------------------------------------------------------
+_LINEAR = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}  # the interpolating modes: their spatial dims
+_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
+_CUBIC_A = -0.75  # the cubic convolution kernel's coefficient (Keys), as torch's bicubic
+
+
+def _node(mode: str, dims: int) -> type:
+    """The op class of ``mode`` in ``dims`` spatial dims: a separable linear map named as torch's node."""
+    name = {"nearest": "UpsampleNearest", "nearest-exact": "UpsampleNearestExact", "area": "AdaptiveAvgPool",
+            "bicubic": "UpsampleBicubic", "linear": "UpsampleLinear", "bilinear": "UpsampleBilinear",
+            "trilinear": "UpsampleTrilinear"}[mode] + f"{dims}D"
+    if name not in _NODES:
+        _NODES[name] = type(name, (_pool.Separable,), {}, name=name + "Backward0")
+    return _NODES[name]
+
+
+_NODES: dict = {"UpsampleBilinear2D": _pool.UpsampleBilinear2d, "AdaptiveAvgPool2D": _pool.AdaptiveAvgPool2d,
+                "AdaptiveAvgPool3D": _pool.AdaptiveAvgPool3d}
+
+
+def _resize_matrix(n: int, out: int, mode: str, align_corners: bool, scale, dtype) -> np.ndarray:
+    """The (out, n) matrix that resamples one dim of size ``n`` to ``out`` (``scale``: torch's input/output
+    step, from ``scale_factor`` when given)."""
+    if mode == "area":
+        return _pool._adaptive_matrix(n, out, dtype)
+    step = n / out if scale is None else 1.0 / scale
+    i = np.arange(out, dtype=np.float64)
+    m = np.zeros((out, n), dtype)
+    rows = np.arange(out)
+    if mode in ("nearest", "nearest-exact"):
+        src = np.floor((i + (0.5 if mode == "nearest-exact" else 0.0)) * step)
+        m[rows, np.minimum(src.astype(np.int64), n - 1)] = 1.0
+        return m
+    if align_corners:
+        src = i * ((n - 1) / (out - 1)) if out > 1 else np.zeros(out)
+    else:
+        src = (i + 0.5) * step - 0.5
+        if mode != "bicubic":
+            src = np.maximum(src, 0.0)
+    low = np.floor(src)
+    t = src - low
+    low = low.astype(np.int64)
+    if mode == "bicubic":  # four taps low-1 .. low+2 (clamped to the border), cubic convolution weights
+        d = np.stack([t + 1, t, 1 - t, 2 - t])
+        near = ((_CUBIC_A + 2) * d - (_CUBIC_A + 3)) * d * d + 1
+        far = ((_CUBIC_A * d - 5 * _CUBIC_A) * d + 8 * _CUBIC_A) * d - 4 * _CUBIC_A
+        weights = np.where(d <= 1, near, far)
+        for k, w in zip(range(-1, 3), weights):
+            np.add.at(m, (rows, np.clip(low + k, 0, n - 1)), w)
+        return m
+    np.add.at(m, (rows, np.minimum(low, n - 1)), 1 - t)
+    np.add.at(m, (rows, np.minimum(low + 1, n - 1)), t)
+    return m
+
+
+@register(method=False, top_level=False, functional=True)
+def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                recompute_scale_factor=None, antialias: bool = False) -> Tensor:
+    """Resize the spatial dims (all but the first two) by ``mode``: 'nearest', 'nearest-exact', 'linear'
+    (3-d input), 'bilinear'/'bicubic' (4-d), 'trilinear' (5-d) or 'area'; each dim is one matrix product."""
+    dims = input.dim() - 2
+    if mode not in _MODES or dims not in (1, 2, 3):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+                                  "for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area "
+                                  f"| nearest-exact (got {mode})")
+    if mode in _LINEAR:
+        if _LINEAR[mode] != dims:
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_LINEAR[mode] + 2}D input")
+        align_corners = bool(align_corners)
+    elif align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                         "bicubic | trilinear")
+    if antialias:
+        raise NotImplementedError("minitorch: interpolate(antialias=True) is not implemented")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("either size or scale_factor should be defined" if size is None else
+                         "only one of size or scale_factor should be defined")
+    sizes = tuple(input.shape[2:])
+    if size is not None:
+        outs = tuple(size) if isinstance(size, (tuple, list)) else (size,) * dims
+        scales = (None,) * dims
+    else:
+        factors = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * dims
+        outs = tuple(math.floor(n * float(f)) for n, f in zip(sizes, factors))
+        scales = (None,) * dims if recompute_scale_factor or mode == "area" else tuple(float(f) for f in factors)
+    if len(outs) != dims:
+        raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
+                         f"spatial dimensions of {list(sizes)} and output size of {list(outs)}. Please provide input "
+                         "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+    if mode == "nearest" and dims == 2:  # a gather is cheaper than two 0/1 matrix products
+        return _pool.UpsampleNearest2d.apply(input, size=outs, scales=tuple(
+            n / o if s is None else 1.0 / s for n, o, s in zip(sizes, outs, scales)))
+    dtype = input._data.dtype if input._data.dtype.kind == "f" else _dtype.get_default_dtype().np
+    matrices = tuple(_resize_matrix(n, o, mode, align_corners, s, dtype) for n, o, s in zip(sizes, outs, scales))
+    return _node(mode, dims).apply(input, matrices=matrices)
+
+
 # ---- deprecated upsampling ------------------------------------------------------------------------------------
 def _deprecated(name: str) -> None:
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=3)
@@ -47,47 +144,15 @@ def _deprecated(name: str) -> None:
 @register(method=False, top_level=False, functional=True)
 def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
     """Deprecated: ``interpolate(input, size, scale_factor, mode='nearest')``."""
-    from ..nn.functional import interpolate  # nn.functional is built after the op modules
     _deprecated("upsample_nearest")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
-def _align_corners_matrix(size: int, out: int, dtype) -> np.ndarray:
-    """(out, size) linear interpolation with the corners aligned: output i reads input i * (size-1) / (out-1)."""
-    src = np.arange(out) * ((size - 1) / (out - 1) if out > 1 else 0.0)
-    low = np.minimum(np.floor(src).astype(np.int64), size - 1)
-    high = np.minimum(low + 1, size - 1)
-    frac = src - low
-    m = np.zeros((out, size), dtype)
-    np.add.at(m, (np.arange(out), low), 1 - frac)
-    np.add.at(m, (np.arange(out), high), frac)
-    return m
-
-
-def resize_bilinear_aligned(input: Tensor, size=None, scale_factor=None) -> Tensor:
-    """Bilinear resize of (N, C, H, W) with the corners aligned (``interpolate(mode='bilinear',
-    align_corners=True)``): one interpolation matrix per dim."""
-    if input.dim() != 4:
-        raise NotImplementedError(f"upsample_bilinear: minitorch resizes 4D (N, C, H, W) input, got {input.dim()}D")
-    if (size is None) == (scale_factor is None):
-        raise ValueError("either size or scale_factor should be defined" if size is None else
-                         "only one of size or scale_factor should be defined")
-    in_hw = tuple(input.shape[-2:])
-    if size is not None:
-        out_hw = (size, size) if isinstance(size, int) else tuple(size)
-    else:
-        factors = tuple(scale_factor) if isinstance(scale_factor, (tuple, list)) else (scale_factor,) * 2
-        out_hw = tuple(math.floor(n * float(f)) for n, f in zip(in_hw, factors))
-    dtype = input._data.dtype
-    return _pool.UpsampleBilinear2d.apply(input, matrices=tuple(_align_corners_matrix(n, o, dtype)
-                                                                for n, o in zip(in_hw, out_hw)))
-
-
 @register(method=False, top_level=False, functional=True)
 def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
-    """Deprecated: ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)`` for (N, C, H, W)."""
+    """Deprecated: ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)``."""
     _deprecated("upsample_bilinear")
-    return resize_bilinear_aligned(input, size, scale_factor)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
 # ---- affine_grid and grid_sample ------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from .._ops import embedding as _embedding
 from .._ops import loss as _loss
 from .._ops import pixel_shuffle as _pixel_ops
 from .._ops import pooling as _pool
+from .._ops import sampling as _sampling
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
 from .._ops.embedding import Embedding
@@ -65,29 +66,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 # ---- resampling and padding ----------------------------------------------------------------------------------
-@functional_op
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                recompute_scale_factor=None, antialias=False) -> Tensor:
-    """Resize the spatial dims; minitorch implements mode='nearest' (torch's nearest rule)."""
-    if mode != "nearest":
-        raise NotImplementedError(f"interpolate: mode '{mode}' is not implemented in minitorch (only 'nearest')")
-    if (size is None) == (scale_factor is None):
-        raise ValueError("either size or scale_factor should be defined" if size is None else
-                         "only one of size or scale_factor should be defined")
-    in_hw = tuple(input.shape[-2:])
-    if size is not None:
-        out_hw = _pair(size)
-        scales = tuple(i / o for i, o in zip(in_hw, out_hw))
-    else:
-        factors = tuple(float(f) for f in (scale_factor if isinstance(scale_factor, (tuple, list))
-                                           else (scale_factor, scale_factor)))
-        out_hw = tuple(math.floor(i * f) for i, f in zip(in_hw, factors))
-        scales = tuple(i / o for i, o in zip(in_hw, out_hw)) if recompute_scale_factor else \
-            tuple(1.0 / f for f in factors)
-    return _pool.UpsampleNearest2d.apply(input, size=out_hw, scales=scales)
-
-
-upsample = register(interpolate, name="upsample", method=False, top_level=False, functional=True)
+upsample = register(_sampling.interpolate, name="upsample", method=False, top_level=False, functional=True)
 
 
 def _check_pad(input, pad, mode):

@@ -1,7 +1,5 @@
-"""Upsample (nearest), UpsamplingNearest2d and UpsamplingBilinear2d."""
+"""Upsample, UpsamplingNearest2d and UpsamplingBilinear2d: ``F.interpolate`` as layers."""
 from __future__ import annotations
-
-from ..._ops.sampling import resize_bilinear_aligned
 
 from .. import functional as F
 from .module import Module
@@ -36,6 +34,3 @@ class UpsamplingBilinear2d(Upsample):
 
     def __init__(self, size=None, scale_factor=None):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
-
-    def forward(self, input):
-        return resize_bilinear_aligned(input, self.size, self.scale_factor)
