@@ -647,10 +647,16 @@ class Tensor:
         return self._data.tolist()
 
     def __float__(self) -> float:
+        self._warn_if_recorded()
         return float(self._scalar())
 
     def __int__(self) -> int:
         return int(self._scalar())
+
+    def _warn_if_recorded(self) -> None:
+        if self._requires_grad:  # (torch says so for float() only)
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                          "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:

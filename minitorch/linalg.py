@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ._ops.complex import eig, eigvals
 from ._ops.decompositions import _LinAlgError as LinAlgError
-from ._ops.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, slogdet, solve, solve_ex,
+from ._ops.decompositions import linalg_slogdet as slogdet
+from ._ops.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, solve, solve_ex,
                                   solve_triangular)
 from ._ops.diagonal import diagonal as _diagonal
 from ._ops.factorizations import (cond, eigh, eigvalsh, lstsq, matrix_norm, matrix_rank, norm, pinv, qr, svd,

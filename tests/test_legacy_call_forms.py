@@ -1,7 +1,8 @@
-"""Call forms that older tutorials use and PyTorch still accepts: the deprecated ``add(Number alpha, Tensor
+"""Call forms and small behaviours that tutorials meet and PyTorch keeps: the deprecated ``add(Number alpha, Tensor
 other)`` overloads (with PyTorch's warning), a 0-d index for gather/scatter of a 1-d tensor, indexing with a
 Python ``range``; against PyTorch when it is installed, else against the literal values."""
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -61,3 +62,19 @@ def test_indexing_with_a_range(lib_name):
     x = t.arange(10.0).reshape(5, 2)
     assert x[range(1, 4)].tolist() == [[2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]
     assert x[range(3), 1].tolist() == [1.0, 3.0, 5.0]
+
+
+def test_float_of_a_recorded_tensor_warns_as_torch():
+    x = minitorch.tensor(2.0, requires_grad=True)
+    with pytest.warns(UserWarning, match=r"^Converting a tensor with requires_grad=True to a scalar may lead to "
+                                         r"unexpected behavior\.\nConsider using tensor\.detach\(\) first\.$"):
+        assert float(x) == 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert int(x) == 2 and float(x.detach()) == 2.0
+
+
+def test_linalg_slogdet_is_its_own_named_tuple():
+    r = minitorch.linalg.slogdet(minitorch.eye(2))
+    assert type(r).__name__ == "linalg_slogdet" and type(minitorch.slogdet(minitorch.eye(2))).__name__ == "slogdet"
+    assert r._fields == ("sign", "logabsdet") and float(r.sign) == 1.0 and float(r.logabsdet) == 0.0

@@ -244,8 +244,12 @@ def det(A):
 @register
 def slogdet(A):
     """The sign and log of the absolute value of the determinant."""
-    sign, logabsdet = Slogdet.apply(A)
-    return return_types.slogdet(sign, logabsdet)
+    return return_types.slogdet(*Slogdet.apply(A))
+
+
+def linalg_slogdet(A, *, out=None):
+    """``torch.linalg.slogdet``: ``slogdet`` as its own named tuple."""
+    return _outs(_linalg_slogdet(*Slogdet.apply(A)), out)
 
 
 @register
@@ -264,6 +268,7 @@ def solve(A, B, *, left: bool = True, out=None):
 
 # ---- the ``_ex`` forms: an ``info`` per matrix instead of an error ------------------------------------------
 linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+_linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
 linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
 
