@@ -5,7 +5,7 @@ importing them all fills the registry, from which the Tensor methods are bound.
 """
 from .. import _factories, _registry
 from .._tensor import Tensor
-from . import (activation, arithmetic, comparison, conv, copying, counting, decompositions, diagonal, dropout,  # noqa: F401
+from . import (activation, arithmetic, attention, comparison, conv, copying, counting, decompositions, diagonal, dropout,  # noqa: F401
                embedding, indexing, linalg, loss, nn_functions, norm, normalization, numeric, pooling,
                reduction, scans, scatter, sorting, special, special_more, stacking, statistics, triangular,
                trigonometric, unary, view, view_copy)

@@ -1,0 +1,275 @@
+"""Attention: ``scaled_dot_product_attention`` and ``multi_head_attention_forward`` (nn.functional).
+
+Both are compositions of differentiable ops (batched matmul over all batch and head dims at once, a
+numerically stable softmax, dropout), so every derivative order comes from those ops. Masks that need no
+gradient (bool masks, the causal mask) become one constant additive bias of -inf / 0.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .._registry import functional_op
+from .._tensor import Tensor
+from .dropout import dropout_impl
+from .indexing import masked_fill, repeat_interleave
+from .linalg import matmul
+from .reduction import mean, softmax
+from .view import cat
+
+
+def _cpp_name(d) -> str:
+    """The C++ type name torch's attention messages use (``float``, ``double``, ``long int``)."""
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}.get(d.name, d.name)
+
+
+def _check_sdpa(query, key, value, attn_mask, is_causal, enable_gqa) -> None:
+    """torch's argument checks, with its messages."""
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
+                           f"{_cpp_name(query.dtype)} key.dtype: {_cpp_name(key.dtype)} and value.dtype: "
+                           f"{_cpp_name(value.dtype)} instead.")
+    if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} instead.")
+    if attn_mask is not None:
+        if attn_mask.dtype != query.dtype and attn_mask._data.dtype.kind != "b" and \
+                attn_mask._data.dtype != np.float32:
+            raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                               f"attn_mask.dtype: {_cpp_name(attn_mask.dtype)} and  query.dtype: "
+                               f"{_cpp_name(query.dtype)} instead.")
+        if is_causal:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+                               "is_causal=True")
+    if enable_gqa and query.dim() >= 3 and (query.shape[-3] % key.shape[-3] or query.shape[-3] % value.shape[-3]):
+        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
+    batch = int(np.prod(query.shape[:-2]))
+    if key.shape[-1] != query.shape[-1]:  # what torch's bmm reports for q @ k^T and attn @ v
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
+                           f"{query.shape[-1]}] but got: [{batch}, {key.shape[-1]}].")
+    if value.shape[-2] != key.shape[-2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
+                           f"{key.shape[-2]}] but got: [{batch}, {value.shape[-2]}].")
+
+
+def _bias(attn_mask, is_causal: bool, L: int, S: int, dtype) -> np.ndarray | Tensor | None:
+    """The additive bias: a float mask as is (it may require grad), else a constant -inf/0 array."""
+    if attn_mask is not None and attn_mask._data.dtype.kind != "b":
+        return attn_mask
+    if is_causal:
+        allowed = np.tri(L, S, dtype=bool)
+    elif attn_mask is not None:
+        allowed = attn_mask._data
+    else:
+        return None
+    bias = np.zeros(allowed.shape, dtype=dtype.np)
+    bias[~allowed] = -np.inf
+    return bias
+
+
+def _attend(q, k, v, bias, scale: float, dropout_p: float, safe: bool):
+    """``(softmax(q @ k^T * scale + bias) @ v, the weights)``; ``safe``: rows that attend to nothing give zeros
+    (as torch's SDPA), not NaN (as its plain softmax in MultiheadAttention's weights path)."""
+    scores = matmul(q, k.mT)
+    scores.mul_(scale)
+    if bias is not None:
+        scores.add_(bias)
+    dead = None
+    if safe and bias is not None:
+        b = bias._data if isinstance(bias, Tensor) else bias
+        dead = np.isneginf(b).all(-1, keepdims=True)
+        if dead.any():
+            scores = masked_fill(scores, Tensor._wrap(dead), 0.0)
+        else:
+            dead = None
+    weights = softmax(scores, -1)
+    if dead is not None:
+        weights = masked_fill(weights, Tensor._wrap(dead), 0.0)
+    if dropout_p > 0:
+        weights = dropout_impl(weights, dropout_p, True)
+    return matmul(weights, v), weights
+
+
+@functional_op
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """``softmax(query @ key^T * scale + mask) @ value`` over the last two dims, batched over the others.
+
+    ``attn_mask``: bool (True attends) or float (added to the scores); ``is_causal``: query i attends to keys
+    0..i; ``scale`` defaults to ``1 / sqrt(E)``; ``enable_gqa``: key/value heads (dim -3) shared by groups of
+    query heads. Rows that attend to nothing give zeros, as in torch.
+    """
+    _check_sdpa(query, key, value, attn_mask, is_causal, enable_gqa)
+    L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
+    if enable_gqa and query.dim() >= 3:
+        if key.shape[-3] != query.shape[-3]:
+            key = repeat_interleave(key, query.shape[-3] // key.shape[-3], -3)
+        if value.shape[-3] != query.shape[-3]:
+            value = repeat_interleave(value, query.shape[-3] // value.shape[-3], -3)
+    scale = 1.0 / math.sqrt(E) if scale is None else scale
+    return _attend(query, key, value, _bias(attn_mask, is_causal, L, S, query.dtype), scale, dropout_p, True)[0]
+
+
+def canonical_mask(mask, mask_name: str, other_type, other_name: str, target_type, check_other: bool = True):
+    """A bool mask as a float bias of ``target_type`` (-inf where True); float masks as they are."""
+    if mask is None:
+        return None
+    kind = mask._data.dtype.kind
+    if kind not in "bf":
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both "
+                      "instead.", stacklevel=3)
+    if kind == "b":
+        bias = np.zeros(mask.shape, dtype=target_type.np)
+        bias[mask._data] = -np.inf
+        return Tensor._wrap(bias)
+    return mask
+
+
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
+    """torch's checks of the ranks; whether the input is batched."""
+    if query.dim() not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D "
+                             "query tensor")
+    batched = query.dim() == 3
+    what = "batched (3-D)" if batched else "unbatched (2-D)"
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"For {what} `query`, expected `key` and `value` to be {query.dim()}-D but found "
+                             f"{key.dim()}-D and {value.dim()}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != query.dim() - 1:
+        raise AssertionError(f"For {what} `query`, expected `key_padding_mask` to be `None` or "
+                             f"{query.dim() - 1}-D but found {key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"For {what} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+                                 f"{attn_mask.dim()}-D tensor instead")
+        if not batched and attn_mask.dim() == 3:
+            expected = (num_heads, query.shape[0], key.shape[0])
+            if tuple(attn_mask.shape) != expected:
+                raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}")
+    return batched
+
+
+def _heads(x, length: int, bsz: int, num_heads: int):
+    """(length, bsz, E) -> (bsz, heads, length, head_dim)."""
+    return x.reshape(length, bsz, num_heads, -1).permute(1, 2, 0, 3)
+
+
+@functional_op
+def multi_head_attention_forward(
+        query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+        in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None, bias_v: Tensor | None,
+        add_zero_attn: bool, dropout_p: float, out_proj_weight: Tensor, out_proj_bias: Tensor | None,
+        training: bool = True, key_padding_mask: Tensor | None = None, need_weights: bool = True,
+        attn_mask: Tensor | None = None, use_separate_proj_weight: bool = False, q_proj_weight: Tensor | None = None,
+        k_proj_weight: Tensor | None = None, v_proj_weight: Tensor | None = None, static_k: Tensor | None = None,
+        static_v: Tensor | None = None, average_attn_weights: bool = True,
+        is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+    """Multi-head attention on sequence-first inputs ``(L, N, E)`` (or unbatched ``(L, E)``), as
+    ``nn.MultiheadAttention`` computes it: returns ``(output, weights or None)``."""
+    from ..nn.functional import linear, pad  # nn.functional is built after the ops
+    batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask",
+                                      None if attn_mask is None else attn_mask.dtype, "attn_mask", query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # the hint alone: SDPA's causal path
+    else:
+        attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's "
+                                 f"{value.shape[:2]}")
+    elif key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+
+    # in-projection: one matmul for self-attention, else one per input
+    if use_separate_proj_weight:
+        b_q, b_k, b_v = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = linear(query, q_proj_weight, b_q), linear(key, k_proj_weight, b_k), linear(value, v_proj_weight, b_v)
+    elif query is key and key is value:
+        q, k, v = linear(query, in_proj_weight, in_proj_bias).unflatten(-1, (3, embed_dim)).unbind(-2)
+    else:
+        w_q, w_k, w_v = in_proj_weight.chunk(3)
+        b_q, b_k, b_v = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+    src_len = key.shape[0]
+
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be "
+                                   f"{(tgt_len, src_len)}.")
+            attn_mask = attn_mask.reshape(1, 1, tgt_len, src_len)
+        else:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
+                                   f"{(bsz * num_heads, tgt_len, src_len)}.")
+            attn_mask = attn_mask.reshape(bsz, num_heads, tgt_len, src_len)
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None or static_v is not None:
+            raise AssertionError(f"bias cannot be added to static {'key' if static_k is not None else 'value'}.")
+        k = cat([k, bias_k.expand(1, bsz, embed_dim)])
+        v = cat([v, bias_v.expand(1, bsz, embed_dim)])
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    elif bias_k is not None or bias_v is not None:
+        raise AssertionError("bias_k is set but bias_v is None" if bias_k is not None else
+                             "bias_v is set but bias_k is None")
+
+    q = _heads(q, tgt_len, bsz, num_heads)
+    k = _heads(k, k.shape[0], bsz, num_heads) if static_k is None else _static(static_k, "k", bsz, num_heads, head_dim)
+    v = _heads(v, v.shape[0], bsz, num_heads) if static_v is None else _static(static_v, "v", bsz, num_heads, head_dim)
+    if add_zero_attn:
+        k = pad(k, (0, 0, 0, 1))
+        v = pad(v, (0, 0, 0, 1))
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    src_len = k.shape[-2]
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
+                                 f"{key_padding_mask.shape}")
+        key_padding_mask = key_padding_mask.reshape(bsz, 1, 1, src_len)
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+
+    scale = 1.0 / math.sqrt(head_dim)
+    bias = _bias(None, is_causal and attn_mask is None, tgt_len, src_len, q.dtype) if attn_mask is None else attn_mask
+    out, weights = _attend(q, k, v, bias, scale, dropout_p, safe=not need_weights)
+    out = linear(out.permute(2, 0, 1, 3).reshape(tgt_len * bsz, embed_dim), out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, bsz, -1)
+    if not need_weights:
+        return (out if batched else out.squeeze(1)), None
+    if average_attn_weights:
+        weights = mean(weights, 1)
+    return (out, weights) if batched else (out.squeeze(1), weights.squeeze(0))
+
+
+def _static(t, name: str, bsz: int, num_heads: int, head_dim: int):
+    """A precomputed (N * heads, S, head_dim) key or value, as (N, heads, S, head_dim)."""
+    if t.shape[0] != bsz * num_heads:
+        raise AssertionError(f"expecting static_{name}.size(0) of {bsz * num_heads}, but got {t.shape[0]}")
+    if t.shape[2] != head_dim:
+        raise AssertionError(f"expecting static_{name}.size(2) of {head_dim}, but got {t.shape[2]}")
+    return t.reshape(bsz, num_heads, t.shape[1], head_dim)
