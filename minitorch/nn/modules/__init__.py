@@ -34,3 +34,7 @@ from .loss_more import (CTCLoss, LinearCrossEntropyLoss, LinearCrossEntropyOptio
                         NLLLoss2d, TripletMarginWithDistanceLoss)
 from .norm_more import CrossMapLRN2d
 from .sparse import EmbeddingBag
+# issue 11, attention slice
+from .activation_attention import MultiheadAttention
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+                          TransformerEncoderLayer)
