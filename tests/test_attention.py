@@ -53,6 +53,8 @@ def test_sdpa_errors():
                 exc=RuntimeError, msg="Expected query, key, and value to have the same dtype, but got query.dtype: "
                 "float key.dtype: double and value.dtype: float instead.")
     check_error(call, (4,), (4,), (4,), exc=RuntimeError)
+    check_error(lambda m, q: call(m, q.long(), q.long(), q.long()), (1, 2, 3, 4), exc=RuntimeError,
+                msg="expected scalar type Float but found Long")
     check_error(lambda m, q, k, v, a: call(m, q, k, v, attn_mask=a, is_causal=True), (1, 3, 4), (1, 5, 4),
                 (1, 5, 6), MASK_LS[:3, :5], exc=RuntimeError)
     check_error(lambda m, q, k, v, a: call(m, q, k, v, attn_mask=a.double()), (1, 3, 4), (1, 5, 4), (1, 5, 6),
