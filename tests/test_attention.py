@@ -294,6 +294,7 @@ def test_transformer_model_matches_torch(batch_first):
 
 
 @needs_torch
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor is True")
 def test_transformer_encoder_stack_and_checks_match_torch():
     torch.manual_seed(0)
     with warnings.catch_warnings(record=True) as th_warns:
@@ -325,3 +326,21 @@ def test_transformer_layer_gradcheck_float64():
     x = _f64(3, 2, 4, seed=0)
     mask = mt.nn.Transformer.generate_square_subsequent_mask(3, dtype=mt.float64)
     assert gradcheck(lambda t: layer(t, src_mask=mask, is_causal=True), (x,))
+
+
+@needs_torch
+@pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
+@pytest.mark.parametrize("padding", [[[False, False, True, True], [False] * 4], [[False, True, False, True], [False] * 4]])
+def test_encoder_inference_with_padding_matches_torch(padding):
+    # torch runs this on nested tensors (padded positions come back as zeros) when the padding is left aligned
+    torch.manual_seed(0)
+    th = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(D, H, F, dropout=0.5, batch_first=True), 2)
+    m = mt.nn.TransformerEncoder(mt.nn.TransformerEncoderLayer(D, H, F, dropout=0.5, batch_first=True), 2)
+    _copy_params(th, m)
+    th.eval(), m.eval()
+    x = floats((2, 4, D))
+    with torch.no_grad():
+        expected = th(torch.from_numpy(x), src_key_padding_mask=torch.tensor(padding)).numpy()
+    with mt.no_grad():
+        got = m(mt.from_numpy(x), src_key_padding_mask=mt.tensor(padding)).numpy()
+    np.testing.assert_allclose(got, expected, atol=2e-5, rtol=1e-4)

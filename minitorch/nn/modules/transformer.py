@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import _factories
 from ..._tensor import Tensor
+from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
 from ..._ops.attention import canonical_mask
 from .activation import GELU, ReLU
@@ -146,8 +147,9 @@ class TransformerDecoderLayer(_Layer):
 
 
 class TransformerEncoder(Module):
-    """``num_layers`` deep copies of ``encoder_layer``, then ``norm`` if given. ``enable_nested_tensor`` and
-    ``mask_check`` are accepted (minitorch has no nested tensors: padded positions are computed, not skipped)."""
+    """``num_layers`` deep copies of ``encoder_layer``, then ``norm`` if given. minitorch has no nested tensors:
+    where torch would use them (``enable_nested_tensor``, inference with a key padding mask) padded positions are
+    computed, then zeroed as torch returns them."""
 
     __constants__ = ["norm"]
 
@@ -173,7 +175,21 @@ class TransformerEncoder(Module):
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
+        if self._nested_in_torch(src, mask, src_key_padding_mask):
+            output = output.masked_fill((src_key_padding_mask != 0).unsqueeze(-1), 0.0)
         return output if self.norm is None else self.norm(output)
+
+    def _nested_in_torch(self, src, mask, padding) -> bool:
+        """Whether torch would run this call on a nested tensor (inference with a left-aligned key padding mask),
+        whose padded positions come back as zeros; the other positions are the same either way."""
+        if not self.use_nested_tensor or self.layers[0].training or src.dim() != 3 or padding is None or \
+                mask is not None:
+            return False
+        first = self.layers[0]
+        if is_grad_enabled() and (src.requires_grad or any(p.requires_grad for p in first.parameters())):
+            return False
+        padded = padding._data != 0
+        return bool((padded[:, 1:] >= padded[:, :-1]).all())  # left aligned: no kept position after a padded one
 
 
 def _why_not_sparsity_fast_path(layer) -> str:
