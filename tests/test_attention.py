@@ -247,10 +247,11 @@ D, H, F = 8, 2, 16
 
 @needs_torch
 @pytest.mark.parametrize("kw", [{}, {"norm_first": True, "activation": "gelu"}, {"batch_first": True, "bias": False},
-                                {"activation": "relu", "layer_norm_eps": 1e-3}])
+                                {"activation": "relu", "layer_norm_eps": 1e-3}, {"dropout": 0.5, "eval": True}])
 def test_transformer_layers_match_torch(kw):
     torch.manual_seed(0)
-    args = (D, H, F, 0.0)
+    kw = dict(kw)
+    args, evaluate = (D, H, F, kw.pop("dropout", 0.0)), kw.pop("eval", False)
     shape = (N, L, D) if kw.get("batch_first") else (L, N, D)
     mshape = (N, S, D) if kw.get("batch_first") else (S, N, D)
     causal = np.triu(np.full((L, L), -np.inf, np.float32), 1)
@@ -259,15 +260,16 @@ def test_transformer_layers_match_torch(kw):
         lib = torch if isinstance(mod, torch.nn.Module) else mt
         padding = np.where(KPM[:, :L], -np.inf, 0.0).astype(np.float32)  # float, like the mask: no mismatch warning
         return mod(x, src_mask=lib.from_numpy(causal), src_key_padding_mask=lib.from_numpy(padding))
-    _run_both(torch.nn.TransformerEncoderLayer(*args, **kw), mt.nn.TransformerEncoderLayer(*args, **kw),
-              [floats(shape)], enc_call)
+    layers = [(lib.nn.TransformerEncoderLayer(*args, **kw), lib.nn.TransformerDecoderLayer(*args, **kw)) for lib in (torch, mt)]
+    for layer in (*layers[0], *layers[1]):
+        layer.train(not evaluate)  # in eval mode dropout is off
+    _run_both(layers[0][0], layers[1][0], [floats(shape)], enc_call)
 
     def dec_call(mod, x, memory):
         lib = torch if isinstance(mod, torch.nn.Module) else mt
         return mod(x, memory, tgt_mask=lib.from_numpy(causal), memory_key_padding_mask=lib.from_numpy(KPM),
                    tgt_is_causal=True)
-    _run_both(torch.nn.TransformerDecoderLayer(*args, **kw), mt.nn.TransformerDecoderLayer(*args, **kw),
-              [floats(shape), floats(mshape)], dec_call)
+    _run_both(layers[0][1], layers[1][1], [floats(shape), floats(mshape)], dec_call)
 
 
 @needs_torch
