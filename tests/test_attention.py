@@ -194,6 +194,11 @@ def test_multihead_self_attention_and_unbatched_match_torch(batch_first):
     _run_both(th, m, [floats((L, N, E))], lambda mod, x: mod(x, x, x))
     _run_both(th, m, [floats((L, E)), floats((S, E))], lambda mod, x, y: mod(x, y, y))
 
+    def unbatched_masks(mod, x, y):
+        lib = torch if isinstance(mod, torch.nn.Module) else mt
+        return mod(x, y, y, key_padding_mask=lib.from_numpy(KPM[0]), attn_mask=lib.from_numpy(np.stack([ATTN] * 4)))
+    _run_both(th, m, [floats((L, E)), floats((S, E))], unbatched_masks)
+
 
 def test_multihead_attention_parameters_and_init():
     mt.manual_seed(0)
