@@ -89,6 +89,32 @@ def test_sdpa_gradcheck_and_gradgradcheck(case):
     assert gradgradcheck(fn, inputs)
 
 
+def test_sdpa_dropout_gradients():
+    # reseeding before each call draws the same dropout mask, so the function is deterministic for gradcheck
+    def fn(q, k, v):
+        mt.manual_seed(0)
+        return mt.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=0.4)
+    inputs = (_f64(2, 3, 2, seed=0), _f64(2, 4, 2, seed=1), _f64(2, 4, 3, seed=2))
+    assert gradcheck(fn, inputs)
+    assert gradgradcheck(fn, inputs)
+
+
+@pytest.mark.parametrize("need_weights", [False, True])
+def test_attention_gradients_with_create_graph_match_first_order(need_weights):
+    # backward under create_graph recomputes the weights with ops: it must give the same first derivatives
+    mt.manual_seed(0)
+    m = mt.nn.MultiheadAttention(4, 2, dropout=0.0, dtype=mt.float64)
+    x, mem = _f64(3, 2, 4, seed=0), _f64(5, 2, 4, seed=1)
+    padding = mt.tensor([[False, False, False, True, True], [False] * 5])
+    out, weights = m(x, mem, mem, key_padding_mask=padding, need_weights=need_weights)
+    loss = (out * _f64(3, 2, 4, seed=2)).sum() + (0 if weights is None else (weights * _f64(2, 3, 5, seed=3)).sum())
+    params = [x, mem, *m.parameters()]
+    plain = mt.autograd.grad(loss, params, retain_graph=True)
+    graph = mt.autograd.grad(loss, params, create_graph=True)
+    for a, b in zip(plain, graph):
+        np.testing.assert_allclose(b.detach().numpy(), a.numpy(), rtol=1e-10, atol=1e-12)
+
+
 def test_sdpa_dropout_rate_and_scaling():
     # with value = identity the output is the dropped-out weights: zeros at rate p, the rest scaled by 1 / (1 - p)
     mt.manual_seed(0)

@@ -14,10 +14,11 @@ import numpy as np
 from .._dtype import C_NAMES
 from .._registry import functional_op
 from .._tensor import Tensor
-from .dropout import dropout_impl
+from ..autograd.function import Op
+from .dropout import dropout_mask
 from .indexing import masked_fill, repeat_interleave
 from .linalg import matmul
-from .reduction import mean, softmax
+from .reduction import mean, softmax, sum
 from .view import cat
 
 
@@ -73,27 +74,78 @@ def _bias(attn_mask, is_causal: bool, L: int, S: int, dtype) -> np.ndarray | Ten
     return bias
 
 
-def _attend(q, k, v, bias, scale: float, dropout_p: float, safe: bool):
-    """``(softmax(q @ k^T * scale + bias) @ v, the weights)``; ``safe``: rows that attend to nothing give zeros
-    (as torch's SDPA), not NaN (as its plain softmax in MultiheadAttention's weights path)."""
-    scores = matmul(q, k.mT)
-    scores.mul_(scale)
-    if bias is not None:
-        scores.add_(bias)
-    dead = None
-    if safe and bias is not None:
-        b = bias._data if isinstance(bias, Tensor) else bias
-        dead = np.isneginf(b).all(-1, keepdims=True)
-        if dead.any():
-            scores = masked_fill(scores, Tensor._wrap(dead), 0.0)
+class ScaledDotProductAttention(Op):
+    """``softmax(q @ k^T * scale + bias) @ v`` in one node: numpy's matmul reads the (strided) heads in place and
+    the softmax runs in place on the scores; only the weights are kept for backward. With ``need_weights`` the
+    (dropped-out) weights are a second output. ``safe``: rows that attend to nothing give zeros, as torch's
+    SDPA (its plain softmax, used for MultiheadAttention's weights, gives NaN)."""
+
+    @staticmethod
+    def forward(ctx, q, k, v, bias=None, scale=1.0, dropout_p=0.0, safe=True, need_weights=False):
+        s = np.matmul(q, np.swapaxes(k, -1, -2))
+        s *= s.dtype.type(scale)
+        if bias is not None:
+            if np.broadcast_shapes(s.shape, bias.shape) == s.shape:
+                s += bias
+            else:
+                s = s + bias
+        m = s.max(-1, keepdims=True)
+        ctx.dead = None
+        if safe:
+            dead = np.isneginf(m)
+            if dead.any():
+                m[dead] = 0  # exp(-inf - 0) = 0 everywhere in the row; its sum is set to 1 below
+                ctx.dead = dead
+        s -= m
+        np.exp(s, out=s)
+        total = s.sum(-1, keepdims=True)
+        if ctx.dead is not None:
+            total[ctx.dead] = 1
+        s /= total
+        ctx.weights, ctx.scale = s, scale
+        ctx.drop = dropout_mask(s.shape, dropout_p, s.dtype) if dropout_p > 0 else None
+        dropped = s if ctx.drop is None else s * ctx.drop
+        ctx.save_for_backward(q, k, v, bias)
+        out = np.matmul(dropped, v)
+        return (out, dropped) if need_weights else out
+
+    @staticmethod
+    def backward(ctx, g, g_weights=None):
+        q, k, v, bias = ctx.saved_tensors
+        drop = ctx.drop
+        if ctx._as_tensors:  # the weights as a function of q, k and bias, for higher derivatives
+            s = matmul(q, k.mT) * ctx.scale
+            if bias is not None:
+                s = s + bias
+            dead = None if ctx.dead is None else Tensor._wrap(ctx.dead)
+            w = softmax(s if dead is None else masked_fill(s, dead, 0.0), -1)
+            w = w if dead is None else masked_fill(w, dead, 0.0)
         else:
-            dead = None
-    weights = softmax(scores, -1)
-    if dead is not None:
-        weights = masked_fill(weights, Tensor._wrap(dead), 0.0)
-    if dropout_p > 0:
-        weights = dropout_impl(weights, dropout_p, True)
-    return matmul(weights, v), weights
+            w = ctx.weights
+        dropped = w if drop is None else w * drop
+        d_weights = None if g is None else matmul(g, v.mT)
+        if g_weights is not None:
+            d_weights = g_weights if d_weights is None else d_weights + g_weights
+        if drop is not None:
+            d_weights = d_weights * drop
+        if ctx._as_tensors:
+            d_scores = w * (d_weights - sum(d_weights * w, -1, keepdim=True))
+        else:  # the same, in place on the (L, S) arrays
+            if d_weights is g_weights:
+                d_weights = d_weights.copy()
+            d_scores = np.multiply(d_weights, w)
+            d_weights -= d_scores.sum(-1, keepdims=True)
+            d_scores = np.multiply(d_weights, w, out=d_scores)
+        scaled = d_scores * ctx.scale
+        need_q, need_k, need_v, _ = ctx.needs_input_grad
+        return (matmul(scaled, k) if need_q else None, matmul(scaled.mT, q) if need_k else None,
+                matmul(dropped.mT, g) if need_v and g is not None else None, d_scores)
+
+
+def _attend(q, k, v, bias, scale: float, dropout_p: float, safe: bool, need_weights: bool = False):
+    """The attention output (and, with ``need_weights``, the weights); bias a constant array or a tensor."""
+    return ScaledDotProductAttention.apply(q, k, v, bias, scale=scale, dropout_p=dropout_p, safe=safe,
+                                           need_weights=need_weights)
 
 
 @functional_op
@@ -114,7 +166,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         if value.shape[-3] != query.shape[-3]:
             value = repeat_interleave(value, query.shape[-3] // value.shape[-3], -3)
     scale = 1.0 / math.sqrt(E) if scale is None else scale
-    return _attend(query, key, value, _bias(attn_mask, is_causal, L, S, query.dtype), scale, dropout_p, True)[0]
+    return _attend(query, key, value, _bias(attn_mask, is_causal, L, S, query.dtype), scale, dropout_p, True)
 
 
 def canonical_mask(mask, mask_name: str, other_type, other_name: str, target_type, check_other: bool = True):
@@ -259,7 +311,10 @@ def multi_head_attention_forward(
 
     scale = 1.0 / math.sqrt(head_dim)
     bias = _bias(None, is_causal and attn_mask is None, tgt_len, src_len, q.dtype) if attn_mask is None else attn_mask
-    out, weights = _attend(q, k, v, bias, scale, dropout_p, safe=not need_weights)
+    if need_weights:
+        out, weights = _attend(q, k, v, bias, scale, dropout_p, safe=False, need_weights=True)
+    else:
+        out = _attend(q, k, v, bias, scale, dropout_p, safe=True)
     out = linear(out.permute(2, 0, 1, 3).reshape(tgt_len * bsz, embed_dim), out_proj_weight, out_proj_bias)
     out = out.view(tgt_len, bsz, -1)
     if not need_weights:
