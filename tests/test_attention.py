@@ -264,7 +264,6 @@ def test_multihead_attention_errors():
     check_error(lambda m, x: m.nn.MultiheadAttention(4, 2)(x, x[..., :3], x), (3, 2, 4), exc=AssertionError)
 
 
-@needs_torch
 def test_mismatched_mask_types_warn_as_torch():
     m = mt.nn.MultiheadAttention(4, 2)
     x = mt.randn(3, 2, 4)

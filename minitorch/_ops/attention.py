@@ -136,9 +136,9 @@ class ScaledDotProductAttention(Op):
             d_scores = np.multiply(d_weights, w)
             d_weights -= d_scores.sum(-1, keepdims=True)
             d_scores = np.multiply(d_weights, w, out=d_scores)
-        scaled = d_scores * ctx.scale
         need_q, need_k, need_v, _ = ctx.needs_input_grad
-        return (matmul(scaled, k) if need_q else None, matmul(scaled.mT, q) if need_k else None,
+        scale = ctx.scale  # applied to the (L, E) and (S, E) products, smaller than the (L, S) scores
+        return (matmul(d_scores, k) * scale if need_q else None, matmul(d_scores.mT, q) * scale if need_k else None,
                 matmul(dropped.mT, g) if need_v and g is not None else None, d_scores)
 
 
