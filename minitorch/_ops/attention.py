@@ -1,8 +1,9 @@
 """Attention: ``scaled_dot_product_attention`` and ``multi_head_attention_forward`` (nn.functional).
 
-Both are compositions of differentiable ops (batched matmul over all batch and head dims at once, a
-numerically stable softmax, dropout), so every derivative order comes from those ops. Masks that need no
-gradient (bool masks, the causal mask) become one constant additive bias of -inf / 0.
+Both run one ``ScaledDotProductAttention`` node: numpy's batched matmul over all batch and head dims at once
+and a numerically stable softmax computed in place; its backward is written with ops, so higher derivatives
+work. Bool and causal masks become a constant additive bias of -inf / 0; a float mask is an input (it gets
+the scores' gradient).
 """
 from __future__ import annotations
 
@@ -107,7 +108,9 @@ class ScaledDotProductAttention(Op):
         dropped = s if ctx.drop is None else s * ctx.drop
         ctx.save_for_backward(q, k, v, bias)
         out = np.matmul(dropped, v)
-        return (out, dropped) if need_weights else out
+        if need_weights:  # a copy: changing the returned weights in place must not change the saved ones
+            return out, (dropped if ctx.drop is not None else s.copy())
+        return out
 
     @staticmethod
     def backward(ctx, g, g_weights=None):
