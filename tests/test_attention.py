@@ -62,6 +62,9 @@ def test_sdpa_errors():
     check_error(call, (1, 2, 3, 4), (1, 2, 5, 3), (1, 2, 5, 6), exc=RuntimeError,
                 msg="Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [2, 3].")
     check_error(call, (1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 4, 6), exc=RuntimeError)
+    check_error(lambda m, q: call(m, q, q, q, dropout_p=1.5), (1, 2, 3, 4), exc=RuntimeError,
+                msg="dropout probability has to be between 0 and 1, but got 1.5")
+    check_error(lambda m, q: call(m, q, q, q, dropout_p=-0.1), (1, 2, 3, 4), exc=RuntimeError)
     check_error(lambda m, q, k, v: call(m, q, k, v, enable_gqa=True), (1, 3, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4),
                 exc=RuntimeError)
 

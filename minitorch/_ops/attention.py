@@ -29,7 +29,7 @@ def _cpp_name(d) -> str:
             "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}.get(d.name, d.name)
 
 
-def _check_sdpa(query, key, value, attn_mask, is_causal, enable_gqa) -> None:
+def _check_sdpa(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa) -> None:
     """torch's argument checks, with its messages."""
     if not query.dtype == key.dtype == value.dtype:
         raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
@@ -49,6 +49,10 @@ def _check_sdpa(query, key, value, attn_mask, is_causal, enable_gqa) -> None:
         if is_causal:
             raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
                                "is_causal=True")
+    if dropout_p > 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    if dropout_p < 0:  # (torch's message)
+        raise RuntimeError("scaled_dot_product_attention_flash_attention: Currently do not support dropout > 0")
     if enable_gqa and query.dim() >= 3 and (query.shape[-3] % key.shape[-3] or query.shape[-3] % value.shape[-3]):
         raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
     batch = int(np.prod(query.shape[:-2]))
@@ -161,7 +165,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     0..i; ``scale`` defaults to ``1 / sqrt(E)``; ``enable_gqa``: key/value heads (dim -3) shared by groups of
     query heads. Rows that attend to nothing give zeros, as in torch.
     """
-    _check_sdpa(query, key, value, attn_mask, is_causal, enable_gqa)
+    _check_sdpa(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa)
     L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
     if enable_gqa and query.dim() >= 3:
         if key.shape[-3] != query.shape[-3]:
