@@ -1,8 +1,8 @@
 """Attention: ``scaled_dot_product_attention`` and ``multi_head_attention_forward`` (nn.functional).
 
 Both run one ``ScaledDotProductAttention`` node: numpy's batched matmul over all batch and head dims at once
-and a numerically stable softmax computed in place; its backward is written with ops, so higher derivatives
-work. Bool and causal masks become a constant additive bias of -inf / 0; a float mask is an input (it gets
+and a numerically stable softmax computed in place; its backward is written with ops (higher derivatives
+work). Bool and causal masks become a constant additive bias of -inf / 0; a float mask is an input (it gets
 the scores' gradient).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .._dtype import C_NAMES
 from .._registry import functional_op
 from .._tensor import Tensor
 from ..autograd.function import Op
-from .dropout import dropout_mask
+from ..random import numpy_generator
 from .indexing import masked_fill, repeat_interleave
 from .linalg import matmul
 from .reduction import mean, softmax, sum
@@ -79,21 +79,28 @@ def _bias(attn_mask, is_causal: bool, L: int, S: int, dtype) -> np.ndarray | Ten
     return bias
 
 
+def _scores(q, k, bias, scale: float) -> np.ndarray:
+    """``(q * scale) @ k^T + bias``, a new array (numpy's matmul reads strided heads in place; scaling ``q``
+    touches fewer numbers than scaling the scores)."""
+    s = np.matmul(q * q.dtype.type(scale), np.swapaxes(k, -1, -2))
+    if bias is None:
+        return s
+    if np.broadcast_shapes(s.shape, bias.shape) == s.shape:
+        s += bias
+        return s
+    return s + bias
+
+
 class ScaledDotProductAttention(Op):
-    """``softmax(q @ k^T * scale + bias) @ v`` in one node: numpy's matmul reads the (strided) heads in place and
-    the softmax runs in place on the scores; only the weights are kept for backward. With ``need_weights`` the
-    (dropped-out) weights are a second output. ``safe``: rows that attend to nothing give zeros, as torch's
-    SDPA (its plain softmax, used for MultiheadAttention's weights, gives NaN)."""
+    """``softmax(q @ k^T * scale + bias) @ v`` in one node, with a numerically stable softmax computed in place.
+    Like torch's fused kernels it keeps the softmax's log-normaliser, not the (L, S) weights: backward recomputes
+    them with one matmul. With ``need_weights`` the (dropped-out) weights are a second output. ``safe``: rows
+    that attend to nothing give zeros, as torch's SDPA (its plain softmax, for MultiheadAttention's weights,
+    gives NaN)."""
 
     @staticmethod
     def forward(ctx, q, k, v, bias=None, scale=1.0, dropout_p=0.0, safe=True, need_weights=False):
-        s = np.matmul(q, np.swapaxes(k, -1, -2))
-        s *= s.dtype.type(scale)
-        if bias is not None:
-            if np.broadcast_shapes(s.shape, bias.shape) == s.shape:
-                s += bias
-            else:
-                s = s + bias
+        s = _scores(q, k, bias, scale)
         m = s.max(-1, keepdims=True)
         ctx.dead = None
         if safe:
@@ -106,20 +113,22 @@ class ScaledDotProductAttention(Op):
         total = s.sum(-1, keepdims=True)
         if ctx.dead is not None:
             total[ctx.dead] = 1
-        s /= total
-        ctx.weights, ctx.scale = s, scale
-        ctx.drop = dropout_mask(s.shape, dropout_p, s.dtype) if dropout_p > 0 else None
-        dropped = s if ctx.drop is None else s * ctx.drop
+        s *= 1 / total
+        ctx.log_norm = m + np.log(total)  # weights = exp(scores - log_norm)
+        ctx.scale, ctx.dropout_p = scale, dropout_p
+        ctx.keep = numpy_generator(None).random(s.shape) >= dropout_p if dropout_p > 0 else None
+        dropped = s if ctx.keep is None else s * _dropout_scale(ctx)
+        ctx.weights = s if need_weights else None  # returned anyway: keeping it costs nothing
         ctx.save_for_backward(q, k, v, bias)
         out = np.matmul(dropped, v)
         if need_weights:  # a copy: changing the returned weights in place must not change the saved ones
-            return out, (dropped if ctx.drop is not None else s.copy())
+            return out, (dropped if ctx.keep is not None else s.copy())
         return out
 
     @staticmethod
     def backward(ctx, g, g_weights=None):
         q, k, v, bias = ctx.saved_tensors
-        drop = ctx.drop
+        drop = None if ctx.keep is None else _dropout_scale(ctx)
         if ctx._as_tensors:  # the weights as a function of q, k and bias, for higher derivatives
             s = matmul(q, k.mT) * ctx.scale
             if bias is not None:
@@ -127,8 +136,12 @@ class ScaledDotProductAttention(Op):
             dead = None if ctx.dead is None else Tensor._wrap(ctx.dead)
             w = softmax(s if dead is None else masked_fill(s, dead, 0.0), -1)
             w = w if dead is None else masked_fill(w, dead, 0.0)
-        else:
+        elif ctx.weights is not None:
             w = ctx.weights
+        else:
+            w = _scores(q, k, bias, ctx.scale)
+            w -= ctx.log_norm
+            w = np.exp(w, out=w)
         dropped = w if drop is None else w * drop
         d_weights = None if g is None else matmul(g, v.mT)
         if g_weights is not None:
@@ -147,6 +160,12 @@ class ScaledDotProductAttention(Op):
         scale = ctx.scale  # applied to the (L, E) and (S, E) products, smaller than the (L, S) scores
         return (matmul(d_scores, k) * scale if need_q else None, matmul(d_scores.mT, q) * scale if need_k else None,
                 matmul(dropped.mT, g) if need_v and g is not None else None, d_scores)
+
+
+def _dropout_scale(ctx) -> np.ndarray:
+    """The dropout factors: 1 / (1 - p) where kept, 0 where dropped (the mask is kept as bools)."""
+    p = ctx.dropout_p
+    return (ctx.keep * (1.0 / (1.0 - p) if p < 1 else 0.0)).astype(ctx.log_norm.dtype)
 
 
 def _attend(q, k, v, bias, scale: float, dropout_p: float, safe: bool, need_weights: bool = False):
