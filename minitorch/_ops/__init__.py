@@ -5,11 +5,11 @@ importing them all fills the registry, from which the Tensor methods are bound.
 """
 from .. import _factories, _registry
 from .._tensor import Tensor
-from . import (activation, arithmetic, broadcast, comparison, complex, conv, copying, counting, decompositions,  # noqa: F401
-               diagonal, dropout, embedding, factorizations, fft, fold, householder, indexing, linalg, loss,
-               lowrank, lu, nn_functions, norm, normalization, numeric, pooling, pooling_functions, reduction,
-               rnn, sampling, scans, scatter, sorting, special, special_more, stacking, statistics, triangular,
-               trigonometric, unary, view, view_copy)
+from . import (activation, arithmetic, attention, broadcast, comparison, complex, conv, copying, counting,  # noqa: F401
+               decompositions, diagonal, dropout, embedding, factorizations, fft, fold, householder, indexing,
+               linalg, loss, lowrank, lu, nn_functions, norm, normalization, numeric, pooling,
+               pooling_functions, reduction, rnn, sampling, scans, scatter, sorting, special, special_more,
+               stacking, statistics, triangular, trigonometric, unary, view, view_copy)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)

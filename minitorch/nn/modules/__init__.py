@@ -41,5 +41,7 @@ from .loss_more import (CTCLoss, LinearCrossEntropyLoss, LinearCrossEntropyOptio
                         NLLLoss2d, TripletMarginWithDistanceLoss)
 from .norm_more import CrossMapLRN2d
 from .sparse import EmbeddingBag
-# issue 11, rnn slice
+from .activation_attention import MultiheadAttention
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+                          TransformerEncoderLayer)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase

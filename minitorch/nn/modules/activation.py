@@ -148,3 +148,4 @@ class LogSoftmax(_DimModule):
 class Softmin(_DimModule):
     def forward(self, input):
         return F.softmin(input, self.dim)
+from .activation_attention import MultiheadAttention  # noqa: E402,F401  (issue 11: kept in its own file)
