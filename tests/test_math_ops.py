@@ -273,3 +273,14 @@ def test_gradients_by_hand():
     assert mt.asin(x).grad_fn.name() == "AsinBackward0"
     assert mt.xlogy(2.0, x).grad_fn.name() == "XlogyBackward1"
     assert mt.xlogy(x, 2.0).grad_fn.name() == "XlogyBackward2"
+
+
+def test_erf_in_single_precision_is_within_3_ulp_of_the_correctly_rounded_value():
+    import math
+    x = np.linspace(-6, 6, 20001).astype(np.float32)
+    exact = np.array([math.erf(v) for v in x.astype(np.float64)]).astype(np.float32)
+    got = minitorch.erf(minitorch.from_numpy(x)).numpy()
+    assert got.dtype == np.float32
+    ulp = np.abs(got - exact) / np.spacing(np.maximum(np.abs(exact), np.float32(1e-30)))
+    assert ulp.max() <= 3
+    np.testing.assert_array_equal(np.sign(got), np.sign(x))  # odd, and 0 at 0
