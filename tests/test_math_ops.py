@@ -279,7 +279,7 @@ def test_erf_in_single_precision_is_within_3_ulp_of_the_correctly_rounded_value(
     import math
     x = np.linspace(-6, 6, 20001).astype(np.float32)
     exact = np.array([math.erf(v) for v in x.astype(np.float64)]).astype(np.float32)
-    got = minitorch.erf(minitorch.from_numpy(x)).numpy()
+    got = mt.erf(mt.from_numpy(x)).numpy()
     assert got.dtype == np.float32
     ulp = np.abs(got - exact) / np.spacing(np.maximum(np.abs(exact), np.float32(1e-30)))
     assert ulp.max() <= 3
