@@ -12,6 +12,11 @@ import tempfile
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "models"
 
 
+def to_torch(source: str) -> str:
+    """Python source written against minitorch, rewritten to use torch."""
+    return re.sub(r"\bminitorch\b", "torch", source)
+
+
 def torch_models():
     """The rewritten package, imported once as ``torch_models``."""
     if "torch_models" in sys.modules:
@@ -20,7 +25,7 @@ def torch_models():
         package = pathlib.Path(tmp) / "torch_models"
         package.mkdir()
         for source in MODELS.glob("*.py"):
-            (package / source.name).write_text(re.sub(r"\bminitorch\b", "torch", source.read_text()))
+            (package / source.name).write_text(to_torch(source.read_text()))
         spec = importlib.util.spec_from_file_location("torch_models", package / "__init__.py",
                                                       submodule_search_locations=[str(package)])
         module = importlib.util.module_from_spec(spec)

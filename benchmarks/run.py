@@ -9,7 +9,8 @@ with the same number of threads for both; the table shows medians over the repea
 the minitorch/torch ratio, the peak RSS of each process, and the fraction of the
 machine's float32 GEMM peak (measured with numpy) that each workload reaches.
 The workloads' code is written once against a ``torch``-like module; the models are
-``minitorch.models`` (on torch: the same source with ``minitorch`` replaced by ``torch``).
+``minitorch.models`` and, for W7 and W8, those of ``examples/char_lm.py`` (on torch: the same source
+with ``minitorch`` replaced by ``torch``).
 """
 from __future__ import annotations
 
@@ -23,10 +24,11 @@ import statistics
 import subprocess
 import sys
 import time
+import types
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from models_in_torch import torch_models  # noqa: E402
+from models_in_torch import to_torch, torch_models  # noqa: E402
 
 WORKLOADS = {
     "W1": "autograd overhead: 2000 elementwise ops on 16 elements, fwd+bwd (us/op)",
@@ -37,6 +39,8 @@ WORKLOADS = {
     "W5f": "mobilenet_v2 frozen but classifier[1], batch 4 of 3x224x224 (ms/step)",
     "W5": "mobilenet_v2 all trained, batch 4 of 3x224x224 (ms/step)",
     "W6": "resnet18 eval under no_grad, batch 16 of 3x224x224 (ms/batch)",
+    "W7": "2-layer LSTM LM, embedding 256, hidden 512, vocabulary 10k, batch 32 x 64 tokens, SGD (ms/step)",
+    "W8": "nanoGPT 6 layers, 6 heads, 384 wide, vocabulary 65, batch 8 x 256 tokens, AdamW (ms/step)",
 }
 
 
@@ -49,8 +53,17 @@ def load_models(name: str):
     return torch_models()
 
 
+def load_char_lm(lib: str) -> types.ModuleType:
+    """``examples/char_lm.py`` as a module; for torch, its source with ``minitorch`` replaced by ``torch``."""
+    path = ROOT / "examples" / "char_lm.py"
+    source = path.read_text()
+    module = types.ModuleType(f"char_lm_{lib}")
+    exec(compile(to_torch(source) if lib == "torch" else source, str(path), "exec"), module.__dict__)
+    return module
+
+
 def count_flops(torch, model, x) -> float:
-    """Multiply-adds x 2 of one forward pass through the model's convolutions and linear layers."""
+    """Multiply-adds x 2 of one forward pass through the model's convolutions, linear and LSTM layers."""
     total = [0]
 
     def hook(module, args, out):
@@ -59,8 +72,12 @@ def count_flops(torch, model, x) -> float:
             total[0] += 2 * out.numel() * k
         elif isinstance(module, torch.nn.Linear):
             total[0] += 2 * out.numel() * module.in_features
+        elif isinstance(module, torch.nn.LSTM):  # the four gates' input and recurrent matmuls, per token
+            tokens = out[0].numel() // (module.hidden_size * (2 if module.bidirectional else 1))
+            total[0] += sum(2 * tokens * w.shape[0] * w.shape[1] for name, w in module.named_parameters()
+                            if name.startswith("weight_"))
     handles = [m.register_forward_hook(hook) for m in model.modules()
-               if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))]
+               if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear, torch.nn.LSTM))]
     with torch.no_grad():
         model(x)
     for h in handles:
@@ -125,6 +142,24 @@ def build(workload: str, torch, models):
             with torch.no_grad():
                 model(x)
         return step, ("ms", 1e3), count_flops(torch, model, x)
+    if workload in ("W7", "W8"):
+        char_lm = load_char_lm(torch.__name__)
+        if workload == "W7":
+            model = char_lm.LSTMLM(10_000, embed=256, hidden=512, layers=2)
+            x, y = torch.randint(0, 10_000, (32, 64)), torch.randint(0, 10_000, (32, 64))
+            opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+            attention = 0
+        else:
+            model = char_lm.GPT(65, block_size=256, layers=6, heads=6, width=384)
+            x, y = torch.randint(0, 65, (8, 256)), torch.randint(0, 65, (8, 256))
+            opt = torch.optim.AdamW(model.parameters(), lr=6e-4, weight_decay=0.1)
+            attention = 6 * 2 * (2 * 8 * 256 * 256 * 384)  # q @ k^T and weights @ v of 6 layers, unmasked
+
+        def step():
+            opt.zero_grad()
+            char_lm.lm_loss(model, x, y).backward()
+            opt.step()
+        return step, ("ms", 1e3), 3 * (count_flops(torch, model, x) + attention)
     raise ValueError(workload)
 
 
@@ -164,7 +199,7 @@ def _timed(fn) -> float:
 
 
 # ---- the driver ------------------------------------------------------------------------------------------
-STEPS = {"W1": 5, "W2": 20, "W3": 5, "W4f": 5, "W4": 3, "W5f": 5, "W5": 3, "W6": 3}
+STEPS = {"W1": 5, "W2": 20, "W3": 5, "W4f": 5, "W4": 3, "W5f": 5, "W5": 3, "W6": 3, "W7": 3, "W8": 2}
 
 
 def run_worker(python: str, lib: str, workload: str, threads: int) -> dict:
