@@ -42,11 +42,17 @@ def _float_pair(ufunc, a, b, kernel=None):
         return binary(ufunc, a, b, dt)
 
 
-class Asin(Op):
-    @staticmethod
-    def forward(ctx, a):
+class _OfInput(Op):
+    """An elementwise function whose derivative is written in its input: forward saves it and applies ``kernel``."""
+
+    @classmethod
+    def forward(cls, ctx, a):
         ctx.save_for_backward(a)
-        return _unary(np.arcsin, a)
+        return _unary(cls.kernel, a)
+
+
+class Asin(_OfInput):
+    kernel = staticmethod(np.arcsin)
 
     @staticmethod
     @_quiet
@@ -55,11 +61,8 @@ class Asin(Op):
         return g / sqrt(1.0 - a * a)
 
 
-class Acos(Op):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _unary(np.arccos, a)
+class Acos(_OfInput):
+    kernel = staticmethod(np.arccos)
 
     @staticmethod
     @_quiet
@@ -68,11 +71,8 @@ class Acos(Op):
         return -g / sqrt(1.0 - a * a)
 
 
-class Atan(Op):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _unary(np.arctan, a)
+class Atan(_OfInput):
+    kernel = staticmethod(np.arctan)
 
     @staticmethod
     @_quiet
@@ -81,11 +81,8 @@ class Atan(Op):
         return g / (a * a + 1.0)
 
 
-class Sinh(Op):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _unary(np.sinh, a)
+class Sinh(_OfInput):
+    kernel = staticmethod(np.sinh)
 
     @staticmethod
     @_quiet
@@ -94,11 +91,8 @@ class Sinh(Op):
         return g * cosh(a)
 
 
-class Cosh(Op):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _unary(np.cosh, a)
+class Cosh(_OfInput):
+    kernel = staticmethod(np.cosh)
 
     @staticmethod
     @_quiet
@@ -107,11 +101,8 @@ class Cosh(Op):
         return g * sinh(a)
 
 
-class Asinh(Op):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _unary(np.arcsinh, a)
+class Asinh(_OfInput):
+    kernel = staticmethod(np.arcsinh)
 
     @staticmethod
     @_quiet
@@ -120,11 +111,8 @@ class Asinh(Op):
         return g / sqrt(a * a + 1.0)
 
 
-class Acosh(Op):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _unary(np.arccosh, a)
+class Acosh(_OfInput):
+    kernel = staticmethod(np.arccosh)
 
     @staticmethod
     @_quiet
@@ -133,11 +121,8 @@ class Acosh(Op):
         return g / sqrt(a * a - 1.0)
 
 
-class Atanh(Op):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return _unary(np.arctanh, a)
+class Atanh(_OfInput):
+    kernel = staticmethod(np.arctanh)
 
     @staticmethod
     @_quiet
