@@ -16,7 +16,12 @@ from ._ops.broadcast import _out
 from ._ops.copying import Fill
 from .autograd.function import NoDerivative
 from .autograd.grad_mode import state
-from .random import numpy_generator
+from ._rng import distributions as _rng_dist
+from ._rng import in_memory_order
+from ._rng import integers as _rng_integers
+from ._rng.normal import normal as _rng_normal
+from ._rng.uniform import uniform as _rng_uniform
+from .random import Generator, default_generator, numpy_generator
 
 
 def _with_out(factory):
@@ -447,37 +452,41 @@ def from_file(filename: str, shared: bool | None = None, size: int = 0, *, dtype
 
 
 # ---- random -----------------------------------------------------------------------------------------
-def _random_float(sample, size, generator, dtype, requires_grad, name):
-    dt = _np_dtype(dtype)
+# Every draw goes through minitorch._rng, which reproduces PyTorch's CPU streams word for word.
+def _gen(generator) -> Generator:
+    return default_generator if generator is None else generator
+
+
+def _floating(dt: np.dtype, kernel: str) -> None:
     if dt.kind not in "fc":
-        raise NotImplementedError(f"\"{name}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
-    arr = _samples(sample, numpy_generator(generator), _checked_size(size), dt, name == "normal_kernel_cpu")
-    return _leaf(arr.astype(dt, copy=False), requires_grad)
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
 
 
-def _samples(sample, gen, shape: tuple, dt: np.dtype, normal: bool) -> np.ndarray:
-    """``sample(gen, shape, float dtype)``; for a complex ``dt``, independent real and imaginary parts (normal
-    ones each of half the variance, as torch's complex normal samples)."""
-    if dt.kind != "c":
-        return sample(gen, shape, np.float64 if dt == np.float64 else np.float32)
-    parts = sample(gen, (2,) + shape, np.float64)
-    return (parts[0] + 1j * parts[1]) / (np.sqrt(2.0) if normal else 1.0)
+def _random_factory(kernel: str, size, generator, dtype, requires_grad: bool, draw) -> Tensor:
+    """A new tensor of ``size`` filled by ``draw(generator, numel, numpy dtype)``."""
+    shape = _checked_size(size)
+    dt = _np_dtype(dtype)
+    _floating(dt, kernel)
+    return _leaf(draw(_gen(generator), math.prod(shape), dt).reshape(shape), requires_grad)
 
 
 @_with_out
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1)."""
     _check_device(device)
-    return _random_float(lambda g, s, dt: g.random(s, dtype=dt), size, generator, dtype, requires_grad,
-                         "check_uniform_bounds")
+    return _random_factory("check_uniform_bounds", size, generator, dtype, requires_grad, _rng_uniform)
 
 
 @_with_out
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
     _check_device(device)
-    return _random_float(lambda g, s, dt: g.standard_normal(s, dtype=dt), size, generator, dtype, requires_grad,
-                         "normal_kernel_cpu")
+    return _random_factory("normal_kernel_cpu", size, generator, dtype, requires_grad, _rng_normal)
+
+
+def _check_range(low: int, high: int) -> None:
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
 
 
 @_with_out
@@ -489,11 +498,12 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     if high is None:
         raise TypeError("randint() missing required argument 'size'")
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    low, high = int(low), int(high)
+    _check_range(low, high)
+    shape = _checked_size((size,) if isinstance(size, int) else size)
     dt = _np_dtype(dtype, _dtype.int64)
-    arr = numpy_generator(generator).integers(low, high, size=_checked_size((size,) if isinstance(size, int) else size))
-    return _leaf(arr.astype(dt), requires_grad)
+    return _leaf(_rng_integers.randint(_gen(generator), math.prod(shape), low, high, dt).reshape(shape),
+                 requires_grad)
 
 
 @_with_out
@@ -501,7 +511,7 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: 
     """A random permutation of ``0..n-1``."""
     _check_device(device)
     _checked_size((n,))
-    return _leaf(numpy_generator(generator).permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
+    return _leaf(_rng_integers.randperm(_gen(generator), n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
 
 
 def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
@@ -519,25 +529,56 @@ def randint_like(input, low, high=None, *, dtype=None, generator=None) -> Tensor
     return randint(low, high, input._data.shape, generator=generator, dtype=dtype or input.dtype)
 
 
+def _check_std(std: float) -> None:
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
 @_with_out
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
-    """Normal samples with the given mean and std (numbers with ``size``, or tensors)."""
-    m = mean._data if isinstance(mean, Tensor) else mean
-    s = std._data if isinstance(std, Tensor) else std
-    if size is None:
-        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-    else:
+    """Normal samples with the given mean and std (numbers with ``size``, or tensors, broadcast together)."""
+    gen = _gen(generator)
+    mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not (mean_t or std_t):
+        _check_std(std)
         shape = _size((size,) if isinstance(size, int) else size)
-    dt = next((x._data.dtype for x in (mean, std) if isinstance(x, Tensor)), _np_dtype(dtype))
-    arr = numpy_generator(generator).standard_normal(shape) * s + m
-    return _leaf(np.asarray(arr, dtype=dt))
+        dt = _np_dtype(dtype)
+        return _leaf(_rng_normal(gen, math.prod(shape), dt, mean, std).reshape(shape))
+    if std_t:
+        if (std._data < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        _check_std(std)
+    shape = np.broadcast_shapes(mean.shape if mean_t else (), std.shape if std_t else ())
+    dt = (mean if mean_t else std)._data.dtype
+    # As torch: a standard normal scaled by a std tensor, or a normal of std drawn directly, then shifted.
+    z = _rng_normal(gen, math.prod(shape), dt, 0.0, 1.0 if std_t else std).reshape(shape)
+    if std_t:
+        z = z * std._data.astype(dt)
+    return _leaf(np.asarray(z + (mean._data.astype(dt) if mean_t else mean), dt))
+
+
+def _check_probabilities(p: np.ndarray) -> None:
+    if not ((p >= 0) & (p <= 1)).all():
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
+                           "be improved?  If so, please report an enhancement request to PyTorch.)")
+
+
+def _bernoulli_draws(gen, like: np.ndarray, p) -> np.ndarray:
+    """0/1 draws shaped like ``like``: a float ``p`` for all, or per-element probabilities ``p`` (a tensor)."""
+    if isinstance(p, Tensor):
+        probs = np.broadcast_to(p._data, like.shape)
+        _check_probabilities(probs)
+        return in_memory_order(_rng_dist.bernoulli_tensor(gen, probs).reshape(-1), like)
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    return in_memory_order(_rng_dist.bernoulli_scalar(gen, like.size, p), like)
 
 
 @register
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
-    """0/1 samples with probabilities ``input`` (or ``p``); recorded with a zero gradient, as torch does."""
-    prob = input._data if p is None else p
-    draws = numpy_generator(generator).random(input._data.shape) < prob
+    """0/1 samples with probabilities ``input`` (or ``p`` for every element); recorded with a zero gradient."""
+    draws = _bernoulli_draws(_gen(generator), input._data, input if p is None else p)
     return _DRAWS["Bernoulli"].apply(input, values=draws)
 
 
@@ -563,18 +604,23 @@ def binomial(count, prob, generator=None) -> Tensor:
 @register
 def multinomial(input, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
     """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
-    probs = np.atleast_2d(input._data.astype(np.float64))
-    gen = numpy_generator(generator)
-    if replacement:  # inverse CDF: the first category whose cumulative probability exceeds a uniform draw
-        cdf = np.cumsum(probs, axis=1)
-        u = gen.random((probs.shape[0], num_samples, 1)) * cdf[:, None, -1:]
-        out = np.minimum((u >= cdf[:, None, :]).sum(-1), probs.shape[1] - 1)
-    else:  # exponential race: the categories whose draws divided by their probability are smallest
-        with np.errstate(divide="ignore"):
-            keys = gen.exponential(size=probs.shape) / probs
-        out = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
-    out = out.astype(np.int64)
-    return _leaf(out if input._data.ndim == 2 else out[0])
+    probs = input._data
+    if probs.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if probs.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_dtype.C_NAMES[input.dtype]}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > probs.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    rows = np.atleast_2d(probs)
+    if not (np.isfinite(rows) & (rows >= 0)).all():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (rows.sum(axis=1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    out = _rng_dist.multinomial(_gen(generator), rows, num_samples, replacement).astype(np.int64)
+    return _leaf(out if probs.ndim == 2 else out[0])
 
 
 # ---- in-place random fills (Tensor methods) -----------------------------------------------------------
@@ -605,8 +651,16 @@ class _BinomialDraw(NoDerivative):
         return np.asarray(values, count.dtype)
 
 
-def _fill_random(t, kind: str, values):
-    return _FILLS[kind].apply(t, values=values)
+def _fill_random(t, kind: str, draw):
+    """Fill ``t`` in place with ``draw(generator_words_consumer)``: ``draw(n)`` gives ``t.numel()`` values in
+    the order of ``t``'s memory, as torch fills it."""
+    return _FILLS[kind].apply(t, values=in_memory_order(draw(t._data.size), t._data))
+
+
+def _continuous(t, name: str) -> None:
+    if t._data.dtype.kind not in "fc":
+        raise RuntimeError(f"{name} distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {_dtype.C_NAMES[t.dtype]}")
 
 
 def _check_positive(name: str, what: str, value: float) -> None:
@@ -616,52 +670,70 @@ def _check_positive(name: str, what: str, value: float) -> None:
 
 @register(top_level=False)
 def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
-    return _fill_random(self, "Uniform", _samples(lambda g, s, dt: g.uniform(a, b, s), numpy_generator(generator),
-                                                  self._data.shape, self._data.dtype, False))
+    _floating(self._data.dtype, "check_uniform_bounds")
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
+    return _fill_random(self, "Uniform", lambda n: _rng_uniform(_gen(generator), n, self._data.dtype, a, b))
 
 
 @register(top_level=False)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
-    shift = mean * (1 + 1j) if self._data.dtype.kind == "c" else mean  # torch shifts both parts of complex ones
-    return _fill_random(self, "Normal", _samples(lambda g, s, dt: g.normal(0.0, std, s), numpy_generator(generator),
-                                                 self._data.shape, self._data.dtype, True) + shift)
+    _floating(self._data.dtype, "normal_kernel_cpu")
+    _check_std(std)
+    contiguous = self._data.flags.c_contiguous
+    return _fill_random(self, "Normal", lambda n: _rng_normal(_gen(generator), n, self._data.dtype, mean, std,
+                                                              contiguous))
 
 
 @register(top_level=False)
-def bernoulli_(self, p: float = 0.5, *, generator=None):
-    return _fill_random(self, "Bernoulli", numpy_generator(generator).random(self._data.shape) < p)
+def bernoulli_(self, p=0.5, *, generator=None):
+    return _FILLS["Bernoulli"].apply(self, values=_bernoulli_draws(_gen(generator), self._data, p))
+
+
+_UNSET = object()
 
 
 @register(top_level=False)
-def random_(self, from_: int = 0, to: int | None = None, *, generator=None):
-    if to is None:
-        from_, to = 0, (from_ if from_ else 2 ** 24 if self._data.dtype.kind == "f" else np.iinfo(np.int64).max)
-    return _fill_random(self, "Random", numpy_generator(generator).integers(from_, to, self._data.shape))
+def random_(self, from_=_UNSET, to=_UNSET, *, generator=None):
+    """``random_()``: integers the dtype holds exactly; ``random_(to)``: [0, to); ``random_(from_, to)``:
+    [from_, to), with ``to=None`` meaning up to the dtype's largest value."""
+    dt, gen = self._data.dtype, _gen(generator)
+    if from_ is _UNSET:
+        return _fill_random(self, "Random", lambda n: _rng_integers.random_full(gen, n, dt))
+    if to is _UNSET:
+        from_, to = 0, from_
+    elif to is None:
+        to = _rng_integers.to_inclusive_max(dt) + 1
+    _check_range(from_, to)
+    return _fill_random(self, "Random", lambda n: _rng_integers.randint(gen, n, from_, to, dt))
 
 
 @register(top_level=False)
 def exponential_(self, lambd: float = 1.0, *, generator=None):
-    return _fill_random(self, "Exponential", numpy_generator(generator).exponential(1.0 / lambd, self._data.shape))
+    _continuous(self, "Exponential")
+    _check_positive("exponential_", "lambda", lambd)
+    return _fill_random(self, "Exponential", lambda n: _rng_dist.exponential(_gen(generator), n, lambd))
 
 
 @register(top_level=False)
 def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator=None):
+    _continuous(self, "Cauchy")
     _check_positive("cauchy_", "sigma", sigma)
-    draws = median + sigma * numpy_generator(generator).standard_cauchy(self._data.shape)
-    return _fill_random(self, "Cauchy", draws)
+    return _fill_random(self, "Cauchy", lambda n: _rng_dist.cauchy(_gen(generator), n, median, sigma))
 
 
 @register(top_level=False)
 def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator=None):
+    _continuous(self, "LogNormal")
     _check_positive("log_normal_", "std", std)
-    return _fill_random(self, "LogNormal", numpy_generator(generator).lognormal(mean, std, self._data.shape))
+    return _fill_random(self, "LogNormal", lambda n: _rng_dist.log_normal(_gen(generator), n, mean, std))
 
 
 @register(top_level=False)
 def geometric_(self, p: float, *, generator=None):
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    return _fill_random(self, "Geometric", numpy_generator(generator).geometric(p, self._data.shape))
+    return _fill_random(self, "Geometric", lambda n: _rng_dist.geometric(_gen(generator), n, p))
 
 
 # ---- factories from an existing tensor (Tensor methods) ----------------------------------------------

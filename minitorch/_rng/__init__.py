@@ -3,3 +3,41 @@
 Every function here takes a ``minitorch.Generator`` and draws its words exactly as PyTorch 2.13 does on
 x86-64 (see the project's RNG specification), so seeded programs give PyTorch's numbers bit for bit.
 """
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def libm(fn, x: np.ndarray) -> np.ndarray:
+    """``fn`` (a ``math`` function) on every element of a float64 array.
+
+    PyTorch's float64 samplers call the platform libm, and numpy's own ``log``/``log1p`` differ from it in the
+    last bit for some inputs; Python's ``math`` calls the same libm, so this keeps the draws bit for bit.
+    """
+    return np.fromiter(map(fn, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+
+
+def u24(words: np.ndarray) -> np.ndarray:
+    """Float32 uniforms in [0, 1) from the low 24 bits of each word."""
+    return (words & np.uint64(0xFFFFFF)).astype(np.float32) * np.float32(2.0 ** -24)
+
+
+def u53(gen, n: int) -> np.ndarray:
+    """``n`` float64 uniforms in [0, 1), each from the low 53 bits of a 64-bit draw (two words)."""
+    return (gen._words64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+
+
+def in_memory_order(values: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """``values`` (drawn one after another) arranged so that walking ``like``'s memory meets them in order:
+    PyTorch fills a transposed or sliced tensor in the order of its storage, not of its indices."""
+    if like.flags.c_contiguous or like.ndim < 2:
+        return values.reshape(like.shape)
+    axes = sorted(range(like.ndim), key=lambda d: -abs(like.strides[d]))
+    placed = np.empty(like.shape, values.dtype)
+    placed.transpose(axes)[...] = values.reshape([like.shape[d] for d in axes])
+    return placed
+
+
+TWO_PI = 2.0 * math.pi

@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 
+from .._factories import randperm
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from ..random import numpy_generator
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
@@ -56,24 +56,64 @@ def _fill(tensor: Tensor, values) -> Tensor:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with samples from U(a, b)."""
-    return _fill(tensor, numpy_generator(generator).uniform(a, b, tensor.shape))
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with samples from N(mean, std^2)."""
-    return _fill(tensor, numpy_generator(generator).normal(mean, std, tensor.shape))
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def _norm_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator=None) -> Tensor:
-    """Fill with N(mean, std^2) samples redrawn until they fall in [a, b]."""
-    gen = numpy_generator(generator)
-    values = gen.normal(mean, std, tensor.shape)
-    bad = (values < a) | (values > b)
-    while bad.any():
-        values[bad] = gen.normal(mean, std, int(bad.sum()))
-        bad = (values < a) | (values > b)
-    return _fill(tensor, values)
+    """Fill with N(mean, std^2) samples truncated to [a, b], by rejection as torch does: whole redraws of
+    the normal where most of the mass lies inside, else uniform proposals accepted with the density's ratio."""
+    if tensor.numel() == 0:
+        return tensor
+    if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+        def draw() -> np.ndarray:
+            return tensor.new_empty(tensor.shape).normal_(mean, std, generator=generator)._data
+
+        with no_grad():
+            values = draw()
+        lo, hi = np.asarray(a, values.dtype), np.asarray(b, values.dtype)
+        bad = (values < lo) | (values > hi)
+        while bad.any():
+            with no_grad():
+                values[bad] = draw()[bad]
+            bad = (values < lo) | (values > hi)
+        return _fill(tensor, values)
+    return _fill(tensor, _truncated_by_uniform_proposals(tensor, mean, std, a, b, generator))
+
+
+def _truncated_by_uniform_proposals(tensor: Tensor, mean: float, std: float, a: float, b: float, generator):
+    """Uniform proposals on [a, b], each kept where ``log(u)`` of a second uniform is below its log density
+    relative to the peak; rejected positions get new proposals until none is left."""
+    def fresh(lo, hi):
+        with no_grad():
+            return tensor.new_empty(tensor.shape).uniform_(lo, hi, generator=generator)._data
+
+    dt = tensor._data.dtype
+    m, s = np.asarray(mean, dt), np.asarray(std, dt)
+    log_peak = np.asarray(-0.5 * ((min(max(mean, a), b) - mean) / std) ** 2, dt)
+
+    def log_ratio(x):
+        z = (x - m) / s
+        return z * z * np.asarray(-0.5, dt) - log_peak
+
+    values = fresh(a, b)
+    pending = np.log(fresh(0.0, 1.0).astype(np.float64)).astype(dt) > log_ratio(values)
+    while pending.any():
+        proposal, u = fresh(a, b), fresh(0.0, 1.0)
+        values = np.where(pending, proposal, values)
+        pending &= np.log(u.astype(np.float64)).astype(dt) > log_ratio(proposal)
+    return values
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -98,7 +138,7 @@ def eye_(tensor: Tensor) -> Tensor:
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    a = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    a = math.sqrt(3.0) * (gain * math.sqrt(2.0 / float(fan_in + fan_out)))
     return uniform_(tensor, -a, a, generator)
 
 
@@ -112,7 +152,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonline
                      generator=None) -> Tensor:
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al.)."""
     fan = _calculate_correct_fan(tensor, mode)
-    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    bound = math.sqrt(3.0) * (calculate_gain(nonlinearity, a) / math.sqrt(fan))
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -129,7 +169,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = numpy_generator(generator).normal(0.0, 1.0, (rows, cols))
+    with no_grad():
+        flat = tensor.new_empty((rows, cols)).normal_(0.0, 1.0, generator=generator)._data.astype(np.float64)
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)
@@ -137,3 +178,32 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     if rows < cols:
         q = q.T
     return _fill(tensor, gain * q.reshape(tensor.shape))
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """N(0, std^2) values with a fraction ``sparsity`` of each column set to zero (rows picked at random)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            zero_rows = randperm(rows, generator=generator)._data[:num_zeros]
+            tensor._data[zero_rows, col] = 0
+    return tensor
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """The identity of a convolution: each output channel passes its input channel's centre tap, per group."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    out_per_group = tensor.shape[0] // groups
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    values = np.zeros(tensor.shape, tensor._data.dtype)
+    centre = tuple(k // 2 for k in tensor.shape[2:])
+    for g in range(groups):
+        for d in range(min(out_per_group, tensor.shape[1])):
+            values[(g * out_per_group + d, d) + centre] = 1
+    return _fill(tensor, values)
