@@ -16,7 +16,7 @@ from .._dtype import C_NAMES
 from .._registry import functional_op
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ..random import numpy_generator
+from .dropout import keep_mask
 from .indexing import masked_fill, repeat_interleave
 from .linalg import matmul
 from .reduction import mean, softmax, sum
@@ -116,7 +116,7 @@ class ScaledDotProductAttention(Op):
         s *= 1 / total
         ctx.log_norm = m + np.log(total)  # weights = exp(scores - log_norm)
         ctx.scale, ctx.dropout_p = scale, dropout_p
-        ctx.keep = numpy_generator(None).random(s.shape) >= dropout_p if dropout_p > 0 else None
+        ctx.keep = None if dropout_p == 0 else keep_mask(s.shape, dropout_p) if dropout_p < 1 else np.zeros(s.shape, bool)
         dropped = s if ctx.keep is None else s * _dropout_scale(ctx)
         ctx.weights = s if need_weights else None  # returned anyway: keeping it costs nothing
         ctx.save_for_backward(q, k, v, bias)
@@ -164,8 +164,8 @@ class ScaledDotProductAttention(Op):
 
 def _dropout_scale(ctx) -> np.ndarray:
     """The dropout factors: 1 / (1 - p) where kept, 0 where dropped (the mask is kept as bools)."""
-    p = ctx.dropout_p
-    return (ctx.keep * (1.0 / (1.0 - p) if p < 1 else 0.0)).astype(ctx.log_norm.dtype)
+    p, dtype = ctx.dropout_p, ctx.log_norm.dtype
+    return ctx.keep.astype(dtype) / np.asarray(1.0 - p, dtype) if p < 1 else np.zeros(ctx.keep.shape, dtype)
 
 
 def _attend(q, k, v, bias, scale: float, dropout_p: float, safe: bool, need_weights: bool = False):

@@ -1,6 +1,6 @@
 """Dropout kernels (torch's ``_dropout_impl``) and their ``minitorch.*`` forms with ATen's signatures
-(``dropout(input, p, train)``); ``nn.functional`` adds the keyword forms on top. Masks come from the global
-generator, so they are reproducible under ``manual_seed``."""
+(``dropout(input, p, train)``); ``nn.functional`` adds the keyword forms on top. The noise is torch's:
+``bernoulli_(1 - p)`` from the default generator (53-bit uniforms), divided by ``1 - p`` in the input's dtype."""
 from __future__ import annotations
 
 import math
@@ -9,16 +9,23 @@ import numpy as np
 
 from .._registry import register
 from .._tensor import Tensor
-from ..random import numpy_generator
+from .._rng.distributions import bernoulli_scalar
+from ..random import default_generator
 from .arithmetic import add_, mul_
 
 _ALPHA = 1.7580993408473766  # SELU's negative saturation, scale * alpha: where alpha dropout sends a dropped unit
 
 
+def keep_mask(shape, p: float, generator=None) -> np.ndarray:
+    """Booleans ``U53 < 1 - p``: torch's ``bernoulli_(1 - p)`` on a tensor of ``shape``."""
+    return bernoulli_scalar(generator or default_generator, math.prod(shape), 1 - p).reshape(shape)
+
+
 def dropout_mask(shape, p: float, dtype, generator=None) -> np.ndarray:
-    """Kept entries 1 / (1 - p), dropped ones 0."""
-    keep = numpy_generator(generator).random(shape) >= p
-    return (keep * (1.0 / (1.0 - p)) if p < 1 else keep * 0.0).astype(dtype)
+    """torch's dropout noise: kept entries ``1 / (1 - p)`` (rounded in ``dtype``), dropped ones 0."""
+    if p == 1:
+        return np.zeros(shape, dtype)
+    return keep_mask(shape, p, generator).astype(dtype) / np.asarray(1 - p, dtype)
 
 
 def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: bool = False, alpha: bool = False):
@@ -37,10 +44,10 @@ def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: b
     if not alpha:
         scale = dropout_mask(shape, p, dtype)
         return mul_(input, scale) if inplace else input * scale
-    keep = numpy_generator(None).random(shape) >= p
+    noise = keep_mask(shape, p).astype(dtype)
     a = 1.0 / math.sqrt((_ALPHA ** 2 * p + 1) * (1 - p))
-    scale = (keep * a).astype(dtype)
-    shift = ((keep - 1.0) * (_ALPHA * a) + _ALPHA * a * p).astype(dtype)
+    shift = (noise - np.asarray(1, dtype)) * np.asarray(_ALPHA * a, dtype) + np.asarray(_ALPHA * a * p, dtype)
+    scale = noise * np.asarray(a, dtype)
     return add_(mul_(input, scale), shift) if inplace else input * scale + shift
 
 
@@ -97,6 +104,6 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
     """(output, boolean keep-mask); in eval a copy of the input and an all-true mask."""
     if train is not None and not train:
         return input.clone(), Tensor._wrap(np.ones(tuple(input.shape), bool))
-    keep = numpy_generator(None).random(tuple(input.shape)) >= p
+    keep = keep_mask(tuple(input.shape), p)
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
-    return input * (keep * scale).astype(input._data.dtype), Tensor._wrap(keep)
+    return input * keep.astype(input._data.dtype) * scale, Tensor._wrap(keep)

@@ -34,7 +34,8 @@ from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
 from .._tensor import Tensor, _wrap_dim
-from ..random import numpy_generator
+from .._rng import u53
+from ..random import default_generator
 from ._dispatch import assert_int_or_pair, boolean_dispatch, boolean_dispatched  # noqa: F401
 
 globals().update(_registry.functional())  # the ops that are the same function here and in minitorch.* (tanh, ...)
@@ -304,13 +305,22 @@ def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace
 
 @functional_op
 def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zero whole channels (dim -3) with probability ``p``."""
+    """Zero whole channels (dim 1) with probability ``p``; like torch, 3-D input is taken as (N, C, L)."""
     _check_p(p)
-    if not training or p == 0:
-        return input
-    shape = tuple(input.shape[:-2]) + (1, 1)
-    mask = _dropout.dropout_mask(shape, p, input._data.dtype)
-    return mul_(input, mask) if inplace else input * mask
+    dims = input.dim()
+    if dims not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {dims}-D input to dropout2d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                      "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+                      stacklevel=2)
+    if dims == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", stacklevel=2)
+    return _dropout.dropout_impl(input, p, training, inplace, feature=True)
 
 
 # ---- activations --------------------------------------------------------------------------------------
@@ -439,7 +449,13 @@ def _rrelu(input, lower, upper, training, inplace, generator=None):
     if not training:
         return leaky_relu(input, (lower + upper) / 2, inplace)
     x = input._data
-    slopes = np.where(x <= 0, numpy_generator(generator).uniform(lower, upper, x.shape), 1.0).astype(x.dtype)
+    # torch draws a slope for each non-positive element only, in order: a 53-bit uniform scaled in float64
+    # between the bounds rounded to the computation type
+    opmath = np.float64 if x.dtype == np.float64 else np.float32
+    lo, hi = float(opmath(lower)), float(opmath(upper))
+    negative = x <= 0
+    slopes = np.ones(x.shape, x.dtype)
+    slopes[negative] = (u53(generator or default_generator, int(negative.sum())) * (hi - lo) + lo).astype(opmath)
     return mul_(input, slopes) if inplace else input * slopes
 
 
