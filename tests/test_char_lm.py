@@ -41,8 +41,8 @@ def test_make_text_is_deterministic_english_like_text():
 
 @pytest.mark.parametrize("model", ["lstm", "transformer"])
 def test_training_reduces_the_loss(text, tmp_path, model):
-    losses = run(text, tmp_path, model, "--steps", "60", "--lr", "1e-2")
-    assert len(losses) == 60
+    losses = run(text, tmp_path, model, "--steps", "100", "--lr", "1e-2")
+    assert len(losses) == 100
     _, counts = np.unique(list(text.read_text()), return_counts=True)
     assert abs(losses[0] - np.log(len(counts))) < 0.3  # an untrained model is close to uniform
     p = counts / counts.sum()
@@ -125,3 +125,14 @@ def test_count_flops_counts_the_lstm_gates():
     lstm = nn.LSTM(3, 4, num_layers=2, batch_first=True)
     # 10 tokens; 4 gates of 4 units; layer 0 reads 3 inputs + 4 recurrent, layer 1 reads 4 + 4
     assert bench.count_flops(minitorch, lstm, minitorch.zeros(2, 5, 3)) == 2 * 10 * 16 * (3 + 4 + 4 + 4)
+
+
+@pytest.mark.parametrize("model", ["lstm", "transformer"])
+def test_losses_are_pytorchs(text, tmp_path, model):
+    """The same program under PyTorch: same initial weights, batches and dropout masks, so the same losses."""
+    pytest.importorskip("torch")
+    reference = bench.load_char_lm("torch")
+    common = ["--text", str(text), "--checkpoint", str(tmp_path / "torch.pt"), "--block", "16", "--batch", "8",
+              "--eval-every", "1000", "--quiet", "--steps", "20", "--lr", "1e-2"]
+    expected = reference.main(common + TINY[model])
+    np.testing.assert_allclose(run(text, tmp_path, model, "--steps", "20", "--lr", "1e-2"), expected, rtol=2e-5)
