@@ -17,7 +17,7 @@ from ._ops.copying import Fill
 from .autograd.function import NoDerivative
 from .autograd.grad_mode import state
 from ._rng import distributions as _rng_dist
-from ._rng import in_memory_order
+from ._rng import cast, fresh_output_axes, in_memory_order, memory_axes
 from ._rng import integers as _rng_integers
 from ._rng.normal import normal as _rng_normal
 from ._rng.uniform import uniform as _rng_uniform
@@ -564,21 +564,23 @@ def _check_probabilities(p: np.ndarray) -> None:
                            "be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-def _bernoulli_draws(gen, like: np.ndarray, p) -> np.ndarray:
-    """0/1 draws shaped like ``like``: a float ``p`` for all, or per-element probabilities ``p`` (a tensor)."""
+def _bernoulli_draws(gen, like: np.ndarray, p, axes: list[int]) -> np.ndarray:
+    """0/1 draws shaped like ``like``, made in the memory order ``axes``: a float ``p`` for all, or per-element
+    probabilities ``p`` (a tensor, each draw compared with the probability at its own index)."""
     if isinstance(p, Tensor):
         probs = np.broadcast_to(p._data, like.shape)
         _check_probabilities(probs)
-        return in_memory_order(_rng_dist.bernoulli_tensor(gen, probs).reshape(-1), like)
+        flat = probs.transpose(axes).reshape(-1)
+        return in_memory_order(_rng_dist.bernoulli_tensor(gen, flat), like, axes)
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-    return in_memory_order(_rng_dist.bernoulli_scalar(gen, like.size, p), like)
+    return in_memory_order(_rng_dist.bernoulli_scalar(gen, like.size, p), like, axes)
 
 
 @register
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
     """0/1 samples with probabilities ``input`` (or ``p`` for every element); recorded with a zero gradient."""
-    draws = _bernoulli_draws(_gen(generator), input._data, input if p is None else p)
+    draws = _bernoulli_draws(_gen(generator), input._data, input if p is None else p, fresh_output_axes(input._data))
     return _DRAWS["Bernoulli"].apply(input, values=draws)
 
 
@@ -654,7 +656,7 @@ class _BinomialDraw(NoDerivative):
 def _fill_random(t, kind: str, draw):
     """Fill ``t`` in place with ``draw(generator_words_consumer)``: ``draw(n)`` gives ``t.numel()`` values in
     the order of ``t``'s memory, as torch fills it."""
-    return _FILLS[kind].apply(t, values=in_memory_order(draw(t._data.size), t._data))
+    return _FILLS[kind].apply(t, values=cast(in_memory_order(draw(t._data.size), t._data), t._data.dtype))
 
 
 def _continuous(t, name: str) -> None:
@@ -687,7 +689,8 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
 
 @register(top_level=False)
 def bernoulli_(self, p=0.5, *, generator=None):
-    return _FILLS["Bernoulli"].apply(self, values=_bernoulli_draws(_gen(generator), self._data, p))
+    draws = _bernoulli_draws(_gen(generator), self._data, p, memory_axes(self._data))
+    return _FILLS["Bernoulli"].apply(self, values=draws)
 
 
 _UNSET = object()

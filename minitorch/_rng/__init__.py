@@ -29,15 +29,38 @@ def u53(gen, n: int) -> np.ndarray:
     return (gen._words64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
 
 
-def in_memory_order(values: np.ndarray, like: np.ndarray) -> np.ndarray:
-    """``values`` (drawn one after another) arranged so that walking ``like``'s memory meets them in order:
-    PyTorch fills a transposed or sliced tensor in the order of its storage, not of its indices."""
+def memory_axes(like: np.ndarray) -> list[int]:
+    """``like``'s axes from the slowest-moving in memory to the fastest: the order in which torch's kernels
+    walk a strided tensor."""
     if like.flags.c_contiguous or like.ndim < 2:
+        return list(range(like.ndim))
+    return sorted(range(like.ndim), key=lambda d: -abs(like.strides[d]))
+
+
+def in_memory_order(values: np.ndarray, like: np.ndarray, axes: list[int] | None = None) -> np.ndarray:
+    """``values`` (drawn one after another) arranged so that walking ``like``'s memory (or ``axes``) meets them
+    in order: PyTorch fills a transposed or sliced tensor in the order of its storage, not of its indices."""
+    axes = memory_axes(like) if axes is None else axes
+    if axes == sorted(axes):
         return values.reshape(like.shape)
-    axes = sorted(range(like.ndim), key=lambda d: -abs(like.strides[d]))
     placed = np.empty(like.shape, values.dtype)
     placed.transpose(axes)[...] = values.reshape([like.shape[d] for d in axes])
     return placed
+
+
+def fresh_output_axes(like: np.ndarray) -> list[int]:
+    """The memory order of a new tensor made "like" ``like`` (``empty_like``): ``like``'s own layout when it is
+    dense without repeated elements, else row-major."""
+    axes = memory_axes(like)
+    dense = all(s > 0 for s in like.strides) and like.transpose(axes).flags.c_contiguous
+    return axes if dense else list(range(like.ndim))
+
+
+def cast(values: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """Float64 samples in dtype ``dt``; float16 goes through float32, as torch's kernels round."""
+    if dt == np.float16 and values.dtype == np.float64:
+        values = values.astype(np.float32)
+    return values.astype(dt, copy=False)
 
 
 TWO_PI = 2.0 * math.pi

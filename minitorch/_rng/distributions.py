@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from . import libm, u24, u53
+from . import cast, libm, u24, u53
 from .normal import normal
 
 
@@ -15,11 +15,10 @@ def bernoulli_scalar(gen, n: int, p: float) -> np.ndarray:
 
 
 def bernoulli_tensor(gen, p: np.ndarray) -> np.ndarray:
-    """One boolean per probability in ``p`` (memory order): 53-bit uniforms for float64 ``p``, 24-bit otherwise."""
-    flat = np.ascontiguousarray(p).reshape(-1)
-    if flat.dtype == np.float64:
-        return (u53(gen, flat.size) < flat).reshape(p.shape)
-    return (u24(gen._words(flat.size)) < flat.astype(np.float32)).reshape(p.shape)
+    """One boolean per probability in the flat ``p``: 53-bit uniforms for float64 ``p``, 24-bit otherwise."""
+    if p.dtype == np.float64:
+        return u53(gen, p.size) < p
+    return u24(gen._words(p.size)) < p.astype(np.float32)
 
 
 def exponential(gen, n: int, lambd: float = 1.0) -> np.ndarray:
@@ -48,7 +47,7 @@ def multinomial(gen, probs: np.ndarray, k: int, replacement: bool) -> np.ndarray
     sum reaches a 53-bit uniform.
     """
     if k == 1 or not replacement:
-        q = exponential(gen, probs.size, 1.0).astype(probs.dtype).reshape(probs.shape)
+        q = cast(exponential(gen, probs.size, 1.0), probs.dtype).reshape(probs.shape)
         with np.errstate(divide="ignore", invalid="ignore"):
             score = probs / q
         if k == 1:

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from . import TWO_PI, libm, u24, u53
+from . import TWO_PI, cast, libm, u24, u53
 from .box_muller import box_muller32
 from .fma import fma64
 
@@ -25,7 +25,7 @@ def normal(gen, n: int, dt: np.dtype, mean: float = 0.0, std: float = 1.0, conti
         part = np.dtype(np.float64 if dt == np.complex128 else np.float32)
         return normal(gen, 2 * n, part, mean, std / math.sqrt(2.0), contiguous).view(dt)
     if n < _CHUNK or not contiguous:
-        return _scalar(gen, n, mean, std).astype(dt)
+        return cast(_scalar(gen, n, mean, std), dt)
     if dt == np.float64:
         return _chunked(n, u53(gen, n), lambda: u53(gen, _CHUNK), lambda d: _box_muller64(d, mean, std))
     draw = gen._words(n) if dt == np.float32 else gen._words(n - n % _CHUNK)  # float16 draws chunk by chunk
