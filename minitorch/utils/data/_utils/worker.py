@@ -82,9 +82,17 @@ def seed_worker(base_seed: int, worker_id: int) -> int:
     seed = base_seed + worker_id
     random.seed(seed)
     manual_seed(seed)
-    # The state torch gives numpy in a worker: a SeedSequence hash of (worker_id, base_seed).
-    np.random.seed(np.random.SeedSequence([worker_id, base_seed]).generate_state(4))
+    np.random.seed(numpy_seed(base_seed, worker_id))
     return seed
+
+
+def numpy_seed(base_seed: int, worker_id: int) -> list[int]:
+    """The four 32-bit words a torch worker seeds numpy's legacy global generator with.
+
+    torch's ``_generate_state`` is a re-implementation of numpy's ``SeedSequence`` hash of the
+    entropy ``[worker_id, base_seed]`` (low word, then high word), so numpy's own gives the same words.
+    """
+    return np.random.SeedSequence([worker_id, base_seed]).generate_state(4).tolist()
 
 
 def worker_loop(dataset, index_queue, result_queue, done_event, auto_collation: bool, collate_fn, drop_last: bool,
