@@ -45,7 +45,7 @@ class ContinuousBernoulli(ExponentialFamily):
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
 
     def _outside_unstable_region(self):
-        return (self.probs <= self._lims[0]) | (self.probs >= self._lims[1])
+        return (self.probs <= self._lims[0]) | (self.probs > self._lims[1])
 
     def _cut_probs(self):
         """``probs`` with the unstable region replaced by a safe value (its branch is not used there)."""
@@ -124,7 +124,7 @@ class ContinuousBernoulli(ExponentialFamily):
 
     def _log_normalizer(self, x):
         """log((e^x - 1) / x), by its Taylor series near x = 0."""
-        outside = (x <= self._lims[0] - 0.5) | (x >= self._lims[1] - 0.5)
+        outside = (x <= self._lims[0] - 0.5) | (x > self._lims[1] - 0.5)
         cut = where(outside, x, self._lims[0] - 0.5)
         log_norm = cut.expm1().abs().log() - cut.abs().log()
         taylor = 0.5 * x + x.pow(2) / 24.0 - x.pow(4) / 2880.0
