@@ -17,7 +17,7 @@ from ._ops.copying import Fill
 from .autograd.function import NoDerivative
 from .autograd.grad_mode import state
 from ._rng import distributions as _rng_dist
-from ._rng import cast, fresh_output_axes, in_memory_order, memory_axes
+from ._rng import cast, in_memory_order, memory_axes
 from ._rng import integers as _rng_integers
 from ._rng.normal import normal as _rng_normal
 from ._rng.uniform import uniform as _rng_uniform
@@ -580,7 +580,8 @@ def _bernoulli_draws(gen, like: np.ndarray, p, axes: list[int]) -> np.ndarray:
 @register
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
     """0/1 samples with probabilities ``input`` (or ``p`` for every element); recorded with a zero gradient."""
-    draws = _bernoulli_draws(_gen(generator), input._data, input if p is None else p, fresh_output_axes(input._data))
+    # torch's output is a new row-major tensor, whatever the input's layout
+    draws = _bernoulli_draws(_gen(generator), input._data, input if p is None else p, list(range(input.dim())))
     return _DRAWS["Bernoulli"].apply(input, values=draws)
 
 

@@ -48,14 +48,6 @@ def in_memory_order(values: np.ndarray, like: np.ndarray, axes: list[int] | None
     return placed
 
 
-def fresh_output_axes(like: np.ndarray) -> list[int]:
-    """The memory order of a new tensor made "like" ``like`` (``empty_like``): ``like``'s own layout when it is
-    dense without repeated elements, else row-major."""
-    axes = memory_axes(like)
-    dense = all(s > 0 for s in like.strides) and like.transpose(axes).flags.c_contiguous
-    return axes if dense else list(range(like.ndim))
-
-
 def cast(values: np.ndarray, dt: np.dtype) -> np.ndarray:
     """Float64 samples in dtype ``dt``; float16 goes through float32, as torch's kernels round."""
     if dt == np.float16 and values.dtype == np.float64:
