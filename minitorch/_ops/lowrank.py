@@ -1,7 +1,7 @@
 """A few singular or eigen pairs: randomised low-rank SVD and PCA (Halko, Martinsson and Tropp 2009,
 algorithms 4.4 and 5.1) - a Gaussian sketch of the range of A, refined by ``niter`` power iterations with QR
-re-orthonormalisation, then the exact SVD of the small projected matrix; they draw from minitorch's generator
-(so the numbers differ from torch's draws; the factorisation is exact for matrices of rank <= q) - and
+re-orthonormalisation, then the exact SVD of the small projected matrix; the sketch is torch's ``randn`` draw
+(the factorisation is exact for matrices of rank <= q) - and
 lobpcg's extreme eigenpairs. All composed of differentiable ops."""
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Probability distributions with sampling, log-densities and KL divergences (as ``torch.distributions``).
 
 Parameters and results are minitorch tensors; ``rsample``, ``log_prob``, ``entropy`` and
-``kl_divergence`` are differentiable. Samples come from minitorch's generator, so
-``minitorch.manual_seed`` makes them reproducible (the streams differ from PyTorch's).
+``kl_divergence`` are differentiable. Samples come from minitorch's generator with PyTorch's draws, so after
+``minitorch.manual_seed`` they are PyTorch's (the gamma family, Poisson, binomial, VonMises, LKJ and Wishart
+are reproducible but not PyTorch's).
 """
 from . import constraints, transforms
 from .bernoulli import Bernoulli
