@@ -41,6 +41,9 @@ WORKLOADS = {
     "W6": "resnet18 eval under no_grad, batch 16 of 3x224x224 (ms/batch)",
     "W7": "2-layer LSTM LM, embedding 256, hidden 512, vocabulary 10k, batch 32 x 64 tokens, SGD (ms/step)",
     "W8": "nanoGPT 6 layers, 6 heads, 384 wide, vocabulary 65, batch 8 x 256 tokens, AdamW (ms/step)",
+    "R1": "randn(10**6), float32 (ms)",
+    "R2": "dropout(p=0.5) of a 128 x 4096 batch in training, float32 (ms)",
+    "R3": "build resnet18 with its initialisation (ms)",
 }
 
 
@@ -160,6 +163,13 @@ def build(workload: str, torch, models):
             char_lm.lm_loss(model, x, y).backward()
             opt.step()
         return step, ("ms", 1e3), 3 * (count_flops(torch, model, x) + attention)
+    if workload == "R1":
+        return (lambda: torch.randn(10 ** 6)), ("ms", 1e3), 0.0
+    if workload == "R2":
+        x = torch.randn(128, 4096)
+        return (lambda: F.dropout(x, 0.5, training=True)), ("ms", 1e3), 0.0
+    if workload == "R3":
+        return models.resnet18, ("ms", 1e3), 0.0
     raise ValueError(workload)
 
 
@@ -199,7 +209,8 @@ def _timed(fn) -> float:
 
 
 # ---- the driver ------------------------------------------------------------------------------------------
-STEPS = {"W1": 5, "W2": 20, "W3": 5, "W4f": 5, "W4": 3, "W5f": 5, "W5": 3, "W6": 3, "W7": 3, "W8": 2}
+STEPS = {"W1": 5, "W2": 20, "W3": 5, "W4f": 5, "W4": 3, "W5f": 5, "W5": 3, "W6": 3, "W7": 3, "W8": 2,
+         "R1": 15, "R2": 15, "R3": 3}
 
 
 def run_worker(python: str, lib: str, workload: str, threads: int) -> dict:
