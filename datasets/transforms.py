@@ -1,12 +1,18 @@
 """Image transforms in torchvision's form (``torchvision.transforms`` v1) on PIL images and CHW tensors.
 
-Random transforms draw from minitorch's global generator, so ``minitorch.manual_seed`` makes augmentation
-reproducible (DataLoader workers reseed it per worker). The random numbers differ from torchvision's.
+Random transforms make torchvision's draws from minitorch's default generator, in torchvision's order and sizes
+(``torch.rand(1)``, ``torch.randint(.., size=(1,))``, ``torch.empty(1).uniform_``, ``torch.randperm(4)``), so after
+``minitorch.manual_seed(s)`` they take the same decisions and parameters as torchvision after ``torch.manual_seed(s)``.
+RandomOrder and RandomChoice use Python's ``random`` module, as torchvision does. One known gap: torch takes the
+float32 ``log``/``exp`` of the aspect ratio in RandomResizedCrop and RandomErasing from MKL's vector math, which is
+not always correctly rounded; here they are correctly rounded (except for the logs of the default ratio bounds, which
+are torch's). A one-ulp difference changes a crop only when a side lands within about 1e-5 of a rounding edge.
 """
 from __future__ import annotations
 
 import math
 import numbers
+import random
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -61,9 +67,43 @@ def _interpolation_mode(interpolation: InterpolationMode | int) -> Interpolation
     raise TypeError("Argument interpolation should be a InterpolationMode or a corresponding Pillow integer constant")
 
 
-def _rng() -> np.random.Generator:
-    # Looked up at every draw: manual_seed replaces the numpy generator behind the default Generator.
-    return minitorch.random.numpy_generator(None)
+def _rand() -> float:
+    """``torch.rand(1).item()`` on the default generator."""
+    return minitorch.rand(1).item()
+
+
+def _rand_below(p: float) -> bool:
+    """``torch.rand(1) < p``: a tensor comparison, so ``p`` is rounded to float32 first."""
+    return bool(np.float32(_rand()) < np.float32(p))
+
+
+def _randint(low: int, high: int) -> int:
+    """``torch.randint(low, high, size=(1,)).item()`` on the default generator."""
+    return int(minitorch.randint(low, high, (1,)).item())
+
+
+def _uniform(low: float, high: float) -> float:
+    """``torch.empty(1).uniform_(low, high).item()``: a float32 draw, returned as a Python float."""
+    return minitorch.empty(1).uniform_(low, high).item()
+
+
+def _random_area_and_ratio(area: int, scale: Sequence[float], log_ratio: tuple[float, float]) -> tuple[float, float]:
+    """One try of RandomResizedCrop/RandomErasing: ``area`` times a uniform scale, and exp of a uniform log ratio
+    (torch computes that exp in float32)."""
+    target_area = area * _uniform(scale[0], scale[1])
+    return target_area, float(np.float32(math.exp(_uniform(*log_ratio))))
+
+
+# torch's float32 log (MKL's vector math) of the default ratio bounds of RandomResizedCrop and RandomErasing, where it
+# is one ulp away from the correctly rounded log: a shifted bound moves every aspect ratio drawn from it
+_TORCH_LOG32 = {0.75: -0.28768205642700195, 3.299999952316284: 1.193922519683838}
+
+
+def _log_ratio(ratio: Sequence[float]) -> tuple[float, float]:
+    """``torch.log(torch.tensor(ratio))``: float32 logs of the float32 bounds."""
+    bounds = (float(np.float32(r)) for r in ratio)
+    low, high = (_TORCH_LOG32.get(r, float(np.float32(math.log(r)))) for r in bounds)
+    return low, high
 
 
 def _setup_size(size: int | Sequence[int], error_msg: str) -> Sequence[int]:
@@ -342,8 +382,7 @@ class RandomCrop:
             raise ValueError(f"Required crop size {(th, tw)} is larger than input image size {(h, w)}")
         if w == tw and h == th:
             return 0, 0, h, w
-        rng = _rng()
-        return int(rng.integers(0, h - th + 1)), int(rng.integers(0, w - tw + 1)), th, tw
+        return _randint(0, h - th + 1), _randint(0, w - tw + 1), th, tw
 
     def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
         if self.padding is not None:
@@ -384,15 +423,13 @@ class RandomResizedCrop:
         """torchvision's sampling: up to 10 tries of (area, log-uniform ratio), else a central crop."""
         height, width = _image_size(img)
         area = height * width
-        log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
-        rng = _rng()
+        log_ratio = _log_ratio(ratio)
         for _ in range(10):
-            target_area = area * rng.uniform(scale[0], scale[1])
-            aspect_ratio = math.exp(rng.uniform(log_ratio[0], log_ratio[1]))
+            target_area, aspect_ratio = _random_area_and_ratio(area, scale, log_ratio)
             w = int(round(math.sqrt(target_area * aspect_ratio)))
             h = int(round(math.sqrt(target_area / aspect_ratio)))
             if 0 < w <= width and 0 < h <= height:
-                return int(rng.integers(0, height - h + 1)), int(rng.integers(0, width - w + 1)), h, w
+                return _randint(0, height - h + 1), _randint(0, width - w + 1), h, w
         in_ratio = float(width) / float(height)
         if in_ratio < min(ratio):
             w, h = width, int(round(width / min(ratio)))
@@ -415,6 +452,10 @@ class RandomResizedCrop:
 class _RandomlyApplied:
     """Apply ``self._apply(img)`` with probability ``p``."""
 
+    # torchvision tests ``torch.rand(1) < p`` (in float32) here, ``torch.rand(1).item() < p`` (in float64) in the
+    # transforms that came with the PIL-style functions (RandomInvert and the others that set this False)
+    _float32_test = True
+
     def __init__(self, p: float = 0.5) -> None:
         self.p = p
 
@@ -422,7 +463,8 @@ class _RandomlyApplied:
         raise NotImplementedError
 
     def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
-        if _rng().random() < self.p:
+        applied = _rand_below(self.p) if self._float32_test else _rand() < self.p
+        if applied:
             return self._apply(img)
         return img
 
@@ -484,13 +526,11 @@ class ColorJitter:
     @staticmethod
     def get_params(brightness: tuple[float, float] | None, contrast: tuple[float, float] | None,
                    saturation: tuple[float, float] | None,
-                   hue: tuple[float, float] | None) -> tuple[np.ndarray, float | None, float | None, float | None,
+                   hue: tuple[float, float] | None) -> tuple[Tensor, float | None, float | None, float | None,
                                                              float | None]:
-        """The order of the four adjustments and their factors (None: that adjustment is off)."""
-        rng = _rng()
-        fn_idx = rng.permutation(4)
-        b, c, s, h = (None if r is None else float(rng.uniform(r[0], r[1]))
-                      for r in (brightness, contrast, saturation, hue))
+        """The order of the four adjustments (``randperm(4)``) and their factors (None: that adjustment is off)."""
+        fn_idx = minitorch.randperm(4)
+        b, c, s, h = (None if r is None else _uniform(r[0], r[1]) for r in (brightness, contrast, saturation, hue))
         return fn_idx, b, c, s, h
 
     def __call__(self, img: Image.Image) -> Image.Image:
@@ -499,7 +539,7 @@ class ColorJitter:
             raise TypeError(f"img should be PIL Image. Got {type(img)}")
         adjustments = (adjust_brightness, adjust_contrast, adjust_saturation, adjust_hue)
         fn_idx, *factors = self.get_params(self.brightness, self.contrast, self.saturation, self.hue)
-        for fn_id in fn_idx:
+        for fn_id in fn_idx.tolist():
             if factors[fn_id] is not None:
                 img = adjustments[fn_id](img, factors[fn_id])
         return img
@@ -1262,7 +1302,7 @@ class RandomRotation:
 
     @staticmethod
     def get_params(degrees: Sequence[float]) -> float:
-        return float(_rng().uniform(float(degrees[0]), float(degrees[1])))
+        return _uniform(float(degrees[0]), float(degrees[1]))
 
     def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
         fill = _tensor_fill(self.fill, _num_channels(img)) if isinstance(img, Tensor) else self.fill
@@ -1313,19 +1353,18 @@ class RandomAffine:
                    shears: Sequence[float] | None,
                    img_size: Sequence[int]) -> tuple[float, tuple[int, int], float, tuple[float, float]]:
         """(angle, (tx, ty), scale, (shear_x, shear_y)); ``img_size`` is [width, height]."""
-        rng = _rng()
-        angle = float(rng.uniform(float(degrees[0]), float(degrees[1])))
+        angle = _uniform(float(degrees[0]), float(degrees[1]))
         if translate is not None:
             max_dx, max_dy = float(translate[0] * img_size[0]), float(translate[1] * img_size[1])
-            translations = (int(round(rng.uniform(-max_dx, max_dx))), int(round(rng.uniform(-max_dy, max_dy))))
+            translations = (int(round(_uniform(-max_dx, max_dx))), int(round(_uniform(-max_dy, max_dy))))
         else:
             translations = (0, 0)
-        scale = float(rng.uniform(scale_ranges[0], scale_ranges[1])) if scale_ranges is not None else 1.0
+        scale = _uniform(scale_ranges[0], scale_ranges[1]) if scale_ranges is not None else 1.0
         shear_x = shear_y = 0.0
         if shears is not None:
-            shear_x = float(rng.uniform(shears[0], shears[1]))
+            shear_x = _uniform(shears[0], shears[1])
             if len(shears) == 4:
-                shear_y = float(rng.uniform(shears[2], shears[3]))
+                shear_y = _uniform(shears[2], shears[3])
         return angle, translations, scale, (shear_x, shear_y)
 
     def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
@@ -1366,7 +1405,7 @@ class GaussianBlur:
 
     @staticmethod
     def get_params(sigma_min: float, sigma_max: float) -> float:
-        return float(_rng().uniform(sigma_min, sigma_max))
+        return _uniform(sigma_min, sigma_max)
 
     def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
         sigma = self.get_params(self.sigma[0], self.sigma[1])
@@ -1410,24 +1449,22 @@ class RandomErasing:
         """(top, left, height, width, values) of the rectangle; the whole image (and itself) after 10 misses."""
         img_c, img_h, img_w = img.shape[-3], img.shape[-2], img.shape[-1]
         area = img_h * img_w
-        log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
-        rng = _rng()
+        log_ratio = _log_ratio(ratio)
         for _ in range(10):
-            erase_area = area * rng.uniform(scale[0], scale[1])
-            aspect_ratio = math.exp(rng.uniform(log_ratio[0], log_ratio[1]))
+            erase_area, aspect_ratio = _random_area_and_ratio(area, scale, log_ratio)
             h = int(round(math.sqrt(erase_area * aspect_ratio)))
             w = int(round(math.sqrt(erase_area / aspect_ratio)))
             if not (h < img_h and w < img_w):
                 continue
             if value is None:
-                v = minitorch.from_numpy(rng.standard_normal((img_c, h, w)).astype(np.float32))
+                v = minitorch.empty([img_c, h, w], dtype=minitorch.float32).normal_()
             else:
-                v = minitorch.from_numpy(np.asarray(value, dtype=np.float32)[:, None, None])
-            return int(rng.integers(0, img_h - h + 1)), int(rng.integers(0, img_w - w + 1)), h, w, v
+                v = minitorch.tensor(value, dtype=minitorch.float32)[:, None, None]
+            return _randint(0, img_h - h + 1), _randint(0, img_w - w + 1), h, w, v
         return 0, 0, img_h, img_w, img
 
     def __call__(self, img: Tensor) -> Tensor:
-        if _rng().random() < self.p:
+        if _rand_below(self.p):
             if isinstance(self.value, (int, float)):
                 value = [float(self.value)]
             elif isinstance(self.value, str):
@@ -1469,7 +1506,7 @@ class RandomApply:
         self.p = p
 
     def __call__(self, img: Any) -> Any:
-        if self.p < _rng().random():
+        if np.float32(self.p) < np.float32(_rand()):  # torch.rand(1) compared in float32
             return img
         for t in self.transforms:
             img = t(img)
@@ -1481,16 +1518,18 @@ class RandomApply:
 
 
 class RandomOrder(RandomTransforms):
-    """Apply ``transforms`` in a random order."""
+    """Apply ``transforms`` in a random order (shuffled with Python's ``random``, as in torchvision)."""
 
     def __call__(self, img: Any) -> Any:
-        for i in _rng().permutation(len(self.transforms)):
-            img = self.transforms[int(i)](img)
+        order = list(range(len(self.transforms)))
+        random.shuffle(order)
+        for i in order:
+            img = self.transforms[i](img)
         return img
 
 
 class RandomChoice(RandomTransforms):
-    """Apply one of ``transforms``, picked with weights ``p`` (uniform by default)."""
+    """Apply one of ``transforms``, picked with weights ``p`` (uniform by default) by Python's ``random.choices``."""
 
     def __init__(self, transforms: Sequence[Callable], p: Sequence[float] | None = None) -> None:
         super().__init__(transforms)
@@ -1499,8 +1538,7 @@ class RandomChoice(RandomTransforms):
         self.p = p
 
     def __call__(self, *args: Any) -> Any:
-        weights = None if self.p is None else np.asarray(self.p, dtype=np.float64) / sum(self.p)
-        t = self.transforms[int(_rng().choice(len(self.transforms), p=weights))]
+        t = random.choices(self.transforms, weights=self.p)[0]
         return t(*args)
 
     def __repr__(self) -> str:
@@ -1510,12 +1548,16 @@ class RandomChoice(RandomTransforms):
 class RandomInvert(_RandomlyApplied):
     """``invert`` with probability ``p``."""
 
+    _float32_test = False
+
     def _apply(self, img: Any) -> Any:
         return invert(img)
 
 
 class RandomAutocontrast(_RandomlyApplied):
     """``autocontrast`` with probability ``p``."""
+
+    _float32_test = False
 
     def _apply(self, img: Any) -> Any:
         return autocontrast(img)
@@ -1524,12 +1566,16 @@ class RandomAutocontrast(_RandomlyApplied):
 class RandomEqualize(_RandomlyApplied):
     """``equalize`` with probability ``p``."""
 
+    _float32_test = False
+
     def _apply(self, img: Any) -> Any:
         return equalize(img)
 
 
 class RandomPosterize(_RandomlyApplied):
     """``posterize`` to ``bits`` with probability ``p``."""
+
+    _float32_test = False
 
     def __init__(self, bits: int, p: float = 0.5) -> None:
         super().__init__(p)
@@ -1545,6 +1591,8 @@ class RandomPosterize(_RandomlyApplied):
 class RandomSolarize(_RandomlyApplied):
     """``solarize`` at ``threshold`` with probability ``p``."""
 
+    _float32_test = False
+
     def __init__(self, threshold: float, p: float = 0.5) -> None:
         super().__init__(p)
         self.threshold = threshold
@@ -1558,6 +1606,8 @@ class RandomSolarize(_RandomlyApplied):
 
 class RandomAdjustSharpness(_RandomlyApplied):
     """``adjust_sharpness`` by ``sharpness_factor`` with probability ``p``."""
+
+    _float32_test = False
 
     def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:
         super().__init__(p)
@@ -1617,22 +1667,17 @@ class RandomPerspective:
     @staticmethod
     def get_params(width: int, height: int, distortion_scale: float) -> tuple[list[list[int]], list[list[int]]]:
         """(startpoints, endpoints): the image corners and their random inward displacements."""
-        rng = _rng()
         dx, dy = int(distortion_scale * (width // 2)), int(distortion_scale * (height // 2))
-
-        def draw(low: int, high: int) -> int:
-            return int(rng.integers(low, high))
-
-        topleft = [draw(0, dx + 1), draw(0, dy + 1)]
-        topright = [draw(width - dx - 1, width), draw(0, dy + 1)]
-        botright = [draw(width - dx - 1, width), draw(height - dy - 1, height)]
-        botleft = [draw(0, dx + 1), draw(height - dy - 1, height)]
+        topleft = [_randint(0, dx + 1), _randint(0, dy + 1)]
+        topright = [_randint(width - dx - 1, width), _randint(0, dy + 1)]
+        botright = [_randint(width - dx - 1, width), _randint(height - dy - 1, height)]
+        botleft = [_randint(0, dx + 1), _randint(height - dy - 1, height)]
         startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
         return startpoints, [topleft, topright, botright, botleft]
 
     def __call__(self, img: Image.Image | Tensor) -> Image.Image | Tensor:
         fill = _tensor_fill(self.fill, _num_channels(img)) if isinstance(img, Tensor) else self.fill
-        if _rng().random() < self.p:
+        if _rand_below(self.p):
             height, width = _image_size(img)
             startpoints, endpoints = self.get_params(width, height, self.distortion_scale)
             return perspective(img, startpoints, endpoints, self.interpolation, fill)
