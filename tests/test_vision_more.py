@@ -1,4 +1,5 @@
 """torchvision.utils (make_grid, save_image) and the wider torchvision.transforms set, on hand-derived values."""
+import random
 import subprocess
 import sys
 
@@ -245,10 +246,10 @@ def test_random_apply_choice_order():
     assert T.RandomApply([add(1), add(2)], p=1.0)([]) == [1, 2]
     assert T.RandomApply([add(1)], p=0.0)([]) == []
     assert T.RandomChoice([add(1), add(2)], p=[0.0, 1.0])([]) == [2]
-    minitorch.manual_seed(1)
+    random.seed(1)  # as torchvision's, RandomOrder and RandomChoice shuffle with Python's random module
     order = T.RandomOrder([add(1), add(2), add(3)])([])
     assert sorted(order) == [1, 2, 3]
-    minitorch.manual_seed(1)
+    random.seed(1)
     assert T.RandomOrder([add(1), add(2), add(3)])([]) == order
     assert repr(T.RandomApply([T.Grayscale()], p=0.3)) == "RandomApply(\n    p=0.3\n    Grayscale(num_output_channels=1)\n)"
     assert repr(T.RandomChoice([T.Grayscale()])) == "RandomChoice(\n    Grayscale(num_output_channels=1)\n)(p=None)"
