@@ -368,6 +368,56 @@ print(net.l1.weight.grad, net.l2.weight.grad.shape)
 ''', 'Trying to use intermediate inference_mode tensor outside inference_mode context manager\nFalse True True AddmmBackward0\nNone torch.Size([2, 4])\n')
 
 
+# The seeds draw their random tensors unseeded, so neither library prints fixed numbers there; seeded with
+# manual_seed(0), the same snippets print PyTorch's random numbers (and what is computed from them).
+
+SNIPPETS['seeded_leaf_nodes_variable'] = ('''
+import torch
+from torch.autograd import Variable
+
+torch.manual_seed(0)
+A = Variable(torch.randn(10,10)) # this is a leaf node
+w = Variable(torch.randn(10,10)) # this is a leaf node
+print(A[0])
+print(A.mm(w)[:2, :4])
+''', 'tensor([-1.1258, -1.1524, -0.2506, -0.4339,  0.8487,  0.6920, -0.3160, -2.1152,\n         0.3223, -1.2633])\ntensor([[-1.3226, -2.9860, -2.2377,  3.0086],\n        [-3.8806,  0.3303,  1.5444,  1.9555]])\n')
+
+SNIPPETS['seeded_exclusion_from_dag'] = ('''
+import torch
+torch.manual_seed(0)
+x = torch.rand(5, 5)
+y = torch.rand(5, 5)
+z = torch.rand(5, 5, requires_grad=True)
+print(x + z)
+''', 'tensor([[1.3160, 1.7653, 0.7869, 0.6996, 1.1427],\n        [0.8397, 1.0833, 1.0088, 0.6091, 0.8740],\n        [1.0751, 1.1028, 0.2261, 0.8199, 1.0684],\n        [0.9554, 1.2168, 1.4159, 0.9712, 1.2624],\n        [0.7963, 1.2320, 1.0936, 1.7884, 1.3545]], grad_fn=<AddBackward0>)\n')
+
+SNIPPETS['seeded_finetune_new_classifier'] = ('''
+import torch
+from torch import nn, optim
+
+torch.manual_seed(0)
+classifier = nn.Linear(in_features=1280, out_features=2, bias=True)
+optim = optim.SGD(classifier.parameters(), lr=1e-2, momentum=0.9)
+x = torch.rand(4, 1280)
+y_t = torch.randint(2, (4,))
+print(classifier.state_dict()['weight'][0][:10])
+loss = nn.functional.cross_entropy(classifier(x), y_t)
+loss.backward()
+optim.step()
+print(y_t, loss)
+print(classifier.state_dict()['weight'][0][:10])
+''', 'tensor([-0.0002,  0.0150, -0.0230, -0.0206, -0.0108,  0.0075, -0.0006,  0.0222,\n        -0.0025,  0.0074])\ntensor([0, 0, 1, 1]) tensor(0.7132, grad_fn=<NllLossBackward0>)\ntensor([ 0.0002,  0.0150, -0.0226, -0.0202, -0.0119,  0.0087, -0.0003,  0.0225,\n        -0.0020,  0.0083])\n')
+
+SNIPPETS['seeded_random_image_and_labels'] = ('''
+import torch
+torch.manual_seed(0)
+data = torch.rand(1, 3, 64, 64)
+labels = torch.rand(1, 1000)
+print(data[0, 0, :2, :6])
+print(labels[0, :5])
+''', 'tensor([[0.4963, 0.7682, 0.0885, 0.1320, 0.3074, 0.6341],\n        [0.7745, 0.4369, 0.5191, 0.6159, 0.8102, 0.9801]])\ntensor([0.5517, 0.5624, 0.4897, 0.1152, 0.3468])\n')
+
+
 def run_snippet(code: str, torch_module: str) -> str:
     """Run ``code`` with ``torch`` bound to ``torch_module``; return stdout plus a final exception line."""
     if torch_module == "minitorch":
