@@ -19,14 +19,29 @@ def libm(fn, x: np.ndarray) -> np.ndarray:
     return np.fromiter(map(fn, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
 
 
-def u24(words: np.ndarray) -> np.ndarray:
-    """Float32 uniforms in [0, 1) from the low 24 bits of each word."""
-    return (words & np.uint64(0xFFFFFF)).astype(np.float32) * np.float32(2.0 ** -24)
+BLOCK = 1 << 16  # values per block: whole-array temporaries of millions of values are fresh, page-faulting mmaps
+
+
+def u24(gen, n: int) -> np.ndarray:
+    """``n`` float32 uniforms in [0, 1), each from the low 24 bits of one word."""
+    out = np.empty(n, np.float32)
+    for start in range(0, n, BLOCK):
+        low = gen._words(min(BLOCK, n - start)).view(np.uint32)[::2]  # the words' (little-endian) low halves
+        np.multiply((low & np.uint32(0xFFFFFF)).view(np.int32), np.float32(2.0 ** -24), out=out[start:start + BLOCK])
+    return out
 
 
 def u53(gen, n: int) -> np.ndarray:
-    """``n`` float64 uniforms in [0, 1), each from the low 53 bits of a 64-bit draw (two words)."""
-    return (gen._words64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+    """``n`` float64 uniforms in [0, 1), each from the low 53 bits of a 64-bit draw (two words, first high)."""
+    out = np.empty(n, np.float64)
+    for start in range(0, n, BLOCK):
+        halves = gen._words(2 * min(BLOCK, n - start)).view(np.uint32)
+        high, low = halves[0::4], halves[2::4]
+        chunk = out[start:start + BLOCK]
+        np.multiply(high & np.uint32(0x1FFFFF), 2.0 ** 32, out=chunk)
+        chunk += low
+        chunk *= 2.0 ** -53
+    return out
 
 
 def memory_axes(like: np.ndarray) -> list[int]:

@@ -18,7 +18,7 @@ def bernoulli_tensor(gen, p: np.ndarray) -> np.ndarray:
     """One boolean per probability in the flat ``p``: 53-bit uniforms for float64 ``p``, 24-bit otherwise."""
     if p.dtype == np.float64:
         return u53(gen, p.size) < p
-    return u24(gen._words(p.size)) < p.astype(np.float32)
+    return u24(gen, p.size) < p.astype(np.float32)
 
 
 def exponential(gen, n: int, lambd: float = 1.0) -> np.ndarray:

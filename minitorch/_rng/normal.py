@@ -28,8 +28,8 @@ def normal(gen, n: int, dt: np.dtype, mean: float = 0.0, std: float = 1.0, conti
         return cast(_scalar(gen, n, mean, std), dt)
     if dt == np.float64:
         return _chunked(n, u53(gen, n), lambda: u53(gen, _CHUNK), lambda d: _box_muller64(d, mean, std))
-    draw = gen._words(n) if dt == np.float32 else gen._words(n - n % _CHUNK)  # float16 draws chunk by chunk
-    return _chunked(n, u24(draw), lambda: u24(gen._words(_CHUNK)), lambda d: box_muller32(d, mean, std)).astype(dt)
+    d = u24(gen, n if dt == np.float32 else n - n % _CHUNK)  # float16 draws chunk by chunk
+    return _chunked(n, d, lambda: u24(gen, _CHUNK), lambda d: box_muller32(d, mean, std)).astype(dt)
 
 
 def _chunked(n: int, d: np.ndarray, fresh_chunk, kernel) -> np.ndarray:

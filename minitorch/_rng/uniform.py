@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import u24, u53
+from . import BLOCK, u24, u53
 from .fma import fma32, fma64
 
 
@@ -19,8 +19,11 @@ def uniform(gen, n: int, dt: np.dtype, a: float = 0.0, b: float = 1.0) -> np.nda
             v = fma64(v, b - a, a)
         return np.where(v == b, a, v) if n else v
     lo, hi = np.float32(a), np.float32(b)
-    x = u24(gen._words(n))
-    v = x if (lo, hi) == (0, 1) else fma32(x, np.float32(hi - lo), lo)
+    v = u24(gen, n)
+    if (lo, hi) != (0, 1):
+        span = np.float32(hi - lo)
+        for start in range(0, n, BLOCK):
+            v[start:start + BLOCK] = fma32(v[start:start + BLOCK], span, lo)
     v = v.astype(dt, copy=False)
     top, bottom = hi.astype(dt), lo.astype(dt)
     return np.where(v == top, bottom, v) if n else v
