@@ -1,4 +1,4 @@
-"""Read checkpoints written by ``torch.save``, without PyTorch and without running code from them.
+"""Read and write checkpoints in ``torch.save``'s formats, without PyTorch.
 
 Both of PyTorch's formats keep the saved object in a pickle whose tensors refer to raw
 storages by key (persistent ids ``('storage', torch.FloatStorage, key, location, numel)``):
@@ -8,22 +8,29 @@ storages by key (persistent ids ``('storage', torch.FloatStorage, key, location,
 - legacy: the pickles of a magic number, a protocol version, sys_info, the object and a list
   of storage keys, then for each key an 8-byte element count and the storage's bytes.
 
-The pickle is read by an unpickler whose ``find_class`` hands out only the globals a checkpoint
-of tensors needs, mapped to minitorch's own implementations; any other global stops loading
-with ``Refused`` before it can be called. BUILD (set an object's attributes) is allowed only on
+By default the pickle is read by an unpickler whose ``find_class`` hands out only the globals a
+checkpoint of tensors needs, mapped to minitorch's own implementations; any other global stops
+loading with ``Refused`` before it can be called (``full=True``, for ``weights_only=False``, imports
+any other global as pickle does). BUILD (set an object's attributes) is allowed only on
 OrderedDicts, for a state_dict's ``_metadata``: elsewhere it could rewrite shared objects such as
 ``minitorch.float32`` or the ``Size`` class.
 
 Nothing the file claims is allocated before it is checked against the file's size: storages are
 read once, into the arrays that the loaded tensors then view (with the stride PyTorch saved), so a
 checkpoint loads in about its own size of memory and an expanded tensor costs no more than its storage.
+
+``write_zip`` writes the zip format as ``torch.save`` does (pickle protocol 2, storages 64-byte aligned),
+each tensor as a contiguous storage of its own.
 """
 from __future__ import annotations
 
+import functools
 import io
 import math
 import pickle
 import re
+import secrets
+import struct
 import sys
 import zipfile
 from collections import OrderedDict
@@ -188,23 +195,27 @@ def _skip(*args):
 
 
 class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD can be restricted
-    """Unpickles with only ``_GLOBALS``; ``storage(type, key, numel)`` supplies the storages.
+    """Unpickles with only ``_GLOBALS`` (and any global if ``full``); ``storage(type, key, numel)`` supplies
+    the storages.
 
     A ``dry`` run builds no tensors: it only lets ``storage`` see which storages are used.
     """
 
     dispatch: ClassVar[dict] = dict(pickle._Unpickler.dispatch)
 
-    def __init__(self, file: BinaryIO, storage: Callable | None = None, dry: bool = False):
+    def __init__(self, file: BinaryIO, storage: Callable | None = None, dry: bool = False, full: bool = False):
         super().__init__(_Bounded(file), encoding="utf-8")
         self._storage = storage
         self._dry = dry
+        self._full = full
 
     def find_class(self, module, name):
         qualname = f"{'builtins' if module == '__builtin__' else module}.{name}"
         if qualname in SAFE_GLOBALS:
             return SAFE_GLOBALS[qualname]
         if qualname not in _GLOBALS:
+            if self._full:
+                return super().find_class(module, name)
             raise Refused(qualname)
         return _skip if self._dry and qualname in _REBUILDERS else _GLOBALS[qualname]
 
@@ -219,7 +230,7 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD c
         return self._storage(storage_type, str(key), numel)
 
     def load_build(self):
-        if type(self.stack[-2]) in SAFE_GLOBALS.values():  # a class the user allowed: its state is set as pickle does
+        if self._full or type(self.stack[-2]) in SAFE_GLOBALS.values():  # its state is set as pickle does
             return super().load_build()
         if type(self.stack[-2]) is not OrderedDict or type(self.stack[-1]) is not dict:
             raise pickle.UnpicklingError(f"BUILD of a {type(self.stack[-2]).__name__} is not allowed (only the "
@@ -227,6 +238,8 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD c
         super().load_build()
 
     def load_bytearray8(self):
+        if self._full:
+            return super().load_bytearray8()
         raise Refused("builtins.bytearray")  # as protocols 2-4 name it; this opcode allocates what it claims
 
     dispatch[pickle.BUILD[0]] = load_build
@@ -277,8 +290,9 @@ def _storages(record: Callable[[str], np.ndarray], byteorder: str) -> Callable:
 _CHUNK = 1 << 20
 
 
-def load_zip(file: BinaryIO) -> object:
-    """The object in a zip-format ``torch.save`` file (``file`` must be seekable)."""
+def load_zip(file: BinaryIO, full: bool = False, mapped=None) -> object:
+    """The object in a zip-format ``torch.save`` file (``file`` must be seekable). ``full`` unpickles any
+    global; stored records are views of ``mapped``, a copy-on-write map of the whole file, when given."""
     size = _remaining(file)
     with zipfile.ZipFile(file) as archive:
         left = size  # what the records still to read may claim in all
@@ -290,6 +304,11 @@ def load_zip(file: BinaryIO) -> object:
                 raise Invalid(f"is corrupted: its records claim more bytes than the file's {size} (record {name!r} "
                               f"claims {info.file_size})")
             left -= info.file_size
+            if mapped is not None and info.compress_type == zipfile.ZIP_STORED:
+                start = _data_offset(file, info)
+                if start + info.file_size > len(mapped):
+                    raise Invalid(f"is truncated: its record {name!r} ends past the end of the file")
+                return np.ndarray((info.file_size,), np.uint8, mapped, start)
             buf = np.empty(info.file_size, np.uint8)
             with archive.open(info) as record:
                 for start in range(0, buf.size, _CHUNK):  # ZipExtFile.readinto reads all it is asked as bytes first
@@ -313,11 +332,25 @@ def load_zip(file: BinaryIO) -> object:
         if byteorder not in ("little", "big"):
             raise ValueError(f"unknown byteorder {byteorder!r}")
         storage = _storages(lambda key: read(f"{prefix}data/{key}"), byteorder)
-        return _Unpickler(io.BytesIO(read(pkl).tobytes()), storage).load()
+        return _Unpickler(io.BytesIO(read(pkl).tobytes()), storage, full=full).load()
 
 
-def load_legacy(file: BinaryIO) -> object:
-    """The object in a legacy (pre-1.6) ``torch.save`` file (``file`` must be seekable)."""
+def _data_offset(file: BinaryIO, info: zipfile.ZipInfo) -> int:
+    """Where the bytes of the record ``info`` start in ``file``: after its local header, whose name and extra
+    field may differ in length from those of the central directory."""
+    position = file.tell()
+    file.seek(info.header_offset)
+    header = file.read(30)
+    file.seek(position)
+    if len(header) < 30 or header[:4] != b"PK\x03\x04":
+        raise Invalid(f"is corrupted: the local header of record {info.filename!r} is damaged")
+    name_length, extra_length = struct.unpack("<HH", header[26:30])
+    return info.header_offset + 30 + name_length + extra_length
+
+
+def load_legacy(file: BinaryIO, full: bool = False) -> object:
+    """The object in a legacy (pre-1.6) ``torch.save`` file (``file`` must be seekable); ``full`` unpickles
+    any global."""
     _magic, protocol, sys_info = (_Unpickler(file).load() for _ in range(3))
     if protocol != LEGACY_PROTOCOL:
         raise ValueError(f"unsupported legacy protocol version {protocol!r}")
@@ -326,7 +359,8 @@ def load_legacy(file: BinaryIO) -> object:
     # the object names: a dry run over the object finds those types before it is built.
     start = file.tell()
     types: dict[str, _StorageType] = {}
-    _Unpickler(file, lambda storage_type, key, numel: types.setdefault(key, storage_type), dry=True).load()
+    _Unpickler(file, lambda storage_type, key, numel: types.setdefault(key, storage_type), dry=True,
+               full=full).load()
     records = {}
     for key in _Unpickler(file).load():
         if key not in types:
@@ -334,7 +368,7 @@ def load_legacy(file: BinaryIO) -> object:
         count = int.from_bytes(_read_exactly(file, 8, key).tobytes(), byteorder)
         records[key] = _read_exactly(file, count * types[key].dtype.itemsize, key)
     file.seek(start)
-    return _Unpickler(file, _storages(records.__getitem__, byteorder)).load()
+    return _Unpickler(file, _storages(records.__getitem__, byteorder), full=full).load()
 
 
 def _read_exactly(file: BinaryIO, n: int, key: str) -> np.ndarray:
@@ -344,3 +378,117 @@ def _read_exactly(file: BinaryIO, n: int, key: str) -> np.ndarray:
     buf = np.empty(n, np.uint8)
     file.readinto(buf)
     return buf
+
+
+# ---- writing ---------------------------------------------------------------------------------------
+
+ALIGNMENT = 64  # where torch.save starts each storage's bytes, so that a mapped file gives aligned arrays
+_STORAGE_OF = {np.dtype(code).str[1:]: name for name, code in _STORAGES.items() if name != "BFloat16Storage"}
+
+
+class _Global:
+    """A global the pickle names that minitorch does not define (``torch.FloatStorage``): written as a GLOBAL."""
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str):
+        self.module, self.name = module, name
+
+    def __call__(self, *args):  # pickle accepts only callables as the function of a reduce
+        raise TypeError(f"{self.module}.{self.name} is a name written into checkpoints, not a function")
+
+
+@functools.cache
+def _global(module: str, name: str) -> _Global:
+    return _Global(module, name)
+
+
+class _Storage:
+    """A tensor's data, pickled as a persistent id that names its record."""
+
+    __slots__ = ("array", "key")
+
+    def __init__(self, key: str, array: np.ndarray):
+        self.key, self.array = key, array
+
+
+def _contiguous_strides(shape: tuple) -> tuple:
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+class _Pickler(pickle._Pickler):  # the pure-Python pickler, whose dispatch table can write torch's globals
+    """Pickles as torch.save does: tensors as ``_rebuild_tensor_v2`` of a storage, minitorch's Size, device
+    and dtypes as torch's; ``storages`` collects the tensors' arrays in record order."""
+
+    dispatch: ClassVar[dict] = dict(pickle._Pickler.dispatch)
+
+    def __init__(self, file: BinaryIO):
+        super().__init__(file, protocol=2)
+        self.storages: list[np.ndarray] = []
+        self._parameter = parameter_class()
+
+    def persistent_id(self, obj):
+        if type(obj) is not _Storage:
+            return None
+        storage_type = _STORAGE_OF[obj.array.dtype.str[1:]]
+        return "storage", _global("torch", storage_type), obj.key, "cpu", obj.array.size
+
+    def reducer_override(self, obj):
+        if isinstance(obj, Tensor):
+            if self._parameter is not None and isinstance(obj, self._parameter):
+                return _global("torch._utils", "_rebuild_parameter"), (
+                    Tensor._wrap(obj._data), obj.requires_grad, OrderedDict())
+            storage = _Storage(str(len(self.storages)), obj._data)
+            self.storages.append(obj._data)
+            shape = tuple(obj.shape)
+            return _global("torch._utils", "_rebuild_tensor_v2"), (
+                storage, 0, shape, _contiguous_strides(shape), obj.requires_grad, OrderedDict())
+        if isinstance(obj, Size):
+            return _global("torch", "Size"), (tuple(obj),)
+        if type(obj) is device:
+            return _global("torch", "device"), (str(obj),)
+        return NotImplemented
+
+    def save_torch_global(self, obj: _Global):
+        self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())
+        self.memoize(obj)
+
+    def save_dtype(self, obj: _dtype.dtype):
+        self.save(_global("torch", obj.name))
+
+    dispatch[_Global] = save_torch_global
+    dispatch[_dtype.dtype] = save_dtype
+
+
+def write_zip(obj: object, fh: BinaryIO, packed: Callable[[np.ndarray], np.ndarray]) -> None:
+    """Write ``obj`` to ``fh`` in torch.save's zip format; ``packed(array)`` gives the bytes of a storage."""
+    pkl = io.BytesIO()
+    pickler = _Pickler(pkl)
+    pickler.dump(obj)
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as archive:
+        _write_record(archive, "data.pkl", pkl.getbuffer())
+        _write_record(archive, ".format_version", b"1")
+        _write_record(archive, ".storage_alignment", str(ALIGNMENT).encode())
+        _write_record(archive, "byteorder", b"little")
+        for key, array in enumerate(pickler.storages):
+            _write_record(archive, f"data/{key}", packed(array))
+        _write_record(archive, "version", b"3\n")
+        _write_record(archive, ".data/serialization_id", f"{secrets.randbits(128):040d}".encode())
+
+
+def _write_record(archive: zipfile.ZipFile, name: str, data) -> None:
+    """Store ``data`` (bytes-like, one byte an item) as ``archive/<name>``, its bytes starting at a multiple of
+    ALIGNMENT: the local header's extra field pads it, as PyTorch's writer does."""
+    info = zipfile.ZipInfo(f"archive/{name}")
+    info.file_size = len(data)
+    header = 30 + len(info.filename.encode()) + 4
+    if info.file_size * 1.05 > zipfile.ZIP64_LIMIT:  # zipfile then adds a zip64 field of 20 bytes
+        header += 20
+    pad = -(archive.start_dir + header) % ALIGNMENT
+    info.extra = b"FB" + pad.to_bytes(2, "little") + bytes(pad)
+    with archive.open(info, "w") as record:
+        record.write(data)

@@ -1,6 +1,11 @@
-"""``save`` and ``load``: checkpoints that never run code when loaded.
+"""``save`` and ``load``: checkpoints in PyTorch's format, readable by ``torch.load``.
 
-A minitorch checkpoint is a safetensors file:
+``save`` writes what ``torch.save`` writes: a zip archive whose ``archive/data.pkl`` is a protocol-2
+pickle of the object, tensors in it rebuilt by ``torch._utils._rebuild_tensor_v2`` from storages kept as
+raw little-endian records ``archive/data/<key>`` (see ``_torch_pickle``). So PyTorch loads a minitorch
+checkpoint, with ``weights_only=True`` when it holds tensors, containers, numbers, strings, sizes and dtypes.
+
+A path ending in ``.safetensors`` gets a safetensors file instead:
 
 - bytes 0-7: ``N``, the header's length (little-endian u64); then N bytes of UTF-8 JSON padded
   with spaces to a multiple of 8; then the tensors' raw bytes, little-endian and C-ordered;
@@ -11,8 +16,7 @@ A minitorch checkpoint is a safetensors file:
   ``{"tuple": [...]}``, ...) so key types and container types come back exactly, and tensors as
   ``{"tensor": name}``. Tensors are named by their path in the object (``model.fc.weight``).
 
-So a saved state_dict is an ordinary safetensors file. ``load`` also reads safetensors files written
-by other tools and ``torch.save`` files (see ``_torch_pickle``).
+``load`` reads both, safetensors files written by other tools and ``torch.save`` files (zip or legacy).
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ import json
 import math
 import mmap as _mmap
 import os
+import pickle
 import re
 import secrets
 import shutil
@@ -60,20 +65,27 @@ _TAGS = {kind: tag for tag, kind in (*_SEQUENCES.items(), *_MAPPINGS.items())}
 def save(obj: object, f: FileLike) -> None:
     """Save ``obj`` to a path or a binary file object, as ``torch.save`` does.
 
-    ``obj`` is a tensor or a nesting of dicts, OrderedDicts, lists, tuples and sets of tensors,
-    None, bools, ints, floats, strings, ``minitorch.Size``, dtypes and devices. Saving to a path
+    Any picklable object can be saved (a whole module, numpy arrays); ``torch.load(weights_only=True)``
+    and minitorch's default ``load`` read back tensors and nestings of dicts, OrderedDicts, lists and tuples
+    of them, None, bools, ints, floats, strings, ``minitorch.Size``, dtypes and devices. A path ending in
+    ``.safetensors`` gets the safetensors layout (those objects, and sets, only). Saving to a path
     replaces the file atomically: an interrupted save leaves any previous file intact, and what a killed
     one leaves (``.<name>.<16 hex digits>.minitorch-tmp`` next to it) the next save to the path deletes.
     """
-    encoder = _Encoder()
-    tree = json.dumps({"version": FORMAT_VERSION, "object": encoder.encode(obj, ())}, separators=(",", ":"))
-    header, arrays = _layout(encoder.arrays, {"format": "pt", "minitorch": tree})
+    is_path = isinstance(f, (str, bytes, os.PathLike))
+    if is_path and os.fsdecode(f).endswith(".safetensors"):
+        encoder = _Encoder()
+        tree = json.dumps({"version": FORMAT_VERSION, "object": encoder.encode(obj, ())}, separators=(",", ":"))
+        header, arrays = _layout(encoder.arrays, {"format": "pt", "minitorch": tree})
 
-    def write(fh: BinaryIO) -> None:
-        fh.write(header)
-        fh.writelines(_packed(arr) for arr in arrays)
+        def write(fh: BinaryIO) -> None:
+            fh.write(header)
+            fh.writelines(_packed(arr) for arr in arrays)
+    else:
+        def write(fh: BinaryIO) -> None:
+            _torch_pickle.write_zip(obj, fh, _packed)
 
-    if isinstance(f, (str, bytes, os.PathLike)):
+    if is_path:
         _write_atomically(os.fsdecode(f), write)
     else:
         write(f)
@@ -82,23 +94,27 @@ def save(obj: object, f: FileLike) -> None:
 def load(f: FileLike, map_location=None, *, weights_only: bool = True, mmap: bool | None = None) -> object:
     """Load an object saved by ``save``, a safetensors file or a ``torch.save`` file (zip or legacy).
 
-    Nothing in the file is executed: ``torch.save`` pickles are read by a restricted unpickler that
-    refuses every global but tensors, containers, sizes, dtypes and devices, whatever ``weights_only``
-    says. Tensors load on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths
-    only) maps a minitorch/safetensors file copy-on-write instead of reading it.
-    Raises RuntimeError naming the file if it is truncated, corrupted or not a checkpoint.
+    With ``weights_only=True`` (the default, as in PyTorch 2.6+), nothing in the file is executed: pickles
+    are read by a restricted unpickler that refuses, with PyTorch's error, every global but tensors,
+    containers, sizes, dtypes, devices and what ``add_safe_globals`` allows. ``weights_only=False``
+    unpickles anything (whole modules, numpy arrays): only for files from a trusted source. Tensors load
+    on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths only) maps the file
+    copy-on-write instead of reading it. Raises RuntimeError naming the file if it is truncated,
+    corrupted or not a checkpoint.
     """
     is_path = isinstance(f, (str, bytes, os.PathLike))
     if mmap and not is_path:
         raise ValueError("f must be a file path in order to use the mmap argument")
     name = repr(os.fsdecode(f)) if is_path else _name_of(f)
+    full = not weights_only
     with _opened(f) as fh:
         head = fh.read(32)
         fh.seek(-len(head), os.SEEK_CUR)
         if head.startswith(_torch_pickle.ZIP_SIGNATURE):
-            return _load_torch(_torch_pickle.load_zip, fh, name, "zip")
+            mapped = _mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY) if mmap else None
+            return _load_torch(lambda fh: _torch_pickle.load_zip(fh, full, mapped), fh, name, "zip", full)
         if _torch_pickle.LEGACY_SIGNATURE.match(head):
-            return _load_torch(_torch_pickle.load_legacy, fh, name, "legacy")
+            return _load_torch(lambda fh: _torch_pickle.load_legacy(fh, full), fh, name, "legacy", full)
         try:
             return _load_safetensors(fh, bool(mmap))
         except Invalid as e:
@@ -290,19 +306,37 @@ def _opened(f: FileLike):
         yield io.BytesIO(f.read())
 
 
-def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, kind: str) -> object:
+_UNSAFE = ("In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from "
+           "`False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but "
+           "it can result in arbitrary code execution. Do it only if you got the file from a trusted source.")
+_DOCS = ("\n\nCheck the documentation of torch.load to learn more about types accepted by default with weights_only "
+         "https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+def refused_message(qualname: str) -> str:
+    """PyTorch's error text for a ``weights_only`` load of a pickle that names the global ``qualname``."""
+    if qualname.startswith("builtins."):
+        qualname = qualname[len("builtins."):]
+    return ("Weights only load failed. This file can still be loaded, to do so you have two options, "
+            "\033[1mdo those steps only if you trust the source of the checkpoint\033[0m. "
+            f"\n\t(1) {_UNSAFE}\n\t(2) Alternatively, to load with `weights_only=True` please check the "
+            "recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported global: "
+            f"GLOBAL {qualname} was not an allowed global by default. Please use "
+            f"`torch.serialization.add_safe_globals([{qualname}])` or the "
+            f"`torch.serialization.safe_globals([{qualname}])` context manager to allowlist this global if you "
+            f"trust this class/function.{_DOCS}")
+
+
+def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, kind: str, full: bool) -> object:
     try:
         return reader(fh)
     except _torch_pickle.Refused as e:
-        raise RuntimeError(
-            f"minitorch.load: {name} needs the global '{e}', which minitorch refuses to load: it reads PyTorch "
-            "checkpoints with a restricted unpickler that only rebuilds tensors, containers, sizes, dtypes and "
-            "devices, and never unpickles arbitrary objects, even with weights_only=False. Save a state_dict "
-            f"of tensors and plain values instead, or, if you trust this class, allow it with "
-            f"minitorch.serialization.add_safe_globals([{str(e).rsplit('.', 1)[-1]}]).") from None
+        raise pickle.UnpicklingError(refused_message(str(e))) from None
     except Invalid as e:
         raise RuntimeError(f"minitorch.load: {name} (a PyTorch {kind} checkpoint) {e}") from None
     except Exception as e:
+        if full:  # the file's own classes may fail as they would in torch.load: their errors are theirs
+            raise
         raise RuntimeError(f"minitorch.load: {name} looks like a PyTorch {kind} checkpoint but is truncated or "
                            f"corrupted: {type(e).__name__}: {e}") from e
 

@@ -6,6 +6,7 @@ the file's own size, whatever sizes it claims.
 import io
 import os
 import pathlib
+import pickle
 import re
 import shutil
 import stat
@@ -19,12 +20,10 @@ import pytest
 import minitorch
 from minitorch._torch_pickle import LEGACY_SIGNATURE
 from minitorch.serialization import load, save
-from test_serialization import (FIXTURES, FLOATS, glob, header_of, safetensors_bytes, tensor_pickle, text, torch_legacy,
-                                torch_zip, traced_peak, tup)
+from test_serialization import (FIXTURES, FLOATS, glob, header_of, safetensors_bytes, saved_safetensors, tensor_pickle,
+                                text, torch_legacy, torch_zip, traced_peak, tup)
 
-GOOD = io.BytesIO()
-save({"w": minitorch.arange(4.0), "n": minitorch.tensor(2)}, GOOD)
-GOOD = GOOD.getvalue()
+GOOD = saved_safetensors({"w": minitorch.arange(4.0), "n": minitorch.tensor(2)})
 GOOD_DATA = len(GOOD) - header_of(GOOD)[1]
 DEEP = b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
 ZIP = r"\(a PyTorch zip checkpoint\)"
@@ -107,8 +106,6 @@ DAMAGED = {
     "legacy_frame_claim": (torch_legacy(tensor_pickle((4,), (1,)), FLOATS).replace(
                                b"\x80\x02}X", b"\x80\x04\x95" + (2**40).to_bytes(8, "little") + b"}X", 1),
                            r"\(a PyTorch legacy checkpoint\) is truncated: it ends inside a pickle"),
-    "bytearray_claim": (torch_zip(b"\x96" + (2**40).to_bytes(8, "little"), None),
-                        "needs the global 'builtins.bytearray', which minitorch refuses to load"),
     "codec_growth": (torch_zip(encoded(24), None),
                      ("looks like a PyTorch zip checkpoint but is truncated or corrupted: UnpicklingError: "
                       "_codecs.encode may only turn latin-1 text into bytes, not apply 'hex'")),
@@ -147,13 +144,26 @@ def test_truncated_legacy_checkpoints_are_reported_as_truncated():
     (tensor_pickle((2,), (-1,)), b"\0" * 16, "invalid tensor geometry"),
     (tensor_pickle((2,), (1,), numel=5), b"\0" * 16, "FloatStorage of 5 elements needs 20 bytes but its data holds 16"),
     (tensor_pickle((2,), (1,)), None, "There is no item named 'archive/data/0'"),
-    (tensor_pickle((2,), (1,), rebuild="builtins eval"), b"\0" * 16, "needs the global 'builtins.eval'"),
     (glob("torch float32") + b"N}" + text("name") + text("evil") + b"s\x86b", None, "BUILD of a dtype is not allowed"),
-], ids=["past_end", "too_long", "negative_stride", "short_record", "no_record", "global", "build"])
+], ids=["past_end", "too_long", "negative_stride", "short_record", "no_record", "build"])
 def test_hand_made_torch_zips_that_are_refused(value, data, problem):
     with pytest.raises(RuntimeError, match=f"^minitorch.load: <BytesIO> .*{re.escape(problem)}"):
         load(io.BytesIO(torch_zip(value, data)))
     assert minitorch.float32.name == "float32"
+
+
+@pytest.mark.parametrize("value, name", [
+    (b"\x96" + (2**40).to_bytes(8, "little"), "bytearray"),  # an opcode that would allocate what it claims
+    (tensor_pickle((2,), (1,), rebuild="builtins eval"), "eval"),
+])
+def test_refused_globals_get_pytorchs_weights_only_error(value, name):
+    data = torch_zip(value, b"\0" * 16)
+    with traced_peak() as peak:
+        with pytest.raises(pickle.UnpicklingError) as refused:
+            load(io.BytesIO(data))
+    assert peak[0] < len(data) + 2**20
+    assert f"Unsupported global: GLOBAL {name} was not an allowed global by default. Please use " \
+           f"`torch.serialization.add_safe_globals([{name}])`" in str(refused.value)
 
 
 # ---- saving to paths torch.save refuses --------------------------------------------------------------
