@@ -24,7 +24,7 @@ from op_helper import check_error, floats, helper_test_op, ints
 from test_device_layer import CORPUS, _has_torchvision, run, torch
 
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
-            "transfer_learning", "autograd_tour", "einsum_linalg"]
+            "transfer_learning", "autograd_tour", "einsum_linalg", "save_load"]
 NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning"}
 # Runs each program given on the command line in this one process (PyTorch imports once), resetting the print
 # options that a program may set, and prints the outputs as JSON.
