@@ -13,8 +13,9 @@ MODELS = pathlib.Path(__file__).resolve().parent.parent / "models"
 
 
 def to_torch(source: str) -> str:
-    """Python source written against minitorch, rewritten to use torch."""
-    return re.sub(r"\bminitorch\b", "torch", source)
+    """Python source written against minitorch, rewritten to use torch. ``minitorch.datasets`` (the weights'
+    preprocessing presets) has no torch counterpart and stays."""
+    return re.sub(r"\bminitorch\b(?!\.datasets)", "torch", source)
 
 
 def torch_models():
@@ -24,6 +25,8 @@ def torch_models():
     with tempfile.TemporaryDirectory() as tmp:  # the package imports all its modules at once
         package = pathlib.Path(tmp) / "torch_models"
         package.mkdir()
+        # models/_api.py reads the ImageNet class names from its sibling weights/ at import
+        (pathlib.Path(tmp) / "weights").symlink_to(MODELS.parent / "weights", target_is_directory=True)
         for source in MODELS.glob("*.py"):
             (package / source.name).write_text(to_torch(source.read_text()))
         spec = importlib.util.spec_from_file_location("torch_models", package / "__init__.py",

@@ -123,6 +123,7 @@ from ._threads import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
 from . import accelerator, amp, backends, cuda, distributed, distributions, linalg, mps, onnx, version, xpu
 from . import fft, special
+from . import hub
 from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)

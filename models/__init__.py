@@ -4,8 +4,11 @@
 state_dict keys and shapes, so torchvision checkpoints load with ``minitorch.load``). ``cifar_resnet20``
 and ``cifar_mobilenet_v2`` are small presets for 32x32 images that train on a CPU in minutes. Each
 builder takes ``weights`` (a member of its weights enum, its name, or None), ``progress`` and the legacy
-``pretrained``; weights are files in ``minitorch/weights/`` (or ``$MINITORCH_WEIGHTS_DIR``) described
-by its ``manifest.json``.
+``pretrained``. The enums have torchvision's ImageNet entries (``IMAGENET1K_V1``, ``IMAGENET1K_V2``; ``DEFAULT``
+is torchvision's), downloaded into PyTorch's hub cache by ``minitorch.hub``, and ``SYNTHETIC_V1``, the
+project's own weights (``DEFAULT`` of the cifar models): files in ``minitorch/weights/`` (or
+``$MINITORCH_WEIGHTS_DIR``) described by its ``manifest.json``. ``weights.transforms()`` is the
+preprocessing an entry expects.
 """
 from ._api import (WEIGHTS_DIR_ENV, Weights, WeightsEnum, get_model, get_model_weights, get_weight, list_models,
                    read_manifest, update_manifest, weights_dir)

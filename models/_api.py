@@ -1,10 +1,12 @@
 """Pretrained weights and the model registry, in the form of ``torchvision.models._api``.
 
-A ``WeightsEnum`` entry names a file in the weights folder: the package's ``minitorch/weights/``
-(the repository's ``weights/``), or the folder in the environment variable ``MINITORCH_WEIGHTS_DIR``
-when it is set (read at every use, so it can change at run time). The folder's ``manifest.json``
-(format in ``weights/README.md``) gives each file's meta-data, its sha256 among them; an entry's
-``meta`` is its built-in meta-data updated with the manifest's entry for its file.
+A ``WeightsEnum`` entry is either torchvision's ImageNet weights, downloaded from their URL into the hub
+cache (``minitorch.hub``, the folder PyTorch uses), or the project's own weights (``SYNTHETIC_V1``): a file
+in the weights folder, the package's ``minitorch/weights/`` (the repository's ``weights/``), or the folder
+in the environment variable ``MINITORCH_WEIGHTS_DIR`` when it is set (read at every use, so it can change
+at run time). That folder's ``manifest.json`` (format in ``weights/README.md``) gives each file's
+meta-data, its sha256 among them; such an entry's ``meta`` is its built-in meta-data updated with the
+manifest's entry for its file.
 """
 from __future__ import annotations
 
@@ -14,12 +16,14 @@ import inspect
 import json
 import os
 import pathlib
+import urllib.parse
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Mapping
 
 import minitorch
-from minitorch import nn
-from minitorch import serialization
+from minitorch import hub, nn, serialization
+from minitorch.datasets._presets import ImageClassification
 
 __all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
            "list_models", "read_manifest", "update_manifest", "weights_dir"]
@@ -75,20 +79,52 @@ def _sha256(path: pathlib.Path) -> str:
 
 @dataclass
 class Weights:
-    """A weights file (a name in the weights folder) and its built-in meta-data.
+    """A weights file and its meta-data, as torchvision's ``Weights``.
 
-    The built-in ``meta`` holds what is known before training: ``architecture`` and ``command``, the
-    command that (re)generates the file; the rest comes from the manifest.
+    ``url`` is where the file is downloaded from into the hub cache (``minitorch.hub``), or None for the
+    project's own weights, a ``file`` in the weights folder. ``transforms`` makes the preprocessing the
+    weights expect. The project's entries have a built-in ``meta`` with what is known before training
+    (``architecture`` and ``command``, the command that (re)generates the file); the rest comes from the
+    manifest.
     """
 
-    file: str
+    url: str | None
+    transforms: Callable[..., Any]
     meta: dict[str, Any]
+    file: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.file:
+            self.file = os.path.basename(urllib.parse.urlparse(self.url).path)
 
 
-def _synthetic_weights(arch: str) -> Weights:
-    """The weights of the builder ``arch`` that the project's pretraining script makes on its synthetic dataset."""
-    return Weights(file=f"{arch}-synthetic-v1.safetensors",
-                   meta={"architecture": arch, "command": f"python examples/pretrain.py --model {arch}"})
+def _synthetic_weights(arch: str, image_size: int) -> Weights:
+    """The weights of the builder ``arch`` that the project's pretraining script makes on its synthetic dataset
+    of ``image_size`` pixel images (rendered at that size, normalised by ImageNet's statistics)."""
+    return Weights(url=None, transforms=partial(ImageClassification, crop_size=image_size, resize_size=image_size),
+                   meta={"architecture": arch, "command": f"python examples/pretrain.py --model {arch}"},
+                   file=f"{arch}-synthetic-v1.safetensors")
+
+
+IMAGENET_CATEGORIES: list[str] = json.loads((_PACKAGE_WEIGHTS / "imagenet_categories.json").read_text("utf-8"))
+
+
+PAPER_RECIPE_DOCS = "These weights reproduce closely the results of the paper using a simple training recipe."
+
+
+def new_recipe_docs(variant: str = "") -> str:
+    """The ``_docs`` of torchvision's entries trained with (``variant`` of) its newer recipe."""
+    return (f"These weights improve upon the results of the original paper by using {variant}TorchVision's `new "
+            "training recipe <https://pytorch.org/blog/how-to-train-state-of-the-art-models-using-torchvision-latest-"
+            "primitives/>`_.")
+
+
+def _imagenet_weights(url: str, resize_size: int, accuracy: tuple[float, float], **meta: Any) -> Weights:
+    """An entry of torchvision's ImageNet weights: evaluated at 224 pixels after resizing to ``resize_size``, with
+    its ImageNet-1K top-1 and top-5 ``accuracy`` (%)."""
+    return Weights(url=url, transforms=partial(ImageClassification, crop_size=224, resize_size=resize_size),
+                   meta={"min_size": (1, 1), "categories": IMAGENET_CATEGORIES, **meta,
+                         "_metrics": {"ImageNet-1K": {"acc@1": accuracy[0], "acc@5": accuracy[1]}}})
 
 
 class WeightsEnum(enum.Enum):
@@ -113,26 +149,44 @@ class WeightsEnum(enum.Enum):
         return obj
 
     @property
+    def url(self) -> str | None:
+        return self.value.url
+
+    @property
+    def transforms(self) -> Callable[..., Any]:
+        return self.value.transforms
+
+    @property
     def file(self) -> str:
         return self.value.file
 
     @property
     def path(self) -> pathlib.Path:
-        """The file's path in the current weights folder."""
-        return weights_dir() / self.value.file
+        """Where the file is read from: the hub cache for downloaded weights, else the current weights folder."""
+        if self.url is not None:
+            return pathlib.Path(hub.get_dir()) / "checkpoints" / self.file
+        return weights_dir() / self.file
 
     @property
     def meta(self) -> dict[str, Any]:
-        """The built-in meta-data updated with the manifest's entry for this file, when there is one."""
-        return {**self.value.meta, **read_manifest().get(self.value.file, {})}
+        """The meta-data; for the project's weights, the built-in one updated with the manifest's entry."""
+        if self.url is not None:
+            return self.value.meta
+        return {**self.value.meta, **read_manifest().get(self.file, {})}
 
     def get_state_dict(self, progress: bool = True, check_hash: bool = True) -> Mapping[str, Any]:
-        """Load the file with ``minitorch.load``, after checking its sha256 against the manifest.
+        """The state_dict in the file.
 
-        ``progress`` is accepted for torchvision compatibility (nothing is downloaded). A missing file,
-        a file without a manifest entry or with another sha256 raises an error that names the file and
-        the command that regenerates it.
+        Downloaded weights come from ``minitorch.hub.load_state_dict_from_url`` (the hub cache, else the
+        URL, shown with a progress bar when ``progress``, checked against the hash in the file name when
+        ``check_hash``). The project's weights are read with ``minitorch.load`` after checking their
+        sha256 against the manifest; a missing file, a file without a manifest entry or with another
+        sha256 raises an error that names the file and the command that regenerates it.
         """
+        if self.url is not None:
+            # a state_dict needs nothing beyond tensors, so the restricted unpickler is enough
+            return hub.load_state_dict_from_url(self.url, progress=progress, check_hash=check_hash,
+                                                weights_only=True)
         path, meta = self.path, self.meta
         fix = (f"Regenerate it with `{meta['command']}` (or set {WEIGHTS_DIR_ENV} to a folder that has it "
                f"and its {MANIFEST}).")

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import minitorch
 from minitorch import Tensor, nn
 
-from ._api import WeightsEnum, _synthetic_weights, register_model
+from ._api import PAPER_RECIPE_DOCS, WeightsEnum, _imagenet_weights, new_recipe_docs, _synthetic_weights, register_model
 from ._ops import Conv2dNormActivation
 from ._utils import _build, _make_divisible, handle_legacy_interface
 
@@ -135,17 +135,25 @@ def _cifar_mobilenet(num_classes: int = 10, width_mult: float = 0.35,
 
 
 class MobileNet_V2_Weights(WeightsEnum):
-    SYNTHETIC_V1 = _synthetic_weights("mobilenet_v2")
-    DEFAULT = SYNTHETIC_V1
+    IMAGENET1K_V1 = _imagenet_weights(
+        "https://download.pytorch.org/models/mobilenet_v2-b0353104.pth", 256, (71.878, 90.286), num_params=3504872,
+        recipe="https://github.com/pytorch/vision/tree/main/references/classification#mobilenetv2",
+        _ops=0.301, _file_size=13.555, _docs=PAPER_RECIPE_DOCS)
+    IMAGENET1K_V2 = _imagenet_weights(
+        "https://download.pytorch.org/models/mobilenet_v2-7ebf99e0.pth", 232, (72.154, 90.822), num_params=3504872,
+        recipe="https://github.com/pytorch/vision/issues/3995#new-recipe-with-reg-tuning",
+        _ops=0.301, _file_size=13.598, _docs=new_recipe_docs("a modified version of "))
+    SYNTHETIC_V1 = _synthetic_weights("mobilenet_v2", 48)
+    DEFAULT = IMAGENET1K_V2
 
 
 class Cifar_MobileNet_V2_Weights(WeightsEnum):
-    SYNTHETIC_V1 = _synthetic_weights("cifar_mobilenet_v2")
+    SYNTHETIC_V1 = _synthetic_weights("cifar_mobilenet_v2", 32)
     DEFAULT = SYNTHETIC_V1
 
 
 @register_model()
-@handle_legacy_interface(weights=("pretrained", MobileNet_V2_Weights.DEFAULT))
+@handle_legacy_interface(weights=("pretrained", MobileNet_V2_Weights.IMAGENET1K_V1))
 def mobilenet_v2(*, weights: MobileNet_V2_Weights | None = None, progress: bool = True,
                  **kwargs: Any) -> MobileNetV2:
     """MobileNetV2 (3.5M parameters at 1000 classes and width 1). ``weights``: a ``MobileNet_V2_Weights``

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import minitorch
 from minitorch import Tensor, nn
 
-from ._api import WeightsEnum, _synthetic_weights, register_model
+from ._api import PAPER_RECIPE_DOCS, WeightsEnum, _imagenet_weights, new_recipe_docs, _synthetic_weights, register_model
 from ._utils import _build, handle_legacy_interface
 
 __all__ = ["ResNet", "BasicBlock", "Bottleneck", "CifarResNet", "ResNet18_Weights", "ResNet34_Weights",
@@ -220,23 +220,39 @@ class CifarResNet(nn.Module):
         return self._forward_impl(x)
 
 
+_RESNET_RECIPE = "https://github.com/pytorch/vision/tree/main/references/classification#resnet"
+
+
 class ResNet18_Weights(WeightsEnum):
-    SYNTHETIC_V1 = _synthetic_weights("resnet18")
-    DEFAULT = SYNTHETIC_V1
+    IMAGENET1K_V1 = _imagenet_weights(
+        "https://download.pytorch.org/models/resnet18-f37072fd.pth", 256, (69.758, 89.078), num_params=11689512,
+        recipe=_RESNET_RECIPE, _ops=1.814, _file_size=44.661, _docs=PAPER_RECIPE_DOCS)
+    SYNTHETIC_V1 = _synthetic_weights("resnet18", 48)
+    DEFAULT = IMAGENET1K_V1
 
 
 class ResNet34_Weights(WeightsEnum):
-    SYNTHETIC_V1 = _synthetic_weights("resnet34")
-    DEFAULT = SYNTHETIC_V1
+    IMAGENET1K_V1 = _imagenet_weights(
+        "https://download.pytorch.org/models/resnet34-b627a593.pth", 256, (73.314, 91.420), num_params=21797672,
+        recipe=_RESNET_RECIPE, _ops=3.664, _file_size=83.275, _docs=PAPER_RECIPE_DOCS)
+    SYNTHETIC_V1 = _synthetic_weights("resnet34", 48)
+    DEFAULT = IMAGENET1K_V1
 
 
 class ResNet50_Weights(WeightsEnum):
-    SYNTHETIC_V1 = _synthetic_weights("resnet50")
-    DEFAULT = SYNTHETIC_V1
+    IMAGENET1K_V1 = _imagenet_weights(
+        "https://download.pytorch.org/models/resnet50-0676ba61.pth", 256, (76.130, 92.862), num_params=25557032,
+        recipe=_RESNET_RECIPE, _ops=4.089, _file_size=97.781, _docs=PAPER_RECIPE_DOCS)
+    IMAGENET1K_V2 = _imagenet_weights(
+        "https://download.pytorch.org/models/resnet50-11ad3fa6.pth", 232, (80.858, 95.434), num_params=25557032,
+        recipe="https://github.com/pytorch/vision/issues/3995#issuecomment-1013906621",
+        _ops=4.089, _file_size=97.79, _docs=new_recipe_docs())
+    SYNTHETIC_V1 = _synthetic_weights("resnet50", 48)
+    DEFAULT = IMAGENET1K_V2
 
 
 class Cifar_ResNet20_Weights(WeightsEnum):
-    SYNTHETIC_V1 = _synthetic_weights("cifar_resnet20")
+    SYNTHETIC_V1 = _synthetic_weights("cifar_resnet20", 32)
     DEFAULT = SYNTHETIC_V1
 
 
@@ -246,7 +262,7 @@ def _resnet(block: type[BasicBlock | Bottleneck], layers: list[int], weights: We
 
 
 @register_model()
-@handle_legacy_interface(weights=("pretrained", ResNet18_Weights.DEFAULT))
+@handle_legacy_interface(weights=("pretrained", ResNet18_Weights.IMAGENET1K_V1))
 def resnet18(*, weights: ResNet18_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
     """ResNet-18 (11.7M parameters at 1000 classes). ``weights``: a ``ResNet18_Weights`` (or its name) or
     None; ``progress`` is accepted for torchvision compatibility; ``kwargs`` go to ``ResNet``."""
@@ -255,7 +271,7 @@ def resnet18(*, weights: ResNet18_Weights | None = None, progress: bool = True, 
 
 
 @register_model()
-@handle_legacy_interface(weights=("pretrained", ResNet34_Weights.DEFAULT))
+@handle_legacy_interface(weights=("pretrained", ResNet34_Weights.IMAGENET1K_V1))
 def resnet34(*, weights: ResNet34_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
     """ResNet-34 (21.8M parameters at 1000 classes); arguments as ``resnet18``."""
     weights = ResNet34_Weights.verify(weights)
@@ -263,7 +279,7 @@ def resnet34(*, weights: ResNet34_Weights | None = None, progress: bool = True, 
 
 
 @register_model()
-@handle_legacy_interface(weights=("pretrained", ResNet50_Weights.DEFAULT))
+@handle_legacy_interface(weights=("pretrained", ResNet50_Weights.IMAGENET1K_V1))
 def resnet50(*, weights: ResNet50_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
     """ResNet-50 (25.6M parameters at 1000 classes, Bottleneck blocks); arguments as ``resnet18``."""
     weights = ResNet50_Weights.verify(weights)

@@ -595,20 +595,19 @@ def test_weights_enums():
     assert models.list_models() == sorted(enums)
     for arch, enum in enums.items():
         assert models.get_model_weights(arch) is enum and models.get_model_weights(getattr(models, arch)) is enum
-        assert enum.DEFAULT is enum.SYNTHETIC_V1 and list(enum) == [enum.SYNTHETIC_V1]
-        assert enum.DEFAULT.file == f"{arch}-synthetic-v1.safetensors"
-        assert enum.DEFAULT.meta["command"] == f"python examples/pretrain.py --model {arch}"
-        assert enum.DEFAULT.meta["architecture"] == arch
-    assert repr(ResNet18_Weights.DEFAULT) == "ResNet18_Weights.SYNTHETIC_V1"
-    assert models.get_weight("ResNet50_Weights.DEFAULT") is ResNet50_Weights.SYNTHETIC_V1
-    for name in ("DEFAULT", "SYNTHETIC_V1", "ResNet18_Weights.DEFAULT"):
+        assert enum.SYNTHETIC_V1.file == f"{arch}-synthetic-v1.safetensors" and enum.SYNTHETIC_V1.url is None
+        assert enum.SYNTHETIC_V1.meta["command"] == f"python examples/pretrain.py --model {arch}"
+        assert enum.SYNTHETIC_V1.meta["architecture"] == arch
+    assert repr(ResNet18_Weights.SYNTHETIC_V1) == "ResNet18_Weights.SYNTHETIC_V1"
+    assert models.get_weight("ResNet50_Weights.SYNTHETIC_V1") is ResNet50_Weights.SYNTHETIC_V1
+    for name in ("SYNTHETIC_V1", "ResNet18_Weights.SYNTHETIC_V1"):
         assert ResNet18_Weights.verify(name) is ResNet18_Weights.SYNTHETIC_V1
     assert ResNet18_Weights.verify(None) is None
     with pytest.raises(TypeError, match="Invalid Weight class provided; expected ResNet18_Weights but received "
                                         "ResNet34_Weights."):
-        models.resnet18(weights=ResNet34_Weights.DEFAULT)
-    with pytest.raises(ValueError, match="Unknown value 'IMAGENET1K_V1' for ResNet18_Weights."):
-        models.resnet18(weights="IMAGENET1K_V1")
+        models.resnet18(weights=ResNet34_Weights.SYNTHETIC_V1)
+    with pytest.raises(ValueError, match="Unknown value 'IMAGENET1K_V2' for ResNet18_Weights."):
+        models.resnet18(weights="IMAGENET1K_V2")
     with pytest.raises(ValueError, match="Unknown model vgg16"):
         models.get_model("VGG16")
 
@@ -618,30 +617,31 @@ def test_weights_folder_setting(monkeypatch, tmp_path):
     package_folder = pathlib.Path(models.__file__).resolve().parent.parent / "weights"
     assert models.weights_dir() == package_folder and (package_folder / "README.md").is_file()
     monkeypatch.setenv(models.WEIGHTS_DIR_ENV, str(tmp_path))
-    assert models.weights_dir() == tmp_path and ResNet18_Weights.DEFAULT.path == tmp_path / ResNet18_Weights.DEFAULT.file
-    assert models.read_manifest() == {} and "sha256" not in ResNet18_Weights.DEFAULT.meta
+    synthetic = ResNet18_Weights.SYNTHETIC_V1
+    assert models.weights_dir() == tmp_path and synthetic.path == tmp_path / synthetic.file
+    assert models.read_manifest() == {} and "sha256" not in ResNet18_Weights.SYNTHETIC_V1.meta
     (tmp_path / "manifest.json").write_text('{"files": {"resnet18-synthetic-v1.safetensors": {"epochs": 3}}}')
-    assert ResNet18_Weights.DEFAULT.meta == {"architecture": "resnet18", "epochs": 3,
+    assert ResNet18_Weights.SYNTHETIC_V1.meta == {"architecture": "resnet18", "epochs": 3,
                                              "command": "python examples/pretrain.py --model resnet18"}
     (tmp_path / "manifest.json").write_text('{"files": []}')
     with pytest.raises(RuntimeError, match=re.escape(f"{tmp_path / 'manifest.json'} is not a valid weights manifest")):
-        _ = ResNet18_Weights.DEFAULT.meta
+        _ = ResNet18_Weights.SYNTHETIC_V1.meta
 
 
 def test_pretrained_weights_load_and_set_num_classes(weights_folder):
     minitorch.manual_seed(0)
     source = models.cifar_resnet20(num_classes=3)
     source.train()(minitorch.rand(4, 3, 32, 32))  # non-trivial BatchNorm statistics
-    publish(weights_folder, Cifar_ResNet20_Weights.DEFAULT, source, ["circle", "square", "star"])
-    meta = Cifar_ResNet20_Weights.DEFAULT.meta
+    publish(weights_folder, Cifar_ResNet20_Weights.SYNTHETIC_V1, source, ["circle", "square", "star"])
+    meta = Cifar_ResNet20_Weights.SYNTHETIC_V1.meta
     assert meta["categories"] == ["circle", "square", "star"] and meta["dataset"] == "test-shapes v0"
     for kwargs in ({}, {"num_classes": 3}):
-        model = models.cifar_resnet20(weights=Cifar_ResNet20_Weights.DEFAULT, **kwargs)
+        model = models.cifar_resnet20(weights=Cifar_ResNet20_Weights.SYNTHETIC_V1, **kwargs)
         assert model.fc.out_features == 3
         for key, value in source.state_dict().items():
             assert minitorch.equal(model.state_dict()[key], value), key
     with pytest.raises(ValueError, match="The parameter 'num_classes' expected value 3 but got 10 instead."):
-        models.cifar_resnet20(weights="DEFAULT", num_classes=10)
+        models.cifar_resnet20(weights="SYNTHETIC_V1", num_classes=10)
     x = minitorch.rand(2, 3, 32, 32)
     loaded = models.get_model("cifar_resnet20", weights="Cifar_ResNet20_Weights.SYNTHETIC_V1").eval()
     assert minitorch.equal(loaded(x), source.eval()(x))
@@ -651,29 +651,29 @@ def test_missing_weights_file_names_it_and_the_command(weights_folder):
     expected = re.escape(f"weights file {weights_folder / 'resnet18-synthetic-v1.safetensors'} not found. "
                          f"Regenerate it with `python examples/pretrain.py --model resnet18`")
     with pytest.raises(FileNotFoundError, match=expected):
-        models.resnet18(weights=ResNet18_Weights.DEFAULT)
+        models.resnet18(weights=ResNet18_Weights.SYNTHETIC_V1)
 
 
 def test_corrupted_weights_file_names_it_and_the_command(weights_folder):
-    path = publish(weights_folder, Cifar_MobileNet_V2_Weights.DEFAULT, models.cifar_mobilenet_v2(num_classes=2),
+    path = publish(weights_folder, Cifar_MobileNet_V2_Weights.SYNTHETIC_V1, models.cifar_mobilenet_v2(num_classes=2),
                    ["a", "b"])
     data = bytearray(path.read_bytes())
     data[-5] ^= 0xFF
     path.write_bytes(bytes(data))
     expected = re.escape(f"weights file {path} is corrupted: its sha256 is {hashlib.sha256(data).hexdigest()}, ")
     with pytest.raises(RuntimeError, match=expected + ".*python examples/pretrain.py --model cifar_mobilenet_v2"):
-        models.cifar_mobilenet_v2(weights="DEFAULT")
+        models.cifar_mobilenet_v2(weights="SYNTHETIC_V1")
 
 
 def test_weights_file_without_manifest_entry_is_refused(weights_folder):
-    path = publish(weights_folder, Cifar_ResNet20_Weights.DEFAULT, models.cifar_resnet20(), list("abcdefghij"))
+    path = publish(weights_folder, Cifar_ResNet20_Weights.SYNTHETIC_V1, models.cifar_resnet20(), list("abcdefghij"))
     (weights_folder / "manifest.json").unlink()
     expected = re.escape(f"{weights_folder / 'manifest.json'} has no sha256 for {path.name}, so the weights file "
                          f"{path} cannot be verified. Regenerate it with `python examples/pretrain.py --model "
                          f"cifar_resnet20`")
     with pytest.raises(RuntimeError, match=expected):
-        models.cifar_resnet20(weights="DEFAULT")
-    assert isinstance(Cifar_ResNet20_Weights.DEFAULT.get_state_dict(check_hash=False), dict)
+        models.cifar_resnet20(weights="SYNTHETIC_V1")
+    assert isinstance(Cifar_ResNet20_Weights.SYNTHETIC_V1.get_state_dict(check_hash=False), dict)
 
 
 LEGACY_WARNINGS = [
@@ -688,23 +688,24 @@ def test_legacy_pretrained_argument(weights_folder):
         model = models.mobilenet_v2(pretrained=False, num_classes=3)
     assert [str(w.message) for w in record] == [LEGACY_WARNINGS[0], LEGACY_WARNINGS[1].format("None", "")]
     assert model.classifier[1].out_features == 3
-    missing = re.escape("mobilenet_v2-synthetic-v1.safetensors not found. Regenerate it with `python "
-                        "examples/pretrain.py --model mobilenet_v2`")
+    # pretrained=True means the weights torchvision 0.12 gave: the project's own ones for the cifar models
+    missing = re.escape("cifar_mobilenet_v2-synthetic-v1.safetensors not found. Regenerate it with `python "
+                        "examples/pretrain.py --model cifar_mobilenet_v2`")
     with pytest.warns(UserWarning) as record, pytest.raises(FileNotFoundError, match=missing):
-        models.mobilenet_v2(pretrained=True)
-    suffix = " You can also use `weights=MobileNet_V2_Weights.DEFAULT` to get the most up-to-date weights."
-    assert [str(w.message) for w in record] == [LEGACY_WARNINGS[0],
-                                                LEGACY_WARNINGS[1].format("MobileNet_V2_Weights.SYNTHETIC_V1", suffix)]
+        models.cifar_mobilenet_v2(pretrained=True)
+    suffix = " You can also use `weights=Cifar_MobileNet_V2_Weights.DEFAULT` to get the most up-to-date weights."
+    assert [str(w.message) for w in record] == [
+        LEGACY_WARNINGS[0], LEGACY_WARNINGS[1].format("Cifar_MobileNet_V2_Weights.SYNTHETIC_V1", suffix)]
     assert all(w.category is UserWarning for w in record)
     minitorch.manual_seed(0)
-    publish(weights_folder, Cifar_ResNet20_Weights.DEFAULT, models.cifar_resnet20(num_classes=2), ["a", "b"])
+    publish(weights_folder, Cifar_ResNet20_Weights.SYNTHETIC_V1, models.cifar_resnet20(num_classes=2), ["a", "b"])
     with pytest.warns(UserWarning) as record:
         assert models.cifar_resnet20(True).fc.out_features == 2  # positional, as before torchvision 0.13
     assert [str(w.message) for w in record] == [
         "Using 'weights' as positional parameter(s) is deprecated since 0.13 and may be removed in the future. "
         "Please use keyword parameter(s) instead.",
         LEGACY_WARNINGS[1].format("Cifar_ResNet20_Weights.SYNTHETIC_V1",
-                                  suffix.replace("MobileNet_V2", "Cifar_ResNet20"))]
+                                  suffix.replace("MobileNet_V2", "ResNet20"))]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         models.cifar_resnet20(weights=None, num_classes=2)
@@ -717,12 +718,17 @@ def test_legacy_pretrained_argument(weights_folder):
         models.cifar_resnet20(None, True, 5)
 
 
-def test_seed_finetune_with_pretrained_weights(weights_folder):
-    """Seed 000 as written, ``pretrained=True``, with weights from a temporary weights folder."""
+def test_seed_finetune_with_pretrained_weights(tmp_path, monkeypatch):
+    """Seed 000 as written, ``pretrained=True``: torchvision's ImageNet weights, here a minitorch-made file of
+    the same name in a temporary hub cache."""
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path))
+    monkeypatch.setattr(minitorch.hub, "_hub_dir", None)
     minitorch.manual_seed(0)
-    publish(weights_folder, MobileNet_V2_Weights.DEFAULT, models.mobilenet_v2(num_classes=5), list("vwxyz"))
+    (tmp_path / "hub" / "checkpoints").mkdir(parents=True)
+    minitorch.save(models.mobilenet_v2().state_dict(), MobileNet_V2_Weights.IMAGENET1K_V1.path)
     with pytest.warns(UserWarning) as record:
         model = models.mobilenet_v2(pretrained=True)
     assert len(record) == 2 and str(record[0].message) == LEGACY_WARNINGS[0]
-    assert model.classifier[1].out_features == 5
+    assert "`weights=MobileNet_V2_Weights.IMAGENET1K_V1`" in str(record[1].message)
+    assert model.classifier[1].out_features == 1000
     finetune_mobilenet(model, 64)
