@@ -1,6 +1,7 @@
 """Tutorial-style PyTorch programs (tests/corpus/*.py) run unchanged under ``python -m minitorch``.
 
-Each program draws every printed random number from numpy, so its output is the same on both libraries.
+Each program draws its random numbers from numpy, or after torch.manual_seed from PyTorch's streams, which
+minitorch reproduces bit for bit, so its output is the same on both libraries.
 It must print exactly the transcript in tests/corpus/expected/, written by PyTorch:
 ``OMP_NUM_THREADS=1 python tests/corpus/NAME.py > tests/corpus/expected/NAME.txt``. Where PyTorch is
 installed, the programs run on it again, one after another in one process, to confirm the transcripts.
@@ -24,7 +25,7 @@ from op_helper import check_error, floats, helper_test_op, ints
 from test_device_layer import CORPUS, _has_torchvision, run, torch
 
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
-            "transfer_learning", "autograd_tour", "einsum_linalg", "save_load"]
+            "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model"]
 NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning"}
 # Runs each program given on the command line in this one process (PyTorch imports once), resetting the print
 # options that a program may set, and prints the outputs as JSON.
