@@ -654,7 +654,7 @@ class Tensor:
         return int(self._scalar())
 
     def _warn_if_recorded(self) -> None:
-        if self._requires_grad:  # (torch says so for float() only)
+        if self._requires_grad and state.grad_enabled:  # (torch says so for float() only, with grad mode on)
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
 
