@@ -43,11 +43,10 @@ def main(argv: list[str] | None = None) -> dict:
     torch.manual_seed(args.seed)
     model = models.get_model(args.model, num_classes=len(SyntheticShapes.figures))
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9, weight_decay=5e-4)
-    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=args.epochs)
     checkpoint = pathlib.Path(args.checkpoint)
     if args.resume and not checkpoint.is_file():
         parser.error(f"--resume: no checkpoint at {checkpoint}")
-    history, _ = fit(model, optimizer, scheduler, train, test, epochs=args.epochs, batch_size=args.batch_size,
+    history, _ = fit(model, optimizer, train, test, epochs=args.epochs, batch_size=args.batch_size,
                      seed=args.seed, run=args.model, checkpoint=checkpoint, resume=args.resume)
     write_history(history, checkpoint.with_suffix(".csv"))
     return {"model": model, "history": history}

@@ -97,8 +97,9 @@ def test_finetune_resumes_and_checks_its_flags(pretrained, monkeypatch, tmp_path
     argv = ["--model", "cifar_resnet20", "--freeze", "--epochs", "2", "--train-size", "16", "--val-size", "8",
             "--test-size", "8", "--batch-size", "8", "--out", str(tmp_path)]
     resume = interrupt_after_first_epoch(monkeypatch)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(SystemExit) as stopped:
         finetune.main(argv)
+    assert stopped.value.code == 130 and capsys.readouterr().err == "interrupted; continue with --resume\n"
     resume()
     resumed = finetune.main(argv + ["--resume"])
     assert "frozen: resuming after epoch 1" in capsys.readouterr().out
