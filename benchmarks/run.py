@@ -3,11 +3,15 @@
     python benchmarks/run.py                       # torch from this Python, if importable
     python benchmarks/run.py --torch-python /path/to/venv/bin/python
     python benchmarks/run.py --only W1,W3 --repeats 5
+    python benchmarks/run.py --no-users-blas       # minitorch only as the environment is
 
 Each measurement runs in a fresh process, alternating minitorch and torch (A B A B ...),
 with the same number of threads for both; the table shows medians over the repeats,
 the minitorch/torch ratio, the peak RSS of each process, and the fraction of the
-machine's float32 GEMM peak (measured with numpy) that each workload reaches.
+float32 GEMM peak (measured with numpy) that each workload reaches.
+``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` pin numpy's OpenBLAS to a kernel chosen by whoever set them;
+a user's machine lets OpenBLAS pick its own. By default minitorch is measured both with them removed from its
+subprocesses ("as users have it") and as the environment is; PyTorch uses its own BLAS and runs once.
 The workloads' code is written once against a ``torch``-like module; the models are
 ``minitorch.models`` and, for W7 and W8, those of ``examples/char_lm.py`` (on torch: the same source
 with ``minitorch`` replaced by ``torch``).
@@ -45,6 +49,8 @@ WORKLOADS = {
     "R2": "dropout(p=0.5) of a 128 x 4096 batch in training, float32 (ms)",
     "R3": "build resnet18 with its initialisation (ms)",
 }
+BLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+CONFIGS = {"users": "as users have it", "configured": "as configured"}
 
 
 # ---- running one workload (inside a worker process) ---------------------------------------------------------
@@ -213,14 +219,45 @@ STEPS = {"W1": 5, "W2": 20, "W3": 5, "W4f": 5, "W4": 3, "W5f": 5, "W5": 3, "W6":
          "R1": 15, "R2": 15, "R3": 3}
 
 
-def run_worker(python: str, lib: str, workload: str, threads: int) -> dict:
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-               MKL_NUM_THREADS=str(threads))
-    out = subprocess.run([python, __file__, "--worker", lib, workload, "--threads", str(threads)],
-                         capture_output=True, text=True, env=env, check=False)
+def worker_env(threads: int, strip: bool) -> dict:
+    """The environment of a benchmark subprocess; ``strip`` removes ``BLAS_VARS`` ("as users have it")."""
+    env = {k: v for k, v in os.environ.items() if not (strip and k in BLAS_VARS)}
+    return env | {"OMP_NUM_THREADS": str(threads), "OPENBLAS_NUM_THREADS": str(threads),
+                  "MKL_NUM_THREADS": str(threads)}
+
+
+def launch(python: str, args: list[str], threads: int, strip: bool) -> dict:
+    """Run this script with ``args`` in a fresh process and return the JSON it prints last."""
+    out = subprocess.run([python, __file__, *args, "--threads", str(threads)], capture_output=True, text=True,
+                         env=worker_env(threads, strip), check=False)
     if out.returncode:
-        raise RuntimeError(f"{lib} {workload} failed:\n{out.stderr[-2000:]}")
+        raise RuntimeError(f"{' '.join(args)} failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def blas_info() -> list[dict]:
+    """numpy's BLAS libraries in this process: ``internal_api``, ``version`` and kernel (``architecture``)."""
+    import numpy  # noqa: F401  (threadpoolctl sees only the libraries already loaded)
+    import threadpoolctl
+    return [{key: info.get(key) for key in ("internal_api", "version", "architecture")}
+            for info in threadpoolctl.threadpool_info() if info["user_api"] == "blas"]
+
+
+def describe_blas(blas: list[dict]) -> str:
+    return ", ".join(f"{b['internal_api']} {b['version']} kernel {b['architecture']}" for b in blas) or "no BLAS"
+
+
+def blas_line(machine: dict) -> str:
+    """numpy's BLAS, its kernel, the variables seen and the GEMM peak of each configuration's ``probe``."""
+    return "numpy's BLAS " + "; ".join(
+        f"{CONFIGS[config]}: {describe_blas(m['blas'])} "
+        f"({', '.join(f'{k}={v}' for k, v in m['env'].items() if v) or 'neither variable set'}), "
+        f"float32 GEMM peak {m['peak']:.0f} GFLOP/s" for config, m in machine.items())
+
+
+def probe(threads: int) -> dict:
+    """What a benchmark subprocess sees: ``BLAS_VARS``, numpy's BLAS and its GEMM peak."""
+    return {"env": {var: os.environ.get(var) for var in BLAS_VARS}, "blas": blas_info(), "peak": gemm_peak(threads)}
 
 
 def torch_python(given: str | None) -> str | None:
@@ -237,50 +274,91 @@ def main(argv=None) -> dict:
     parser.add_argument("--only", help="comma-separated workloads, e.g. W1,W3")
     parser.add_argument("--repeats", type=int, default=3, help="fresh processes per library and workload")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--users-blas", action=argparse.BooleanOptionalAction, default=True,
+                        help=f"also measure minitorch with {' and '.join(BLAS_VARS)} removed from its subprocesses, "
+                             "as users have it (default: on)")
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--worker", nargs=2, metavar=("LIB", "WORKLOAD"), help=argparse.SUPPRESS)
+    parser.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         lib, workload = args.worker
         print(json.dumps(worker(lib, workload, args.threads, STEPS[workload])))
         return {}
+    if args.probe:
+        print(json.dumps(probe(args.threads)))
+        return {}
 
     names = args.only.split(",") if args.only else list(WORKLOADS)
     other = torch_python(args.torch_python)
-    peak = gemm_peak(args.threads)
+    set_vars = ", ".join(f"{var}={os.environ[var]}" for var in BLAS_VARS if var in os.environ)
+    configs = ["users", "configured"] if args.users_blas and set_vars else ["configured"] if set_vars else ["users"]
+    print(plan(configs, set_vars, bool(other)))
+    strip = {config: config == "users" for config in configs}
+    machine = {config: launch(sys.executable, ["--probe"], args.threads, strip[config]) for config in configs}
+    peaks = {config: m["peak"] for config, m in machine.items()}
+    kernels = {config: "/".join(str(b["architecture"]) for b in m["blas"]) for config, m in machine.items()}
     results = {}
     for name in names:
-        runs = {"minitorch": [], "torch": []}
-        for _ in range(args.repeats):  # A B A B: drift in the machine's speed hits both alike
-            runs["minitorch"].append(run_worker(sys.executable, "minitorch", name, args.threads))
+        runs = {key: [] for key in [*configs, "torch"]}
+        for _ in range(args.repeats):  # A B A B: drift in the machine's speed hits all alike
+            for config in configs:
+                runs[config].append(launch(sys.executable, ["--worker", "minitorch", name], args.threads,
+                                           strip[config]))
             if other:
-                runs["torch"].append(run_worker(other, "torch", name, args.threads))
-        results[name] = {lib: {key: statistics.median(r[key] for r in rs) for key in ("value", "gflops", "rss_mb")}
-                         | {"unit": rs[0]["unit"]} for lib, rs in runs.items() if rs}
-        print_row(name, results[name], peak, header=name == names[0])
-    print(f"\n{time.strftime('%Y-%m-%d')}, {platform.machine()} with {os.cpu_count()} cores, {args.threads} threads each, "
-          f"Python {platform.python_version()}; numpy float32 GEMM peak {peak:.0f} GFLOP/s; medians of "
-          f"{args.repeats} fresh processes per library, alternating")
+                runs["torch"].append(launch(other, ["--worker", "torch", name], args.threads, strip[configs[0]]))
+        results[name] = {key: {k: statistics.median(r[k] for r in rs) for k in ("value", "gflops", "rss_mb")}
+                         | {"unit": rs[0]["unit"]} for key, rs in runs.items() if rs}
+        print_row(name, results[name], peaks, kernels, header=name == names[0])
+    print(f"\n{time.strftime('%Y-%m-%d')}, {platform.machine()} with {os.cpu_count()} cores, {args.threads} threads "
+          f"each, Python {platform.python_version()}; {blas_line(machine)}; medians of {args.repeats} fresh "
+          f"processes per library, alternating")
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"peak_gflops": peak, "results": results}, indent=2))
+        pathlib.Path(args.json).write_text(json.dumps({"machine": machine, "results": results}, indent=2))
     return results
 
 
-def print_row(name: str, result: dict, peak: float, header: bool) -> None:
-    """One row of a Markdown table (the README shows the table as printed)."""
+def plan(configs: list[str], set_vars: str, torch: bool) -> str:
+    """What the run does with ``BLAS_VARS``, in words."""
+    if not set_vars:
+        text = f"{' and '.join(BLAS_VARS)} are not set: minitorch runs once, the environment being as users have it"
+    elif "users" in configs:
+        text = (f"minitorch runs twice per repeat: as users have it, with {set_vars} removed from its subprocesses, "
+                "then as configured")
+    else:
+        text = f"--no-users-blas: minitorch runs only as configured, with {set_vars}"
+    if torch:
+        text += ("; PyTorch runs once per repeat, in the environment of the first minitorch column: it uses its own BLAS "
+                 "(MKL/oneDNN), which these variables do not affect")
+    return text
+
+
+def print_row(name: str, result: dict, peaks: dict, kernels: dict, header: bool) -> None:
+    """One row of a Markdown table (the README shows the table as printed): minitorch in each configuration
+    in ``result`` ("users" first), torch, the ratio to torch of each, GFLOP, % of the GEMM peak, peak RSS.
+    Each minitorch column is a share of its own configuration's GEMM peak, torch of the first one's."""
+    configs = [c for c in CONFIGS if c in result]
+    th = result.get("torch")
     if header:
-        print("| | workload | minitorch | torch | ratio | GFLOP | % of GEMM peak (mt / torch) | peak RSS MB (mt / torch) |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|")
-    mt, th = result["minitorch"], result.get("torch")
-    unit = mt["unit"]
-    torch_value = f"{th['value']:.2f} {unit}" if th else "-"
-    ratio = f"{mt['value'] / th['value']:.2f}" if th else "-"
-    flops = mt["gflops"] * mt["value"] / (1e6 if unit == "us/op" else 1e3)  # GFLOP/s x seconds per step
-    share = (f"{100 * mt['gflops'] / peak:.0f}% / {100 * th['gflops'] / peak:.0f}%" if th else
-             f"{100 * mt['gflops'] / peak:.0f}%") if mt["gflops"] else "-"
-    rss = f"{mt['rss_mb']:.0f} / {th['rss_mb']:.0f}" if th else f"{mt['rss_mb']:.0f}"
-    print(f"| {name} | {WORKLOADS[name]} | {mt['value']:.2f} {unit} | {torch_value} | {ratio} | "
-          f"{f'{flops:.1f}' if flops else '-'} | {share} | {rss} |", flush=True)
+        if len(configs) > 1:
+            columns = [f"minitorch, {CONFIGS[c]} ({kernels[c]})" for c in configs]
+            ratios, parts = [f"ratio ({c})" for c in configs], " / ".join([*configs, "torch"])
+        else:
+            columns, ratios, parts = [f"minitorch ({kernels[configs[0]]})"], ["ratio"], "mt / torch"
+        print("| | workload | " + " | ".join([*columns, "torch", *ratios])
+              + f" | GFLOP | % of GEMM peak ({parts}) | peak RSS MB ({parts}) |")
+        print("|---|---|" + "---:|" * (2 * len(configs) + 4))
+    first = result[configs[0]]
+    unit = first["unit"]
+    flops = first["gflops"] * first["value"] / (1e6 if unit == "us/op" else 1e3)  # GFLOP/s x seconds per step
+    values = [f"{result[c]['value']:.2f} {unit}" for c in configs] + [f"{th['value']:.2f} {unit}" if th else "-"]
+    ratios = [f"{result[c]['value'] / th['value']:.2f}" if th else "-" for c in configs]
+    shares = [100 * result[c]["gflops"] / peaks[c] for c in configs]
+    shares += [100 * th["gflops"] / peaks[configs[0]]] if th else []
+    share = " / ".join(f"{p:.0f}%" for p in shares) if first["gflops"] else "-"
+    rss = " / ".join(f"{r['rss_mb']:.0f}" for r in [*(result[c] for c in configs), *([th] if th else [])])
+    print(f"| {name} | {WORKLOADS[name]} | " + " | ".join(values + ratios)
+          + f" | {f'{flops:.1f}' if flops else '-'} | {share} | {rss} |", flush=True)
 
 
 if __name__ == "__main__":
