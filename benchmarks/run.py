@@ -297,7 +297,7 @@ def main(argv=None) -> dict:
     strip = {config: config == "users" for config in configs}
     machine = {config: launch(sys.executable, ["--probe"], args.threads, strip[config]) for config in configs}
     peaks = {config: m["peak"] for config, m in machine.items()}
-    kernels = {config: "/".join(str(b["architecture"]) for b in m["blas"]) for config, m in machine.items()}
+    kernels = {config: "/".join(str(b["architecture"]) for b in m["blas"]) or "no BLAS" for config, m in machine.items()}
     results = {}
     for name in names:
         runs = {key: [] for key in [*configs, "torch"]}
