@@ -138,11 +138,14 @@ class NativeBatchNorm(Op):
         gx = None
         if need_x:
             a = invstd if weight is None else invstd * weight
-            gx = g3 * _spread(a, x3)
-            if ctx.training:  # the statistics' share, k * (x - mean) + b
-                centered *= _spread(-a * invstd * invstd * sum_gc / count, x3)
-                gx += centered
-                gx -= _spread(a * sum_g / count, x3)
+            if ctx.training:  # a * (g - mean(g) - (x - mean) * invstd**2 * mean(g * (x - mean))), in one buffer
+                gx = centered
+                gx *= _spread(-invstd * invstd * sum_gc / count, x3)
+                gx += g3
+                gx -= _spread(sum_g / count, x3)
+                gx *= _spread(a, x3)
+            else:
+                gx = g3 * _spread(a, x3)
             gx = gx.reshape(g.shape)
         return gx, (sum_gc * invstd if need_w else None), (sum_g if need_b else None)
 
