@@ -1,5 +1,5 @@
 """relu on arrays large enough for its blocked numpy path (rows of zeros against contiguous input): the
-same bits as np.maximum(x, 0), NaN, signed zeros and infinities included, and PyTorch's values."""
+same bits as np.maximum(0, x), NaN, signed zeros and infinities included, and PyTorch's (relu(-0.0) is -0.0)."""
 import numpy as np
 import pytest
 
@@ -22,10 +22,12 @@ def test_same_bits_as_numpy_and_torch(size, dtype):
     x = _input(size, dtype)
     out = minitorch.relu(minitorch.tensor(x.reshape(-1, 1))).numpy().reshape(-1)
     assert out.dtype == dtype
-    np.testing.assert_array_equal(out.view(np.uint8), np.maximum(x, 0).view(np.uint8))
+    np.testing.assert_array_equal(out.view(np.uint8), np.maximum(0, x).view(np.uint8))
+    assert np.signbit(out[x == 0]).sum() == np.signbit(x[x == 0]).sum() > 0  # -0.0 keeps its sign, as in torch
     torch = pytest.importorskip("torch")
     expected = torch.relu(torch.from_numpy(x)).numpy()
-    assert np.array_equal(out, expected, equal_nan=True)  # (torch keeps relu(-0.0)'s sign, as numpy does not)
+    assert np.array_equal(out, expected, equal_nan=True)
+    assert np.array_equal(np.signbit(out[~np.isnan(out)]), np.signbit(expected[~np.isnan(expected)]))
 
 
 def test_integers_non_contiguous_and_in_place():

@@ -259,17 +259,18 @@ _RELU_BLOCK = 16384
 
 
 def _relu(a: np.ndarray) -> np.ndarray:
-    """max(a, 0), bit for bit as ``np.maximum(a, 0)`` but ~3x faster on large arrays: numpy vectorises
-    maximum of two contiguous arrays, not of an array and a scalar, so a contiguous ``a`` is taken in
-    rows of ``_RELU_BLOCK`` against one row of zeros."""
+    """max(0, a) as torch's relu (NaN and -0.0 pass through: numpy's maximum returns its second argument on
+    ties), ~3x faster on large arrays than with a scalar zero: numpy vectorises maximum of two contiguous
+    arrays, not of a scalar and an array, so a contiguous ``a`` is taken in rows of ``_RELU_BLOCK`` against
+    one row of zeros."""
     if a.size < _RELU_BLOCK or not a.flags.c_contiguous:
-        return np.maximum(a, 0)
+        return np.maximum(0, a).astype(a.dtype, copy=False)
     out = np.empty_like(a)
     flat, flat_out = a.reshape(-1), out.reshape(-1)
     main = flat.size - flat.size % _RELU_BLOCK
-    np.maximum(flat[:main].reshape(-1, _RELU_BLOCK), np.zeros(_RELU_BLOCK, a.dtype),
+    np.maximum(np.zeros(_RELU_BLOCK, a.dtype), flat[:main].reshape(-1, _RELU_BLOCK),
                out=flat_out[:main].reshape(-1, _RELU_BLOCK))
-    np.maximum(flat[main:], 0, out=flat_out[main:])
+    np.maximum(a.dtype.type(0), flat[main:], out=flat_out[main:])
     return out
 
 
