@@ -3,4 +3,4 @@
 The flags are settable (``cudnn.benchmark = True`` is common tutorial boilerplate) and change
 nothing: minitorch's kernels are numpy's.
 """
-from . import cuda, cudnn, mps  # noqa: F401
+from . import cuda, cudnn, mps, winograd  # noqa: F401
