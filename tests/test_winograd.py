@@ -1,8 +1,8 @@
 """The Winograd kernels of stride-1 3x3 convolutions (minitorch/_ops/winograd.py).
 
-The path is forced onto test-sized shapes by lowering its private thresholds: ``_MIN_CHANNELS`` to 1, and
-``_F4_MIN_SIDE`` to 1 (F(4x4, 3x3) everywhere) or out of reach (F(2x2, 3x3) everywhere); a small
-``_CHUNK_BYTES`` makes several chunks with a shorter last one.
+The path is forced onto test-sized shapes by lowering its private thresholds: ``_MIN_CHANNELS`` and
+``_MIN_WEIGHT_GRAD_PIXELS`` to 1, and ``_F4_MIN_SIDE`` to 1 (F(4x4, 3x3) everywhere) or out of reach (F(2x2, 3x3)
+everywhere); chunks of few tiles (``_CHUNK_BYTES``, ``_MIN_TILES``) make several per call, some with a shorter last.
 
 Stated float32 tolerances, as max |error| / max |reference| against torch: F(2x2) 5e-6 (measured on resnet18's
 3x3 layers: <= 7e-7 against a float64 reference, as the im2col path's 2e-7-6e-7); F(4x4) 1e-4 (measured: 3e-6 to
@@ -30,8 +30,10 @@ def algorithm(request, monkeypatch):
     """Forces one algorithm onto every stride-1 3x3 convolution; gives its float32 tolerance."""
     side, tolerance = ALGORITHMS[request.param]
     monkeypatch.setattr(winograd, "_MIN_CHANNELS", 1)
+    monkeypatch.setattr(winograd, "_MIN_WEIGHT_GRAD_PIXELS", 1)
     monkeypatch.setattr(winograd, "_F4_MIN_SIDE", side)
-    monkeypatch.setattr(winograd, "_CHUNK_BYTES", 2000)
+    monkeypatch.setattr(winograd, "_CHUNK_BYTES", 1)
+    monkeypatch.setattr(winograd, "_MIN_TILES", 16)
     return tolerance
 
 
@@ -120,3 +122,25 @@ def test_other_convolutions_keep_im2col(calls, kwargs, weight):
 def test_many_channels_take_it_by_default(calls):
     F.conv2d(mt.randn(1, 64, 7, 7), mt.randn(64, 64, 3, 3), padding=1)
     assert calls["conv"] == 1
+
+
+def test_thin_weight_gradient_keeps_im2col(calls):
+    x, wt = mt.randn(1, 64, 7, 7, requires_grad=True), mt.randn(64, 64, 3, 3, requires_grad=True)
+    F.conv2d(x, wt, padding=1).sum().backward()
+    assert calls == {"conv": 2, "weight_grad": 0}
+
+
+def test_conv3d(algorithm, calls):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    x, wt = rng.standard_normal((2, 3, 4, 6, 5)).astype(np.float32), rng.standard_normal((4, 3, 2, 3, 3))
+    wt = wt.astype(np.float32)
+    mx, mw = mt.tensor(x, requires_grad=True), mt.tensor(wt, requires_grad=True)
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(wt, requires_grad=True)
+    y, ty = F.conv3d(mx, mw, padding=1), torch.nn.functional.conv3d(tx, tw, padding=1)
+    y.sum().backward()
+    ty.sum().backward()
+    for got, want in [(y, ty), (mx.grad, tx.grad), (mw.grad, tw.grad)]:
+        want = want.detach().numpy()
+        assert np.abs(got.detach().numpy() - want).max() <= algorithm * np.abs(want).max()
+    assert calls["conv"] == 2 and calls["weight_grad"] == 1

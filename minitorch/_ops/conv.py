@@ -165,7 +165,7 @@ def _conv_weight_grad(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple[i
     o, oh, ow = u.shape[1:]
     kh, kw = kernel
     groups, cg = g.groups, c // g.groups
-    if winograd.suits(x, o, kernel, g):
+    if winograd.suits_weight_grad(x, u, kernel, g):
         return winograd.weight_grad(x, u, g)
     if _is_depthwise(c, cg, g):
         taps = Taps(x.shape[2:], kernel, g, (oh, ow))
