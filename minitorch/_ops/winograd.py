@@ -25,10 +25,10 @@ _F4 = (np.array([[4, 0, -5, 0, 1, 0], [0, -4, -4, 1, 1, 0], [0, 4, -4, -1, 1, 0]
                  [1 / 24, 1 / 12, 1 / 6], [1 / 24, -1 / 12, 1 / 6], [0, 0, 1]]),
        np.array([[1, 1, 1, 1, 1, 0], [0, 1, -1, 2, -2, 0], [0, 1, 1, 4, 4, 0], [0, 1, -1, 8, -8, 1]], float))
 
-# Measured on resnet18's 3x3 layers (64@56 .. 512@7, batch 4 and 16) against the im2col kernels.
-_MIN_CHANNELS = 64  # below this the transforms cost more than the multiplies they save
+# Measured on resnet18's 3x3 layers (64@56 .. 512@7, batch 4 and 16) against the im2col kernels, 2 BLAS threads.
+_MIN_CHANNELS = 128  # 64 channels: 0.8-0.9x in forward and input gradient
 _F4_MIN_SIDE = 28  # F(4x4) on output maps at least this tall and wide (F(2x2) won at 14 and 7)
-_MIN_WEIGHT_GRAD_PIXELS = 512  # N * oh * ow below which the weight gradient's GEMMs are too thin (512@7, batch 4)
+_MIN_WEIGHT_GRAD_SIDE = 14  # the weight gradient on 7x7 maps: 0.8-1.0x
 # A chunk's transformed input is kept near the L2 cache's size, but with at least _MIN_TILES tiles (GEMM columns):
 # 512 KB beat 1-4 MB by 1.1-1.4x on 128@28 and 256@14.
 _CHUNK_BYTES = 1 << 19
@@ -44,7 +44,7 @@ def suits(x: np.ndarray, out_channels: int, kernel: tuple, g: Geometry) -> bool:
 
 def suits_weight_grad(x: np.ndarray, u: np.ndarray, kernel: tuple, g: Geometry) -> bool:
     """Whether the weight gradient of a convolution of x giving the output gradient u takes the Winograd path."""
-    return suits(x, u.shape[1], kernel, g) and u.shape[0] * u.shape[2] * u.shape[3] >= _MIN_WEIGHT_GRAD_PIXELS
+    return suits(x, u.shape[1], kernel, g) and min(u.shape[2:]) >= _MIN_WEIGHT_GRAD_SIDE
 
 
 def _part(buffer: np.ndarray, shape: tuple) -> np.ndarray:
