@@ -26,6 +26,7 @@ from .. import _dtype
 from .._registry import register
 from .._tensor import Tensor
 from ..autograd.function import Op
+from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
 
 
@@ -112,6 +113,8 @@ def _conv(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
     n, c = x.shape[:2]
     o, cg, kh, kw = w.shape
     dtype = np.result_type(x, w)
+    if winograd.suits(x, o, (kh, kw), g):
+        return winograd.conv(x, w, g)
     if _is_depthwise(c, cg, g):
         return _depthwise(x, w, g)
     cols = _Im2col(x, (kh, kw), g)
@@ -173,6 +176,8 @@ def _conv_weight_grad(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple[i
     o, oh, ow = u.shape[1:]
     kh, kw = kernel
     groups, cg = g.groups, c // g.groups
+    if winograd.suits_weight_grad(x, u, kernel, g):
+        return winograd.weight_grad(x, u, g)
     if _is_depthwise(c, cg, g):
         taps = Taps(x.shape[2:], kernel, g, (oh, ow))
         windows = taps.windows(taps.split(x.reshape((n * c,) + x.shape[2:])), n * c)
