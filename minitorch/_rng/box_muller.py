@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fma import fma32
+from .fma import MIDPOINT, MIDPOINT_MASK, fma32
 
 _BLOCK = 1 << 15  # values per block: whole-array temporaries are fresh mmaps that page-fault
-_MIDPOINT_MASK = np.uint64((1 << 29) - 1)
-_MIDPOINT = np.uint64(1 << 28)
 
 
 def _f32(bits: int) -> np.float32:
@@ -45,8 +43,8 @@ class _Kernel:
         s = self.s[:out.size]
         np.multiply(a, b, out=s, dtype=np.float64)
         np.add(s, c, out=s)
-        np.bitwise_and(self.bits[:out.size], _MIDPOINT_MASK, out=self.low[:out.size])
-        tie = np.equal(self.low[:out.size], _MIDPOINT, out=self.tie[:out.size])
+        np.bitwise_and(self.bits[:out.size], MIDPOINT_MASK, out=self.low[:out.size])
+        tie = np.equal(self.low[:out.size], MIDPOINT, out=self.tie[:out.size])
         if not tie.any():
             out[...] = s
             return out

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-_MIDPOINT_MASK = np.uint64((1 << 29) - 1)   # float64 significand bits below float32's
-_MIDPOINT = np.uint64(1 << 28)              # ...that make a float64 lie halfway between two float32
+MIDPOINT_MASK = np.uint64((1 << 29) - 1)   # float64 significand bits below float32's
+MIDPOINT = np.uint64(1 << 28)              # ...that make a float64 lie halfway between two float32
 
 
 def _two_sum_error(s: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -36,7 +36,7 @@ def fma32(a, b, c) -> np.ndarray:
     p = np.multiply(a, b, dtype=np.float64)
     c64 = np.asarray(c, np.float64)
     s = p + c64
-    tie = (s.view(np.uint64) & _MIDPOINT_MASK) == _MIDPOINT
+    tie = (s.view(np.uint64) & MIDPOINT_MASK) == MIDPOINT
     if tie.any():
         idx = np.nonzero(tie)
         pt, ct = np.broadcast_to(p, s.shape)[idx], np.broadcast_to(c64, s.shape)[idx]
