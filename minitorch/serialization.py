@@ -31,6 +31,7 @@ import re
 import secrets
 import shutil
 import stat
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import BinaryIO, Union
@@ -91,34 +92,72 @@ def save(obj: object, f: FileLike) -> None:
         write(f)
 
 
-def load(f: FileLike, map_location=None, *, weights_only: bool = True, mmap: bool | None = None) -> object:
+def load(f: FileLike, map_location=None, *, weights_only: bool | None = None, mmap: bool | None = None) -> object:
     """Load an object saved by ``save``, a safetensors file or a ``torch.save`` file (zip or legacy).
 
     With ``weights_only=True`` (the default, as in PyTorch 2.6+), nothing in the file is executed: pickles
-    are read by a restricted unpickler that refuses, with PyTorch's error, every global but tensors,
-    containers, sizes, dtypes, devices and what ``add_safe_globals`` allows. ``weights_only=False``
-    unpickles anything (whole modules, numpy arrays): only for files from a trusted source. Tensors load
-    on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths only) maps the file
-    copy-on-write instead of reading it. Raises RuntimeError naming the file if it is truncated,
-    corrupted or not a checkpoint.
+    are read by a restricted unpickler that refuses, with PyTorch's error and the file's name, every global
+    but tensors, containers, sizes, dtypes, devices and what ``add_safe_globals`` allows, and any attempt to
+    make the loader iterate over a tensor. ``weights_only=False`` unpickles anything (whole modules, numpy
+    arrays): only for files from a trusted source. ``weights_only`` is resolved as ``torch.load`` does:
+    ``None`` is the default; the environment variable ``TORCH_FORCE_WEIGHTS_ONLY_LOAD`` (1, y, yes or true)
+    makes every load weights-only, ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` those that leave ``weights_only``
+    unset. Unlike ``torch.load``, only ``False`` itself turns the restrictions off: a falsy value such as
+    ``0`` or ``''`` loads weights-only, with a warning.
+
+    Tensors load on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths only; not for
+    legacy ``torch.save`` files, as in PyTorch) maps the file copy-on-write instead of reading it. Raises
+    RuntimeError naming the file if it is truncated, corrupted or not a checkpoint.
     """
+    full = _unpickles_anything(weights_only)
     is_path = isinstance(f, (str, bytes, os.PathLike))
-    if mmap and not is_path:
-        raise ValueError("f must be a file path in order to use the mmap argument")
     name = repr(os.fsdecode(f)) if is_path else _name_of(f)
-    full = not weights_only
     with _opened(f) as fh:
         head = fh.read(32)
         fh.seek(-len(head), os.SEEK_CUR)
+        legacy = _torch_pickle.LEGACY_SIGNATURE.match(head)
+        if mmap and legacy:
+            raise RuntimeError("mmap can only be used with files saved with `torch.save("
+                               f"{f + ', ' if isinstance(f, str) else ''}_use_new_zipfile_serialization=True), "
+                               "please torch.save your checkpoint with this option in order to use mmap.")
+        if mmap and not is_path:
+            raise ValueError("f must be a file path in order to use the mmap argument")
         if head.startswith(_torch_pickle.ZIP_SIGNATURE):
             mapped = _mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY) if mmap else None
             return _load_torch(lambda fh: _torch_pickle.load_zip(fh, full, mapped), fh, name, "zip", full)
-        if _torch_pickle.LEGACY_SIGNATURE.match(head):
+        if legacy:
             return _load_torch(lambda fh: _torch_pickle.load_legacy(fh, full), fh, name, "legacy", full)
         try:
             return _load_safetensors(fh, bool(mmap))
         except Invalid as e:
             raise RuntimeError(f"minitorch.load: {name} {e}") from None
+
+
+_TRUE = ("1", "y", "yes", "true")  # the values of torch's environment variables that count as set
+
+
+def _unpickles_anything(weights_only) -> bool:
+    """Whether ``load(weights_only=weights_only)`` may unpickle any global (see ``load``)."""
+    forced = os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in _TRUE
+    forced_off = os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in _TRUE
+    if forced and forced_off:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` "
+                           "should be set, but both were set.")
+    if forced:
+        return False
+    if weights_only is None:
+        if forced_off:
+            warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the`weights_only` "
+                          "argument was not explicitly passed to `torch.load`, forcing weights_only=False.",
+                          UserWarning, stacklevel=3)
+        return forced_off
+    if weights_only is False:
+        return True
+    if not weights_only:
+        warnings.warn(f"minitorch.load: weights_only={weights_only!r:.40} is not False, so the file is loaded with "
+                      "weights_only=True (torch.load would unpickle anything). Pass weights_only=False to unpickle "
+                      "any object, only for files from a trusted source.", UserWarning, stacklevel=3)
+    return False
 
 
 # ---- saving ----------------------------------------------------------------------------------
@@ -327,16 +366,26 @@ def refused_message(qualname: str) -> str:
             f"trust this class/function.{_DOCS}")
 
 
+def _refusal(refused: _torch_pickle.Refused, name: str) -> pickle.UnpicklingError:
+    """The error for a ``weights_only`` load of the file ``name`` that the unpickler refused: PyTorch's text,
+    then the file's name."""
+    if refused.qualname is not None:
+        text = refused_message(refused.qualname)
+    else:  # as PyTorch words what its unpickler refuses other than globals
+        text = f"Weights only load failed. {_UNSAFE}\nWeightsUnpickler error: {refused}{_DOCS}"
+    return pickle.UnpicklingError(f"{text}\n\nminitorch.load: {name} was not loaded.")
+
+
 def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, kind: str, full: bool) -> object:
     try:
         return reader(fh)
-    except _torch_pickle.Refused as e:
-        raise pickle.UnpicklingError(refused_message(str(e))) from None
     except Invalid as e:
         raise RuntimeError(f"minitorch.load: {name} (a PyTorch {kind} checkpoint) {e}") from None
     except Exception as e:
         if full:  # the file's own classes may fail as they would in torch.load: their errors are theirs
             raise
+        if isinstance(e, _torch_pickle.Refused):
+            raise _refusal(e, name) from None
         raise RuntimeError(f"minitorch.load: {name} looks like a PyTorch {kind} checkpoint but is truncated or "
                            f"corrupted: {type(e).__name__}: {e}") from e
 
