@@ -29,7 +29,6 @@ import os
 import pickle
 import re
 import secrets
-import shutil
 import stat
 import warnings
 from collections import OrderedDict
@@ -72,6 +71,9 @@ def save(obj: object, f: FileLike) -> None:
     ``.safetensors`` gets the safetensors layout (those objects, and sets, only). Saving to a path
     replaces the file atomically: an interrupted save leaves any previous file intact, and what a killed
     one leaves (``.<name>.<16 hex digits>.minitorch-tmp`` next to it) the next save to the path deletes.
+    The replaced file's mode, owner and group carry over (owner and group where the process may set them);
+    hard links to it keep the old content, as a new file takes its name. Saving needs a directory where a
+    temporary file can be made: a writable file in a read-only directory is refused.
     """
     is_path = isinstance(f, (str, bytes, os.PathLike))
     if is_path and os.fsdecode(f).endswith(".safetensors"):
@@ -245,8 +247,10 @@ def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
     """Write a temporary file next to ``path``, sync it, then rename it over ``path``.
 
     Like ``torch.save``, fails as opening ``path`` for writing would (a write-protected file, an empty
-    path), and writes a target that is not a regular file (a device, a pipe) in place. Deletes what
-    earlier saves to ``path`` that were killed left behind.
+    path), and writes a target that is not a regular file (a device, a pipe) in place. A file it replaces
+    keeps its permission bits, and its owner and group where this process may set them (root may; others
+    keep at least a group they belong to); hard links to the replaced file keep its old content. Deletes
+    what earlier saves to ``path`` that were killed left behind.
     """
     name = path
     path = os.path.realpath(path)  # write through a symlink rather than replace it
@@ -254,28 +258,29 @@ def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
     if not os.path.isdir(directory):
         raise RuntimeError(f"Parent directory {directory} does not exist.")
     try:
-        mode = os.stat(path).st_mode
+        old = os.stat(path)
     except FileNotFoundError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
         with open(name, "wb") as fh:
             write(fh)
         return
-    if mode is not None:
+    if old is not None:
         os.close(os.open(name, os.O_WRONLY))  # refused as torch.save's open would be; changes nothing
     base = os.path.basename(path)
     _remove_stale_temps(directory, base)
     try:
         tmp, fd = _new_temp(directory, base)
     except OSError as e:
-        raise OSError(e.errno, f"{e.strerror}: can't create a temporary file in {directory}", name) from None
+        raise OSError(e.errno, f"{e.strerror}: no temporary file can be made in the directory {directory}, and "
+                               "saving writes one there before renaming it over the file", name) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-            with contextlib.suppress(FileNotFoundError):
-                shutil.copymode(path, tmp)  # overwriting keeps the old file's permissions
+            if old is not None:
+                _take_over(tmp, old)
             if fcntl is not None:  # renamed while locked, so that no other save takes it for stale
                 os.replace(tmp, path)
         if fcntl is None:  # Windows renames closed files only
@@ -284,6 +289,19 @@ def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _take_over(tmp: str, old: os.stat_result) -> None:
+    """Give the new file ``tmp`` the owner, group and permission bits of the file ``old`` that it replaces, as far
+    as this process may."""
+    if hasattr(os, "chown"):
+        for uid in (old.st_uid, -1):  # -1: keep our own, where the old file is another user's
+            try:
+                os.chown(tmp, uid, old.st_gid)
+                break
+            except PermissionError:  # not root, and not in the old file's group either: keep the mode at least
+                continue
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))  # after chown, which clears the set-user-ID bit
 
 
 def _new_temp(directory: str, base: str) -> tuple[str, int]:

@@ -1,17 +1,12 @@
-"""save/load given bad input: damaged, truncated and hostile files, and paths that torch.save refuses.
+"""load given bad input: damaged, truncated and hostile files (paths that save refuses are in
+test_serialization_paths.py, files that try to run code in test_serialization_malicious.py).
 
 A damaged file must fail with a RuntimeError that names it, having allocated little more memory than
 the file's own size, whatever sizes it claims.
 """
 import io
-import os
-import pathlib
 import pickle
 import re
-import shutil
-import stat
-import tempfile
-import traceback
 import zipfile
 
 import numpy as np
@@ -19,7 +14,7 @@ import pytest
 
 import minitorch
 from minitorch._torch_pickle import LEGACY_SIGNATURE
-from minitorch.serialization import load, save
+from minitorch.serialization import load
 from test_serialization import (FIXTURES, FLOATS, glob, header_of, safetensors_bytes, saved_safetensors, tensor_pickle,
                                 text, torch_legacy, torch_zip, traced_peak, tup)
 
@@ -175,92 +170,3 @@ def test_refused_globals_get_pytorchs_weights_only_error(value, name):
     assert peak[0] < len(data) + 2**20
     assert f"Unsupported global: GLOBAL {name} was not an allowed global by default. Please use " \
            f"`torch.serialization.add_safe_globals([{name}])`" in str(refused.value)
-
-
-# ---- saving to paths torch.save refuses --------------------------------------------------------------
-# torch.save opens the path for writing. Its default (zip) writer then raises RuntimeErrors that do not
-# name the file; minitorch raises what opening it does, as torch's legacy writer and open() do.
-
-@pytest.fixture
-def shared_dir():
-    """A new directory anyone may write in (tmp_path's parents are private to their owner)."""
-    path = pathlib.Path(tempfile.mkdtemp())
-    path.chmod(0o777)
-    yield path
-    shutil.rmtree(path)
-
-
-def unprivileged(check):
-    """Run ``check`` as a user that file permissions apply to: in a child process as nobody if we are root."""
-    if os.geteuid() != 0:
-        check()
-        return
-    pid = os.fork()
-    if pid == 0:
-        status = 1
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            check()
-            status = 0
-        except BaseException:
-            traceback.print_exc()
-            raise
-        finally:
-            os._exit(status)
-    assert os.waitpid(pid, 0)[1] == 0, "the check failed as user nobody (its traceback is in the captured stderr)"
-
-
-def test_save_over_a_write_protected_file(shared_dir):
-    path = shared_dir / "ckpt.pt"
-    save({"v": 1}, path)
-    path.chmod(0o444)
-
-    def refused():
-        with pytest.raises(PermissionError, match=re.escape(f"[Errno 13] Permission denied: '{path}'")):
-            save({"v": 2}, path)
-        assert load(path) == {"v": 1} and os.listdir(shared_dir) == ["ckpt.pt"]
-
-    unprivileged(refused)
-    if os.geteuid() == 0:  # root may write any file, and torch.save as root does
-        save({"v": 3}, path)
-        assert load(path) == {"v": 3} and stat.S_IMODE(path.stat().st_mode) == 0o444
-
-
-def test_save_into_a_write_protected_directory(shared_dir):
-    folder = shared_dir / "ro"
-    folder.mkdir()
-    save({"v": 1}, folder / "old.pt")
-    (folder / "old.pt").chmod(0o666)
-    folder.chmod(0o555)
-
-    def refused():
-        for name in ("new.pt", "old.pt"):  # torch.save writes over old.pt in place, but not atomically
-            with pytest.raises(PermissionError, match=re.escape(f"[Errno 13] Permission denied: can't create a "
-                                                                 f"temporary file in {folder}: '{folder / name}'")):
-                save({"v": 2}, folder / name)
-        assert load(folder / "old.pt") == {"v": 1} and os.listdir(folder) == ["old.pt"]
-
-    unprivileged(refused)
-
-
-def test_save_to_an_empty_path_or_a_directory(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "folder").mkdir()
-    with pytest.raises(FileNotFoundError, match=re.escape("[Errno 2] No such file or directory: ''")):
-        save({"v": 1}, "")
-    with pytest.raises(IsADirectoryError, match=re.escape("[Errno 21] Is a directory: 'folder'")):
-        save({"v": 1}, "folder")
-    assert os.listdir(tmp_path) == ["folder"] and os.listdir(tmp_path / "folder") == []
-
-
-@pytest.mark.parametrize("target", ["", "folder"])
-def test_save_errors_are_those_of_torch_legacy_writer(target, tmp_path, monkeypatch):
-    torch = pytest.importorskip("torch")
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "folder").mkdir()
-    with pytest.raises(OSError) as theirs:
-        torch.save({"v": 1}, target, _use_new_zipfile_serialization=False)
-    with pytest.raises(type(theirs.value)) as ours:
-        save({"v": 1}, target)
-    assert str(ours.value) == str(theirs.value)
