@@ -402,6 +402,12 @@ class _StorageScan(_Unpickler):
         found = _GLOBALS.get(_qualname(module, name))
         return found if isinstance(found, _StorageType) else _Stub
 
+    def persistent_load(self, pid):
+        try:
+            return super().persistent_load(pid)
+        except Refused:  # for the load that follows to refuse in its own words
+            return _Stub()
+
 
 def _unpickler(full: bool) -> type[_Unpickler]:
     return _Unpickler if full else _RestrictedUnpickler
