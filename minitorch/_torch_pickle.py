@@ -368,45 +368,40 @@ def _name(func) -> str:
     return getattr(func, "__qualname__", None) or type(func).__name__
 
 
-class _Stub:
-    """What ``_StorageScan`` makes of every global but the storage types: calling it, building it or adding to
-    it does nothing."""
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def __call__(self, *args, **kwargs):
-        return _Stub()
-
-    def __setstate__(self, state):
-        pass
-
-    def __setitem__(self, key, value):
-        pass
-
-    def append(self, item):
-        pass
-
-    def extend(self, items):
-        pass
-
-    def add(self, item):
-        pass
-
-
 class _StorageScan(_Unpickler):
-    """Reads a pickle only to call ``storage`` for each storage its persistent ids name, running nothing from
-    the file whatever ``weights_only`` is: every global but torch's storage types stands in as ``_Stub``."""
+    """Reads a pickle only to call ``storage`` for each storage its persistent ids name. Whatever
+    ``weights_only`` is, it runs nothing from the file: every global but torch's storage types, and what any
+    call or BUILD would make, is a placeholder, and nothing is added to containers."""
+
+    dispatch: ClassVar[dict] = dict(_Unpickler.dispatch)
+    _MADE = object()
 
     def find_class(self, module, name):
         found = _GLOBALS.get(_qualname(module, name))
-        return found if isinstance(found, _StorageType) else _Stub
+        return found if isinstance(found, _StorageType) else self._MADE
 
     def persistent_load(self, pid):
         try:
             return super().persistent_load(pid)
         except Refused:  # for the load that follows to refuse in its own words
-            return _Stub()
+            return self._MADE
+
+    def _drop(self, n: int) -> None:
+        del self.stack[len(self.stack) - n:]
+
+    def _made(self, inputs: int) -> None:
+        """Replace the ``inputs`` objects a call takes from the stack's top by what it makes."""
+        self._drop(inputs)
+        self.append(self._MADE)
+
+    def _instantiate(self, klass, args):  # OBJ and INST
+        self.append(self._MADE)
+
+    dispatch.update({pickle.REDUCE[0]: lambda self: self._made(2), pickle.NEWOBJ[0]: lambda self: self._made(2),
+                     pickle.NEWOBJ_EX[0]: lambda self: self._made(3), pickle.BUILD[0]: lambda self: self._drop(1),
+                     pickle.APPEND[0]: lambda self: self._drop(1), pickle.SETITEM[0]: lambda self: self._drop(2),
+                     **dict.fromkeys((pickle.APPENDS[0], pickle.SETITEMS[0], pickle.ADDITEMS[0]),
+                                     lambda self: self.pop_mark())})
 
 
 def _unpickler(full: bool) -> type[_Unpickler]:

@@ -436,6 +436,11 @@ def tup(*items):
     return b"(" + b"".join(items) + b"t"
 
 
+def call(func: bytes, *args: bytes) -> bytes:
+    """Opcodes that call what ``func`` pushes with the values ``args`` push."""
+    return func + tup(*args) + b"R"
+
+
 def tensor_pickle(size, stride, offset=0, storage="FloatStorage", numel=4, rebuild="torch._utils _rebuild_tensor_v2"):
     """Opcodes that rebuild a tensor viewing storage record 0."""
     pid = tup(text("storage"), glob(f"torch {storage}"), text("0"), text("cpu"), num(numel)) + b"Q"

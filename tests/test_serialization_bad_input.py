@@ -4,9 +4,12 @@ test_serialization_paths.py, files that try to run code in test_serialization_ma
 A damaged file must fail with a RuntimeError that names it, having allocated little more memory than
 the file's own size, whatever sizes it claims.
 """
+import collections
+import contextlib
 import io
 import pickle
 import re
+import time
 import zipfile
 
 import numpy as np
@@ -15,8 +18,8 @@ import pytest
 import minitorch
 from minitorch._torch_pickle import LEGACY_SIGNATURE
 from minitorch.serialization import load
-from test_serialization import (FIXTURES, FLOATS, glob, header_of, safetensors_bytes, saved_safetensors, tensor_pickle,
-                                text, torch_legacy, torch_zip, traced_peak, tup)
+from test_serialization import (FIXTURES, FLOATS, call, glob, header_of, num, safetensors_bytes, saved_safetensors,
+                                tensor_pickle, text, torch_legacy, torch_zip, traced_peak, tup)
 
 GOOD = saved_safetensors({"w": minitorch.arange(4.0), "n": minitorch.tensor(2)})
 GOOD_DATA = len(GOOD) - header_of(GOOD)[1]
@@ -170,3 +173,117 @@ def test_refused_globals_get_pytorchs_weights_only_error(value, name):
     assert peak[0] < len(data) + 2**20
     assert f"Unsupported global: GLOBAL {name} was not an allowed global by default. Please use " \
            f"`torch.serialization.add_safe_globals([{name}])`" in str(refused.value)
+
+
+# ---- pickles that would make the loader iterate over a tensor ------------------------------------------------
+# An expanded tensor of 10**9 elements stores one: a container made from it, or anything else that walks its
+# elements, would take minutes and gigabytes. Each is refused, or loads, within a second and 100 MB.
+
+EXPANDED = tensor_pickle((500_000_000, 2), (0, 0), numel=1)  # 10**9 elements; its rows are key-value pairs
+STORAGE = tup(text("storage"), glob("torch FloatStorage"), text("0"), text("cpu"), num(1)) + b"Q"
+ORDERED_DICT = call(glob("collections OrderedDict"))
+CONTAINER_TYPES = [list, tuple, dict, frozenset, collections.Counter, collections.deque]  # allowed by safe_globals
+
+
+def rebuilt(*args: bytes) -> bytes:
+    return call(glob("torch._utils _rebuild_tensor_v2"), *args)
+
+
+def made(type_name: str) -> str:
+    return re.escape(f"{type_name}() of a tensor is not allowed: it would iterate over the tensor's elements")
+
+
+def adds_to_tensor(opcode: str, kind: str) -> str:
+    return re.escape(f"{opcode} may only add to a {kind}, not a Tensor")
+
+
+REFUSED_ITERATIONS = {  # opcodes: what the refusal says
+    **{f"{name}_reduce": (call(glob(qualname), EXPANDED), made(name))
+       for name, qualname in [("set", "builtins set"), ("OrderedDict", "collections OrderedDict"), ("Size", "torch Size"),
+                              *((t.__qualname__, f"{t.__module__} {t.__qualname__}") for t in CONTAINER_TYPES)]},
+    "set_newobj": (glob("builtins set") + tup(EXPANDED) + b"\x81", made("set")),
+    "Size_newobj": (glob("torch Size") + tup(EXPANDED) + b"\x81", made("Size")),
+    "tuple_newobj_ex": (glob("builtins tuple") + tup(EXPANDED) + b"}\x92", made("tuple")),
+    "set_obj": (b"(" + glob("builtins set") + EXPANDED + b"o", made("set")),
+    "set_inst": (b"(" + EXPANDED + b"ibuiltins\nset\n", made("set")),
+    "arguments_unpacked": (glob("builtins set") + EXPANDED + b"R", "set may only be called with a tuple of arguments"),
+    "nested": (ORDERED_DICT + text("a") + b"]" + call(glob("builtins set"), EXPANDED) + b"as", made("set")),
+    "set_of_Size": (call(glob("builtins set"), call(glob("torch Size"), EXPANDED)), made("Size")),
+    "device": (call(glob("torch device"), EXPANDED), "torch.device takes a string and an index, not a Tensor"),
+    "codecs": (call(glob("_codecs encode"), EXPANDED, text("latin1")), "_codecs.encode may only turn latin-1 text"),
+    "additems": (EXPANDED + b"(" + num(1) + b"\x90", adds_to_tensor("ADDITEMS", "set")),  # would call tensor.add(1)
+    "setitems": (EXPANDED + b"(" + EXPANDED + num(1) + b"u", adds_to_tensor("SETITEMS", "dict or OrderedDict")),
+    "setitem": (EXPANDED + EXPANDED + num(1) + b"s", adds_to_tensor("SETITEM", "dict or OrderedDict")),
+    "appends": (EXPANDED + b"(" + num(1) + b"e", adds_to_tensor("APPENDS", "list")),
+    "append": (EXPANDED + num(1) + b"a", adds_to_tensor("APPEND", "list")),
+    "build": (ORDERED_DICT + EXPANDED + b"b", "BUILD of a OrderedDict is not allowed"),
+    "storage_key": (tup(text("storage"), glob("torch FloatStorage"), EXPANDED, text("cpu"), num(1)) + b"Q",
+                    "does not name a torch storage class and a key"),
+}
+INVALID_ITERATIONS = {  # opcodes: what the RuntimeError says
+    "geometry": (rebuilt(STORAGE, num(0), EXPANDED, EXPANDED, b"\x89", ORDERED_DICT),
+                 "invalid tensor geometry: offset 0, size a Tensor, stride a Tensor"),
+    "requires_grad": (rebuilt(STORAGE, num(0), tup(num(1)), tup(num(1)), EXPANDED, ORDERED_DICT),
+                      "Boolean value of Tensor with more than one value is ambiguous"),
+}
+LOADED_WITH_A_TENSOR = {  # opcodes: how the loaded value holds the expanded tensor
+    "set_of_list": (call(glob("builtins set"), b"]" + EXPANDED + b"a"), lambda w: next(iter(w))),
+    "frozenset": (b"(" + EXPANDED + b"\x91", lambda w: next(iter(w))),
+    "dict_key": (b"}" + EXPANDED + num(1) + b"s", lambda w: next(iter(w))),
+    "OrderedDict_of_pairs": (call(glob("collections OrderedDict"), b"]" + tup(text("a"), EXPANDED) + b"a"),
+                             lambda w: w["a"]),
+    "Size_of_tuple": (call(glob("torch Size"), tup(EXPANDED)), lambda w: w[0]),
+}
+
+
+@contextlib.contextmanager
+def bounded(seconds: float, traced_bytes: int):
+    """Fails unless the block takes less than ``seconds`` and allocates less than ``traced_bytes``. On Linux the
+    process may not grow by more than 1 GiB meanwhile, so that a regression fails with MemoryError rather than
+    exhausting the machine."""
+    limit = contextlib.nullcontext()
+    try:
+        import resource
+        with open("/proc/self/statm") as statm:
+            size = int(statm.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + 2**30 if hard == resource.RLIM_INFINITY else min(size + 2**30, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        limit = contextlib.ExitStack()
+        limit.callback(resource.setrlimit, resource.RLIMIT_AS, (soft, hard))
+    except (ImportError, OSError):  # no resource module, or no /proc
+        pass
+    with limit, traced_peak() as peak:
+        start = time.perf_counter()
+        yield
+    took = time.perf_counter() - start
+    assert took < seconds and peak[0] < traced_bytes, (took, peak[0])
+
+
+def iterating_file(value: bytes, file_format: str) -> bytes:
+    return (torch_zip if file_format == "zip" else torch_legacy)(value, FLOATS[:4], protocol=4)
+
+
+@pytest.mark.parametrize("file_format", ["zip", "legacy"])
+@pytest.mark.parametrize("case", [*REFUSED_ITERATIONS, *INVALID_ITERATIONS])
+def test_pickles_that_would_iterate_over_an_expanded_tensor_are_refused(case, file_format):
+    if case in REFUSED_ITERATIONS:
+        value, problem = REFUSED_ITERATIONS[case]
+        error, name = pickle.UnpicklingError, r"\n\nminitorch.load: <BytesIO> was not loaded\.$"
+    else:
+        value, problem = INVALID_ITERATIONS[case]
+        error, name = RuntimeError, "^minitorch.load: <BytesIO> "
+    data = iterating_file(value, file_format)
+    with minitorch.serialization.safe_globals(CONTAINER_TYPES), bounded(1.0, 100 * 2**20):
+        with pytest.raises(error) as refused:
+            load(io.BytesIO(data))
+    assert re.search(problem, str(refused.value)) and re.search(name, str(refused.value)), str(refused.value)
+
+
+@pytest.mark.parametrize("file_format", ["zip", "legacy"])
+@pytest.mark.parametrize("case", LOADED_WITH_A_TENSOR)
+def test_containers_of_an_expanded_tensor_load(case, file_format):
+    value, tensor_in = LOADED_WITH_A_TENSOR[case]
+    with bounded(1.0, 100 * 2**20):
+        w = load(io.BytesIO(iterating_file(value, file_format)))["w"]
+    assert tensor_in(w).shape == (500_000_000, 2) and tensor_in(w)[123_456_789, 1].item() == 0.0

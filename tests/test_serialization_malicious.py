@@ -21,13 +21,9 @@ import numpy as np
 import pytest
 
 from minitorch.serialization import load
-from test_serialization import glob, num, text, torch_legacy, torch_zip, tup
+from test_serialization import call, glob, num, text, torch_legacy, torch_zip, tup
 
 REDUCE, EMPTY_TUPLE = b"R", b")"
-
-
-def call(func: bytes, *args: bytes) -> bytes:
-    return func + tup(*args) + REDUCE
 
 
 def binbytes(data: bytes) -> bytes:  # BINBYTES, a protocol 3 opcode
