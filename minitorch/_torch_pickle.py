@@ -189,7 +189,7 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
 
 def _latin1(text: str, encoding: str) -> bytes:
     """``_codecs.encode`` as protocol 2 uses it to pickle bytes; other codecs could grow data at every call."""
-    if type(text) is not str or encoding not in ("latin1", "latin-1"):
+    if type(text) is not str or type(encoding) is not str or encoding not in ("latin1", "latin-1"):
         raise Refused(f"_codecs.encode may only turn latin-1 text into bytes, not apply {_described(encoding)} "
                       f"to {_described(text)}")
     return text.encode("latin1")
@@ -222,6 +222,14 @@ def _qualname(module: str, name: str) -> str:
     return f"{'builtins' if module == '__builtin__' else module}.{name}"
 
 
+def _allowed(qualname: str):
+    """What a weights_only load hands out for the global ``qualname`` (the user's choice first), or None."""
+    for table in (SAFE_GLOBALS, _GLOBALS):
+        if qualname in table:
+            return table[qualname]
+    return None
+
+
 class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose opcodes can be overridden
     """Unpickles any global (``weights_only=False``), torch's as minitorch's own; ``storage(type, key, numel)``
     supplies the storages that persistent ids name."""
@@ -233,11 +241,8 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose opcodes
         self._storage = storage
 
     def find_class(self, module, name):
-        qualname = _qualname(module, name)
-        for table in (SAFE_GLOBALS, _GLOBALS):
-            if qualname in table:
-                return table[qualname]
-        return super().find_class(module, name)
+        found = _allowed(_qualname(module, name))
+        return super().find_class(module, name) if found is None else found
 
     def get_extension(self, code):
         # Always through find_class: copyreg's cache of extension codes may hold what an earlier load imported.
@@ -247,7 +252,8 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose opcodes
         self.append(self.find_class(*key))
 
     def persistent_load(self, pid):
-        if self._storage is None or type(pid) is not tuple or len(pid) not in (5, 6) or pid[0] != "storage":
+        if self._storage is None or type(pid) is not tuple or len(pid) not in (5, 6) or type(pid[0]) is not str \
+                or pid[0] != "storage":
             raise Refused(f"persistent id {_described(pid)} is not a storage")
         storage_type, key, _location, numel = pid[1:5]
         if not isinstance(storage_type, _StorageType) or type(key) is not str:
@@ -280,11 +286,11 @@ class _RestrictedUnpickler(_Unpickler):
 
     def find_class(self, module, name):
         qualname = _qualname(module, name)
-        for table in (SAFE_GLOBALS, _GLOBALS):
-            if qualname in table:
-                self._handed_out.add(id(table[qualname]))
-                return table[qualname]
-        raise Refused(f"Unsupported global: GLOBAL {qualname}", qualname)
+        found = _allowed(qualname)
+        if found is None:
+            raise Refused(f"Unsupported global: GLOBAL {qualname}", qualname)
+        self._handed_out.add(id(found))
+        return found
 
     def _check_call(self, func, args, kwargs=None) -> None:
         if id(func) not in self._handed_out:
@@ -345,7 +351,8 @@ class _RestrictedUnpickler(_Unpickler):
     def load_build(self):
         state, inst = self.stack[-1], self.stack[-2]
         if type(inst) in SAFE_GLOBALS.values():  # its state is set as pickle does
-            return super().load_build()
+            super().load_build()
+            return
         if type(inst) is not OrderedDict or type(state) is not dict:
             raise Refused(f"BUILD of a {type(inst).__name__} is not allowed (only the attributes of an "
                           "OrderedDict may be set)")
@@ -354,9 +361,8 @@ class _RestrictedUnpickler(_Unpickler):
                           "__setstate__")
         vars(inst).update(self.stack.pop())  # never through a __setstate__
 
-    def load_bytearray8(self):
-        raise Refused("Unsupported global: GLOBAL bytearray", "builtins.bytearray")  # as protocols 2-4 name it;
-        # this opcode allocates what it claims
+    def load_bytearray8(self):  # it allocates what it claims; refused as the global protocols 2-4 name
+        raise Refused("Unsupported global: GLOBAL bytearray", "builtins.bytearray")
 
     dispatch.update({pickle.REDUCE[0]: load_reduce, pickle.NEWOBJ[0]: load_newobj, pickle.NEWOBJ_EX[0]: load_newobj_ex,
                      pickle.APPEND[0]: load_append, pickle.APPENDS[0]: load_appends, pickle.SETITEM[0]: load_setitem,

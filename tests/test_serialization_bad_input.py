@@ -147,8 +147,11 @@ def test_hand_made_torch_zips_that_are_refused(value, data, problem):
 
 @pytest.mark.parametrize("value, problem", [
     (glob("torch float32") + b"N}" + text("name") + text("evil") + b"s\x86b", "BUILD of a dtype is not allowed"),
+    (call(glob("collections OrderedDict")) + b"}" + text("__setstate__") + glob("torch Size") + b"sb",
+     "BUILD may set only plain attributes of an OrderedDict, not special names such as __setstate__"),
+    (call(call(glob("collections OrderedDict"))), "only the globals the file names may be called, not a OrderedDict"),
     (encoded(24), "_codecs.encode may only turn latin-1 text into bytes, not apply 'hex' to b'a'"),
-], ids=["build", "codec_growth"])
+], ids=["build", "build_setstate", "call_an_object", "codec_growth"])
 def test_what_the_weights_only_unpickler_refuses(value, problem):
     data = torch_zip(value, None)
     with traced_peak() as peak:
