@@ -385,13 +385,13 @@ def refused_message(qualname: str) -> str:
 
 
 def _refusal(refused: _torch_pickle.Refused, name: str) -> pickle.UnpicklingError:
-    """The error for a ``weights_only`` load of the file ``name`` that the unpickler refused: PyTorch's text,
-    then the file's name."""
+    """The error for a ``weights_only`` load of the file ``name`` that the unpickler refused: PyTorch's text, its
+    last line ending with the file's name (programs may pick lines out of PyTorch's text by position)."""
     if refused.qualname is not None:
         text = refused_message(refused.qualname)
     else:  # as PyTorch words what its unpickler refuses other than globals
         text = f"Weights only load failed. {_UNSAFE}\nWeightsUnpickler error: {refused}{_DOCS}"
-    return pickle.UnpicklingError(f"{text}\n\nminitorch.load: {name} was not loaded.")
+    return pickle.UnpicklingError(f"{text} minitorch.load: {name} was not loaded.")
 
 
 def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, kind: str, full: bool) -> object:

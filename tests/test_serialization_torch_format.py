@@ -125,7 +125,7 @@ def torch_error(path) -> str:
     """torch.load's error for ``path``, and the line by which minitorch.load's names the file."""
     with pytest.raises(pickle.UnpicklingError) as refused:
         torch.load(path, weights_only=True)
-    return f"{refused.value}\n\nminitorch.load: {str(path)!r} was not loaded."
+    return f"{refused.value} minitorch.load: {str(path)!r} was not loaded."
 
 
 @pytest.mark.parametrize("lib", ["minitorch", "torch"])
