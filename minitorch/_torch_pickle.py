@@ -8,22 +8,22 @@ storages by key (persistent ids ``('storage', torch.FloatStorage, key, location,
 - legacy: the pickles of a magic number, a protocol version, sys_info, the object and a list
   of storage keys, then for each key an 8-byte element count and the storage's bytes.
 
-By default the pickle is read by an unpickler whose ``find_class`` hands out only the globals a
-checkpoint of tensors needs, mapped to minitorch's own implementations; any other global stops
-loading with ``Refused`` before it can be called (``full=True``, for ``weights_only=False``, imports
-any other global as pickle does). BUILD (set an object's attributes) is allowed only on
-OrderedDicts, for a state_dict's ``_metadata``: elsewhere it could rewrite shared objects such as
-``minitorch.float32`` or the ``Size`` class.
+By default the pickle is read by ``_RestrictedUnpickler``, which hands out only the globals a
+checkpoint of tensors needs, mapped to minitorch's own implementations, and refuses (``Refused``)
+anything else before it is called; ``full=True`` (``weights_only=False``) unpickles any global as
+pickle does.
 
 Nothing the file claims is allocated before it is checked against the file's size: storages are
 read once, into the arrays that the loaded tensors then view (with the stride PyTorch saved), so a
 checkpoint loads in about its own size of memory and an expanded tensor costs no more than its storage.
+Nor may the pickle make the loader iterate over a tensor's elements (see ``_RestrictedUnpickler``).
 
 ``write_zip`` writes the zip format as ``torch.save`` does (pickle protocol 2, storages 64-byte aligned),
 each tensor as a contiguous storage of its own.
 """
 from __future__ import annotations
 
+import copyreg
 import functools
 import io
 import math
@@ -34,7 +34,7 @@ import struct
 import sys
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import BinaryIO, ClassVar
 
 import numpy as np
@@ -51,7 +51,11 @@ LEGACY_SIGNATURE = re.compile(rb"\x80[\x02-\x05](?:\x95.{8})?\x8a\x0a" + re.esca
 
 
 class Refused(pickle.UnpicklingError):
-    """The pickle names a global that the restricted unpickler does not hand out (its name is ``args[0]``)."""
+    """What the ``weights_only`` unpickler will not do; ``qualname`` names the global, if that is what it refused."""
+
+    def __init__(self, message: str, qualname: str | None = None):
+        super().__init__(message)
+        self.qualname = qualname
 
 
 class Invalid(Exception):
@@ -64,6 +68,22 @@ def check_shape(shape: tuple, itemsize: int, what: str) -> None:
         raise Invalid(f"holds {what} with {len(shape)} dimensions: numpy arrays have at most 64")
     if itemsize * math.prod(n for n in shape if n) > sys.maxsize:
         raise Invalid(f"holds {what} of shape {list(shape)}: more bytes than numpy can address")
+
+
+_PLAIN = (type(None), bool, int, float, str, bytes)
+_SHAPES = (tuple, list, Size)
+
+
+def _described(obj) -> str:
+    """``obj`` for an error message: its repr if it is a plain value, else its type (a file's objects may be
+    tensors of a billion elements, or have any repr)."""
+    def plain(x) -> bool:
+        return type(x) in _PLAIN and not (type(x) is int and x.bit_length() > 64)
+
+    if plain(obj) or (type(obj) in _SHAPES and len(obj) <= 64 and all(map(plain, obj))):
+        text = repr(obj)
+        return text if len(text) <= 100 else text[:97] + "..."
+    return f"a {type(obj).__name__}"
 
 
 class _StorageType:
@@ -79,7 +99,7 @@ class _StorageType:
         """The first ``numel`` elements stored in the bytes ``raw``, native-endian: a view of ``raw`` unless
         they must be byte-swapped or widened (bfloat16 loads as float32)."""
         if type(numel) is not int or numel < 0:
-            raise Invalid(f"is corrupted: invalid element count {numel!r} for a {self.name}")
+            raise Invalid(f"is corrupted: invalid element count {_described(numel)} for a {self.name}")
         need = numel * self.dtype.itemsize
         if raw.size < need:
             raise Invalid(f"is corrupted: a {self.name} of {numel} elements needs {need} bytes but its data "
@@ -121,9 +141,11 @@ def _view(storage: np.ndarray, offset: int, size: tuple, stride: tuple) -> np.nd
     """
     if not isinstance(storage, np.ndarray):
         raise TypeError(f"a tensor's storage is a {type(storage).__name__}, not a storage")
+    if (type(size) not in _SHAPES or type(stride) not in _SHAPES or len(size) != len(stride)
+            or not all(type(n) is int and n >= 0 for n in (offset, *size, *stride))):
+        raise Invalid(f"is corrupted: invalid tensor geometry: offset {_described(offset)}, size {_described(size)}, "
+                      f"stride {_described(stride)}")
     size, stride = tuple(size), tuple(stride)
-    if len(size) != len(stride) or not all(type(n) is int and n >= 0 for n in (offset, *size, *stride)):
-        raise Invalid(f"is corrupted: invalid tensor geometry: offset {offset!r}, size {size!r}, stride {stride!r}")
     check_shape(size, storage.itemsize, "a tensor")
     if 0 in size:
         return np.empty(size, storage.dtype)
@@ -167,10 +189,17 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
 
 def _latin1(text: str, encoding: str) -> bytes:
     """``_codecs.encode`` as protocol 2 uses it to pickle bytes; other codecs could grow data at every call."""
-    if type(text) is not str or encoding not in ("latin1", "latin-1"):
-        raise pickle.UnpicklingError(
-            f"_codecs.encode may only turn latin-1 text into bytes, not apply {encoding!r:.50}")
+    if type(text) is not str or type(encoding) is not str or encoding not in ("latin1", "latin-1"):
+        raise Refused(f"_codecs.encode may only turn latin-1 text into bytes, not apply {_described(encoding)} "
+                      f"to {_described(text)}")
     return text.encode("latin1")
+
+
+def _device(kind: str, index: int | None = None) -> device:
+    """``torch.device`` as pickles call it: ``device('cpu')`` or ``device('cuda', 0)``."""
+    if type(kind) is not str or not (index is None or type(index) is int):
+        raise Refused(f"torch.device takes a string and an index, not {_described(kind)} and {_described(index)}")
+    return device(kind, index)
 
 
 _GLOBALS = {
@@ -178,7 +207,7 @@ _GLOBALS = {
     "builtins.set": set,
     "_codecs.encode": _latin1,  # how protocol 2 pickles bytes
     "torch.Size": Size,
-    "torch.device": device,
+    "torch.device": _device,
     "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
     "torch._utils._rebuild_parameter": _rebuild_parameter,
     "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
@@ -186,64 +215,203 @@ _GLOBALS = {
     **{f"torch.{d.name}": d for d in _dtype.ALL},
     "torch.bfloat16": _dtype.float32,  # as bfloat16 storages load
 }
-_REBUILDERS = {name for name in _GLOBALS if name.startswith("torch._utils.")}
 SAFE_GLOBALS: dict = {}  # what the user allowed with serialization.add_safe_globals: qualified name -> object
 
 
-def _skip(*args):
+def _qualname(module: str, name: str) -> str:
+    return f"{'builtins' if module == '__builtin__' else module}.{name}"
+
+
+def _allowed(qualname: str):
+    """What a weights_only load hands out for the global ``qualname`` (the user's choice first), or None."""
+    for table in (SAFE_GLOBALS, _GLOBALS):
+        if qualname in table:
+            return table[qualname]
     return None
 
 
-class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose BUILD can be restricted
-    """Unpickles with only ``_GLOBALS`` (and any global if ``full``); ``storage(type, key, numel)`` supplies
-    the storages.
-
-    A ``dry`` run builds no tensors: it only lets ``storage`` see which storages are used.
-    """
+class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose opcodes can be overridden
+    """Unpickles any global (``weights_only=False``), torch's as minitorch's own; ``storage(type, key, numel)``
+    supplies the storages that persistent ids name."""
 
     dispatch: ClassVar[dict] = dict(pickle._Unpickler.dispatch)
 
-    def __init__(self, file: BinaryIO, storage: Callable | None = None, dry: bool = False, full: bool = False):
+    def __init__(self, file: BinaryIO, storage: Callable | None = None):
         super().__init__(_Bounded(file), encoding="utf-8")
         self._storage = storage
-        self._dry = dry
-        self._full = full
 
     def find_class(self, module, name):
-        qualname = f"{'builtins' if module == '__builtin__' else module}.{name}"
-        if qualname in SAFE_GLOBALS:
-            return SAFE_GLOBALS[qualname]
-        if qualname not in _GLOBALS:
-            if self._full:
-                return super().find_class(module, name)
-            raise Refused(qualname)
-        return _skip if self._dry and qualname in _REBUILDERS else _GLOBALS[qualname]
+        found = _allowed(_qualname(module, name))
+        return super().find_class(module, name) if found is None else found
+
+    def get_extension(self, code):
+        # Always through find_class: copyreg's cache of extension codes may hold what an earlier load imported.
+        key = copyreg._inverted_registry.get(code)
+        if key is None:
+            raise pickle.UnpicklingError(f"unregistered extension code {code}")
+        self.append(self.find_class(*key))
 
     def persistent_load(self, pid):
-        if self._storage is None or not (isinstance(pid, tuple) and len(pid) in (5, 6) and pid[0] == "storage"):
-            raise pickle.UnpicklingError(f"unexpected persistent id {pid!r:.100}")
+        if self._storage is None or type(pid) is not tuple or len(pid) not in (5, 6) or type(pid[0]) is not str \
+                or pid[0] != "storage":
+            raise Refused(f"persistent id {_described(pid)} is not a storage")
         storage_type, key, _location, numel = pid[1:5]
-        if not isinstance(storage_type, _StorageType):
-            raise pickle.UnpicklingError(f"storage type {storage_type!r:.100} is not a torch storage class")
+        if not isinstance(storage_type, _StorageType) or type(key) is not str:
+            raise Refused(f"persistent id ('storage', {_described(storage_type)}, {_described(key)}, ...) does not "
+                          "name a torch storage class and a key")
         if len(pid) == 6 and pid[5] is not None:
             raise pickle.UnpicklingError("storage views (PyTorch < 0.4) are not supported")
-        return self._storage(storage_type, str(key), numel)
+        return self._storage(storage_type, key, numel)
+
+
+class _RestrictedUnpickler(_Unpickler):
+    """Unpickles as ``weights_only=True``: every refusal raises ``Refused`` before anything is called.
+
+    - GLOBAL and the like hand out only ``_GLOBALS`` and ``SAFE_GLOBALS``; REDUCE, NEWOBJ, OBJ and INST
+      call only what was handed out, with a tuple of arguments, and never an iterable type (set, OrderedDict,
+      Size, a user's list) on a tensor or storage, which it would iterate element by element (an expanded
+      tensor has billions of elements and one stored);
+    - APPEND(S), SETITEM(S) and ADDITEMS add to lists, dicts and sets only (on a tensor they would call its
+      ``add`` or ``__setitem__``);
+    - BUILD sets plain attributes of an OrderedDict (a state_dict's ``_metadata``) only, or the state of
+      a class in ``SAFE_GLOBALS``: elsewhere it could rewrite shared objects such as ``minitorch.float32``,
+      or plant a ``__setstate__`` that a later BUILD would call.
+    """
+
+    dispatch: ClassVar[dict] = dict(_Unpickler.dispatch)
+
+    def __init__(self, file: BinaryIO, storage: Callable | None = None):
+        super().__init__(file, storage)
+        self._handed_out: set[int] = set()  # ids of the globals find_class returned: all are module-level objects
+
+    def find_class(self, module, name):
+        qualname = _qualname(module, name)
+        found = _allowed(qualname)
+        if found is None:
+            raise Refused(f"Unsupported global: GLOBAL {qualname}", qualname)
+        self._handed_out.add(id(found))
+        return found
+
+    def _check_call(self, func, args, kwargs=None) -> None:
+        if id(func) not in self._handed_out:
+            raise Refused(f"only the globals the file names may be called, not {_described(func)}")
+        if type(args) not in (tuple, list) or not (kwargs is None or type(kwargs) is dict):
+            raise Refused(f"{_name(func)} may only be called with a tuple of arguments, not {_described(args)}")
+        if isinstance(func, type) and issubclass(func, Iterable):
+            if any(isinstance(arg, (Tensor, np.ndarray)) for arg in (*args, *(kwargs or {}).values())):
+                raise Refused(f"{_name(func)}() of a tensor is not allowed: it would iterate over the tensor's "
+                              "elements one by one (an expanded tensor has many more than it stores)")
+
+    def load_reduce(self):
+        self._check_call(self.stack[-2], self.stack[-1])
+        super().load_reduce()
+
+    def load_newobj(self):
+        self._check_call(self.stack[-2], self.stack[-1])
+        super().load_newobj()
+
+    def load_newobj_ex(self):
+        self._check_call(self.stack[-3], self.stack[-2], self.stack[-1])
+        super().load_newobj_ex()
+
+    def _instantiate(self, klass, args):  # OBJ and INST
+        self._check_call(klass, args)
+        super()._instantiate(klass, args)
+
+    def _target(self, opcode: str, types: tuple, depth: int = 1):
+        """The object ``opcode`` adds to, ``depth`` from the stack's top, once it is of one of ``types``."""
+        target = self.stack[-depth]
+        if type(target) not in types:
+            raise Refused(f"{opcode} may only add to a {' or '.join(t.__name__ for t in types)}, not "
+                          f"{_described(target)}")
+        return target
+
+    def load_append(self):
+        self._target("APPEND", (list,), 2)
+        super().load_append()
+
+    def load_appends(self):
+        items = self.pop_mark()
+        self._target("APPENDS", (list,)).extend(items)
+
+    def load_setitem(self):
+        self._target("SETITEM", (dict, OrderedDict), 3)
+        super().load_setitem()
+
+    def load_setitems(self):
+        items = self.pop_mark()
+        target = self._target("SETITEMS", (dict, OrderedDict))
+        for i in range(0, len(items), 2):
+            target[items[i]] = items[i + 1]
+
+    def load_additems(self):
+        items = self.pop_mark()
+        self._target("ADDITEMS", (set,)).update(items)
 
     def load_build(self):
-        if self._full or type(self.stack[-2]) in SAFE_GLOBALS.values():  # its state is set as pickle does
-            return super().load_build()
-        if type(self.stack[-2]) is not OrderedDict or type(self.stack[-1]) is not dict:
-            raise pickle.UnpicklingError(f"BUILD of a {type(self.stack[-2]).__name__} is not allowed (only the "
-                                         "attributes of an OrderedDict may be set)")
-        super().load_build()
+        state, inst = self.stack[-1], self.stack[-2]
+        if type(inst) in SAFE_GLOBALS.values():  # its state is set as pickle does
+            super().load_build()
+            return
+        if type(inst) is not OrderedDict or type(state) is not dict:
+            raise Refused(f"BUILD of a {type(inst).__name__} is not allowed (only the attributes of an "
+                          "OrderedDict may be set)")
+        if not all(type(k) is str and not k.startswith("__") for k in state):
+            raise Refused("BUILD may set only plain attributes of an OrderedDict, not special names such as "
+                          "__setstate__")
+        vars(inst).update(self.stack.pop())  # never through a __setstate__
 
-    def load_bytearray8(self):
-        if self._full:
-            return super().load_bytearray8()
-        raise Refused("builtins.bytearray")  # as protocols 2-4 name it; this opcode allocates what it claims
+    def load_bytearray8(self):  # it allocates what it claims; refused as the global protocols 2-4 name
+        raise Refused("Unsupported global: GLOBAL bytearray", "builtins.bytearray")
 
-    dispatch[pickle.BUILD[0]] = load_build
-    dispatch[pickle.BYTEARRAY8[0]] = load_bytearray8
+    dispatch.update({pickle.REDUCE[0]: load_reduce, pickle.NEWOBJ[0]: load_newobj, pickle.NEWOBJ_EX[0]: load_newobj_ex,
+                     pickle.APPEND[0]: load_append, pickle.APPENDS[0]: load_appends, pickle.SETITEM[0]: load_setitem,
+                     pickle.SETITEMS[0]: load_setitems, pickle.ADDITEMS[0]: load_additems,
+                     pickle.BUILD[0]: load_build, pickle.BYTEARRAY8[0]: load_bytearray8})
+
+
+def _name(func) -> str:
+    return getattr(func, "__qualname__", None) or type(func).__name__
+
+
+class _StorageScan(_Unpickler):
+    """Reads a pickle only to call ``storage`` for each storage its persistent ids name. Whatever
+    ``weights_only`` is, it runs nothing from the file: every global but torch's storage types, and what any
+    call or BUILD would make, is a placeholder, and nothing is added to containers."""
+
+    dispatch: ClassVar[dict] = dict(_Unpickler.dispatch)
+    _MADE = object()
+
+    def find_class(self, module, name):
+        found = _GLOBALS.get(_qualname(module, name))
+        return found if isinstance(found, _StorageType) else self._MADE
+
+    def persistent_load(self, pid):
+        try:
+            return super().persistent_load(pid)
+        except Refused:  # for the load that follows to refuse in its own words
+            return self._MADE
+
+    def _drop(self, n: int) -> None:
+        del self.stack[len(self.stack) - n:]
+
+    def _made(self, inputs: int) -> None:
+        """Replace the ``inputs`` objects a call takes from the stack's top by what it makes."""
+        self._drop(inputs)
+        self.append(self._MADE)
+
+    def _instantiate(self, klass, args):  # OBJ and INST
+        self.append(self._MADE)
+
+    dispatch.update({pickle.REDUCE[0]: lambda self: self._made(2), pickle.NEWOBJ[0]: lambda self: self._made(2),
+                     pickle.NEWOBJ_EX[0]: lambda self: self._made(3), pickle.BUILD[0]: lambda self: self._drop(1),
+                     pickle.APPEND[0]: lambda self: self._drop(1), pickle.SETITEM[0]: lambda self: self._drop(2),
+                     **dict.fromkeys((pickle.APPENDS[0], pickle.SETITEMS[0], pickle.ADDITEMS[0]),
+                                     lambda self: self.pop_mark())})
+
+
+def _unpickler(full: bool) -> type[_Unpickler]:
+    return _Unpickler if full else _RestrictedUnpickler
 
 
 class _Bounded:
@@ -332,7 +500,7 @@ def load_zip(file: BinaryIO, full: bool = False, mapped=None) -> object:
         if byteorder not in ("little", "big"):
             raise ValueError(f"unknown byteorder {byteorder!r}")
         storage = _storages(lambda key: read(f"{prefix}data/{key}"), byteorder)
-        return _Unpickler(io.BytesIO(read(pkl).tobytes()), storage, full=full).load()
+        return _unpickler(full)(io.BytesIO(read(pkl).tobytes()), storage).load()
 
 
 def _data_offset(file: BinaryIO, info: zipfile.ZipInfo) -> int:
@@ -351,24 +519,23 @@ def _data_offset(file: BinaryIO, info: zipfile.ZipInfo) -> int:
 def load_legacy(file: BinaryIO, full: bool = False) -> object:
     """The object in a legacy (pre-1.6) ``torch.save`` file (``file`` must be seekable); ``full`` unpickles
     any global."""
-    _magic, protocol, sys_info = (_Unpickler(file).load() for _ in range(3))
+    _magic, protocol, sys_info = (_RestrictedUnpickler(file).load() for _ in range(3))
     if protocol != LEGACY_PROTOCOL:
         raise ValueError(f"unsupported legacy protocol version {protocol!r}")
     byteorder = "little" if sys_info.get("little_endian", True) else "big"
     # The storages' bytes follow the object pickle, and their sizes depend on the storage types
-    # the object names: a dry run over the object finds those types before it is built.
+    # the object names: a scan of the object finds those types before it is built.
     start = file.tell()
     types: dict[str, _StorageType] = {}
-    _Unpickler(file, lambda storage_type, key, numel: types.setdefault(key, storage_type), dry=True,
-               full=full).load()
+    _StorageScan(file, lambda storage_type, key, numel: types.setdefault(key, storage_type)).load()
     records = {}
-    for key in _Unpickler(file).load():
+    for key in _RestrictedUnpickler(file).load():
         if key not in types:
             raise ValueError(f"storage {key!r} is listed but not used by the object")
         count = int.from_bytes(_read_exactly(file, 8, key).tobytes(), byteorder)
         records[key] = _read_exactly(file, count * types[key].dtype.itemsize, key)
     file.seek(start)
-    return _Unpickler(file, _storages(records.__getitem__, byteorder), full=full).load()
+    return _unpickler(full)(file, _storages(records.__getitem__, byteorder)).load()
 
 
 def _read_exactly(file: BinaryIO, n: int, key: str) -> np.ndarray:

@@ -29,8 +29,8 @@ import os
 import pickle
 import re
 import secrets
-import shutil
 import stat
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import BinaryIO, Union
@@ -71,6 +71,9 @@ def save(obj: object, f: FileLike) -> None:
     ``.safetensors`` gets the safetensors layout (those objects, and sets, only). Saving to a path
     replaces the file atomically: an interrupted save leaves any previous file intact, and what a killed
     one leaves (``.<name>.<16 hex digits>.minitorch-tmp`` next to it) the next save to the path deletes.
+    The replaced file's mode, owner and group carry over (owner and group where the process may set them);
+    hard links to it keep the old content, as a new file takes its name. Saving needs a directory where a
+    temporary file can be made: a writable file in a read-only directory is refused.
     """
     is_path = isinstance(f, (str, bytes, os.PathLike))
     if is_path and os.fsdecode(f).endswith(".safetensors"):
@@ -91,34 +94,72 @@ def save(obj: object, f: FileLike) -> None:
         write(f)
 
 
-def load(f: FileLike, map_location=None, *, weights_only: bool = True, mmap: bool | None = None) -> object:
+def load(f: FileLike, map_location=None, *, weights_only: bool | None = None, mmap: bool | None = None) -> object:
     """Load an object saved by ``save``, a safetensors file or a ``torch.save`` file (zip or legacy).
 
     With ``weights_only=True`` (the default, as in PyTorch 2.6+), nothing in the file is executed: pickles
-    are read by a restricted unpickler that refuses, with PyTorch's error, every global but tensors,
-    containers, sizes, dtypes, devices and what ``add_safe_globals`` allows. ``weights_only=False``
-    unpickles anything (whole modules, numpy arrays): only for files from a trusted source. Tensors load
-    on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths only) maps the file
-    copy-on-write instead of reading it. Raises RuntimeError naming the file if it is truncated,
-    corrupted or not a checkpoint.
+    are read by a restricted unpickler that refuses, with PyTorch's error and the file's name, every global
+    but tensors, containers, sizes, dtypes, devices and what ``add_safe_globals`` allows, and any attempt to
+    make the loader iterate over a tensor. ``weights_only=False`` unpickles anything (whole modules, numpy
+    arrays): only for files from a trusted source. ``weights_only`` is resolved as ``torch.load`` does:
+    ``None`` is the default; the environment variable ``TORCH_FORCE_WEIGHTS_ONLY_LOAD`` (1, y, yes or true)
+    makes every load weights-only, ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` those that leave ``weights_only``
+    unset. Unlike ``torch.load``, only ``False`` itself turns the restrictions off: a falsy value such as
+    ``0`` or ``''`` loads weights-only, with a warning.
+
+    Tensors load on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths only; not for
+    legacy ``torch.save`` files, as in PyTorch) maps the file copy-on-write instead of reading it. Raises
+    RuntimeError naming the file if it is truncated, corrupted or not a checkpoint.
     """
+    full = _unpickles_anything(weights_only)
     is_path = isinstance(f, (str, bytes, os.PathLike))
-    if mmap and not is_path:
-        raise ValueError("f must be a file path in order to use the mmap argument")
     name = repr(os.fsdecode(f)) if is_path else _name_of(f)
-    full = not weights_only
     with _opened(f) as fh:
         head = fh.read(32)
         fh.seek(-len(head), os.SEEK_CUR)
+        legacy = _torch_pickle.LEGACY_SIGNATURE.match(head)
+        if mmap and legacy:
+            raise RuntimeError("mmap can only be used with files saved with `torch.save("
+                               f"{f + ', ' if isinstance(f, str) else ''}_use_new_zipfile_serialization=True), "
+                               "please torch.save your checkpoint with this option in order to use mmap.")
+        if mmap and not is_path:
+            raise ValueError("f must be a file path in order to use the mmap argument")
         if head.startswith(_torch_pickle.ZIP_SIGNATURE):
             mapped = _mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY) if mmap else None
             return _load_torch(lambda fh: _torch_pickle.load_zip(fh, full, mapped), fh, name, "zip", full)
-        if _torch_pickle.LEGACY_SIGNATURE.match(head):
+        if legacy:
             return _load_torch(lambda fh: _torch_pickle.load_legacy(fh, full), fh, name, "legacy", full)
         try:
             return _load_safetensors(fh, bool(mmap))
         except Invalid as e:
             raise RuntimeError(f"minitorch.load: {name} {e}") from None
+
+
+_TRUE = ("1", "y", "yes", "true")  # the values of torch's environment variables that count as set
+
+
+def _unpickles_anything(weights_only) -> bool:
+    """Whether ``load(weights_only=weights_only)`` may unpickle any global (see ``load``)."""
+    forced = os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in _TRUE
+    forced_off = os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in _TRUE
+    if forced and forced_off:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` "
+                           "should be set, but both were set.")
+    if forced:
+        return False
+    if weights_only is None:
+        if forced_off:
+            warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the`weights_only` "
+                          "argument was not explicitly passed to `torch.load`, forcing weights_only=False.",
+                          UserWarning, stacklevel=3)
+        return forced_off
+    if weights_only is False:
+        return True
+    if not weights_only:
+        warnings.warn(f"minitorch.load: weights_only={weights_only!r:.40} is not False, so the file is loaded with "
+                      "weights_only=True (torch.load would unpickle anything). Pass weights_only=False to unpickle "
+                      "any object, only for files from a trusted source.", UserWarning, stacklevel=3)
+    return False
 
 
 # ---- saving ----------------------------------------------------------------------------------
@@ -206,8 +247,10 @@ def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
     """Write a temporary file next to ``path``, sync it, then rename it over ``path``.
 
     Like ``torch.save``, fails as opening ``path`` for writing would (a write-protected file, an empty
-    path), and writes a target that is not a regular file (a device, a pipe) in place. Deletes what
-    earlier saves to ``path`` that were killed left behind.
+    path), and writes a target that is not a regular file (a device, a pipe) in place. A file it replaces
+    keeps its permission bits, and its owner and group where this process may set them (root may; others
+    keep at least a group they belong to); hard links to the replaced file keep its old content. Deletes
+    what earlier saves to ``path`` that were killed left behind.
     """
     name = path
     path = os.path.realpath(path)  # write through a symlink rather than replace it
@@ -215,28 +258,29 @@ def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
     if not os.path.isdir(directory):
         raise RuntimeError(f"Parent directory {directory} does not exist.")
     try:
-        mode = os.stat(path).st_mode
+        old = os.stat(path)
     except FileNotFoundError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
         with open(name, "wb") as fh:
             write(fh)
         return
-    if mode is not None:
+    if old is not None:
         os.close(os.open(name, os.O_WRONLY))  # refused as torch.save's open would be; changes nothing
     base = os.path.basename(path)
     _remove_stale_temps(directory, base)
     try:
         tmp, fd = _new_temp(directory, base)
     except OSError as e:
-        raise OSError(e.errno, f"{e.strerror}: can't create a temporary file in {directory}", name) from None
+        raise OSError(e.errno, f"{e.strerror}: no temporary file can be made in the directory {directory}, and "
+                               "saving writes one there before renaming it over the file", name) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
-            with contextlib.suppress(FileNotFoundError):
-                shutil.copymode(path, tmp)  # overwriting keeps the old file's permissions
+            if old is not None:
+                _take_over(tmp, old)
             if fcntl is not None:  # renamed while locked, so that no other save takes it for stale
                 os.replace(tmp, path)
         if fcntl is None:  # Windows renames closed files only
@@ -245,6 +289,19 @@ def _write_atomically(path: str, write: Callable[[BinaryIO], None]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _take_over(tmp: str, old: os.stat_result) -> None:
+    """Give the new file ``tmp`` the owner, group and permission bits of the file ``old`` that it replaces, as far
+    as this process may."""
+    if hasattr(os, "chown"):
+        for uid in (old.st_uid, -1):  # -1: keep our own, where the old file is another user's
+            try:
+                os.chown(tmp, uid, old.st_gid)
+                break
+            except PermissionError:  # not root, and not in the old file's group either: keep the mode at least
+                continue
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))  # after chown, which clears the set-user-ID bit
 
 
 def _new_temp(directory: str, base: str) -> tuple[str, int]:
@@ -327,16 +384,26 @@ def refused_message(qualname: str) -> str:
             f"trust this class/function.{_DOCS}")
 
 
+def _refusal(refused: _torch_pickle.Refused, name: str) -> pickle.UnpicklingError:
+    """The error for a ``weights_only`` load of the file ``name`` that the unpickler refused: PyTorch's text, its
+    last line ending with the file's name (programs may pick lines out of PyTorch's text by position)."""
+    if refused.qualname is not None:
+        text = refused_message(refused.qualname)
+    else:  # as PyTorch words what its unpickler refuses other than globals
+        text = f"Weights only load failed. {_UNSAFE}\nWeightsUnpickler error: {refused}{_DOCS}"
+    return pickle.UnpicklingError(f"{text} minitorch.load: {name} was not loaded.")
+
+
 def _load_torch(reader: Callable[[BinaryIO], object], fh: BinaryIO, name: str, kind: str, full: bool) -> object:
     try:
         return reader(fh)
-    except _torch_pickle.Refused as e:
-        raise pickle.UnpicklingError(refused_message(str(e))) from None
     except Invalid as e:
         raise RuntimeError(f"minitorch.load: {name} (a PyTorch {kind} checkpoint) {e}") from None
     except Exception as e:
         if full:  # the file's own classes may fail as they would in torch.load: their errors are theirs
             raise
+        if isinstance(e, _torch_pickle.Refused):
+            raise _refusal(e, name) from None
         raise RuntimeError(f"minitorch.load: {name} looks like a PyTorch {kind} checkpoint but is truncated or "
                            f"corrupted: {type(e).__name__}: {e}") from e
 

@@ -436,6 +436,11 @@ def tup(*items):
     return b"(" + b"".join(items) + b"t"
 
 
+def call(func: bytes, *args: bytes) -> bytes:
+    """Opcodes that call what ``func`` pushes with the values ``args`` push."""
+    return func + tup(*args) + b"R"
+
+
 def tensor_pickle(size, stride, offset=0, storage="FloatStorage", numel=4, rebuild="torch._utils _rebuild_tensor_v2"):
     """Opcodes that rebuild a tensor viewing storage record 0."""
     pid = tup(text("storage"), glob(f"torch {storage}"), text("0"), text("cpu"), num(numel)) + b"Q"
@@ -446,12 +451,17 @@ def tensor_pickle(size, stride, offset=0, storage="FloatStorage", numel=4, rebui
 FLOATS = np.arange(4, dtype="<f4").tobytes()
 
 
+def dict_pickle(value: bytes, protocol: int = 2) -> bytes:
+    """A pickle of ``{'w': <value's opcodes>}``."""
+    return bytes([pickle.PROTO[0], protocol]) + b"}" + text("w") + value + b"s."
+
+
 def torch_zip(value: bytes, data=FLOATS, byteorder="little",
-              compression=zipfile.ZIP_STORED) -> bytes:
-    """A zip checkpoint ``{'w': <value's opcodes>}`` whose storage record 0 holds ``data``."""
+              compression=zipfile.ZIP_STORED, protocol: int = 2) -> bytes:
+    """A zip checkpoint ``{'w': <value's opcodes>}`` whose storage record 0 holds ``data`` (if not None)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression) as z:
-        z.writestr("archive/data.pkl", b"\x80\x02}" + text("w") + value + b"s.")
+        z.writestr("archive/data.pkl", dict_pickle(value, protocol))
         z.writestr("archive/byteorder", byteorder)
         z.writestr("archive/version", "3\n")
         if data is not None:
@@ -470,12 +480,15 @@ def test_hand_made_torch_zips():
     assert out.dtype is minitorch.float32 and out.tolist() == [1.5, -2.25]
 
 
-def torch_legacy(value: bytes, data: bytes, numel: int | None = None) -> bytes:
-    """A legacy checkpoint ``{'w': <value's opcodes>}`` whose FloatStorage '0' holds ``data`` (``numel`` elements)."""
+def torch_legacy(value: bytes, data: bytes | None, numel: int | None = None, protocol: int = 2) -> bytes:
+    """A legacy checkpoint ``{'w': <value's opcodes>}`` whose FloatStorage '0' holds ``data`` (``numel`` elements),
+    or that has no storage if ``data`` is None."""
     sys_info = {"protocol_version": 1001, "little_endian": True, "type_sizes": {"short": 2, "int": 4, "long": 8}}
     head = b"".join(pickle.dumps(x, protocol=2) for x in (0x1950A86A20F9469CFC6C, 1001, sys_info))
+    if data is None:
+        return head + dict_pickle(value, protocol) + pickle.dumps([], protocol=2)
     count = len(data) // 4 if numel is None else numel
-    return (head + b"\x80\x02}" + text("w") + value + b"s." + pickle.dumps(["0"], protocol=2)
+    return (head + dict_pickle(value, protocol) + pickle.dumps(["0"], protocol=2)
             + count.to_bytes(8, "little") + data)
 
 

@@ -1,17 +1,15 @@
-"""save/load given bad input: damaged, truncated and hostile files, and paths that torch.save refuses.
+"""load given bad input: damaged, truncated and hostile files (paths that save refuses are in
+test_serialization_paths.py, files that try to run code in test_serialization_malicious.py).
 
 A damaged file must fail with a RuntimeError that names it, having allocated little more memory than
 the file's own size, whatever sizes it claims.
 """
+import collections
+import contextlib
 import io
-import os
-import pathlib
 import pickle
 import re
-import shutil
-import stat
-import tempfile
-import traceback
+import time
 import zipfile
 
 import numpy as np
@@ -19,9 +17,9 @@ import pytest
 
 import minitorch
 from minitorch._torch_pickle import LEGACY_SIGNATURE
-from minitorch.serialization import load, save
-from test_serialization import (FIXTURES, FLOATS, glob, header_of, safetensors_bytes, saved_safetensors, tensor_pickle,
-                                text, torch_legacy, torch_zip, traced_peak, tup)
+from minitorch.serialization import load
+from test_serialization import (FIXTURES, FLOATS, call, glob, header_of, num, safetensors_bytes, saved_safetensors,
+                                tensor_pickle, text, torch_legacy, torch_zip, traced_peak, tup)
 
 GOOD = saved_safetensors({"w": minitorch.arange(4.0), "n": minitorch.tensor(2)})
 GOOD_DATA = len(GOOD) - header_of(GOOD)[1]
@@ -106,9 +104,6 @@ DAMAGED = {
     "legacy_frame_claim": (torch_legacy(tensor_pickle((4,), (1,)), FLOATS).replace(
                                b"\x80\x02}X", b"\x80\x04\x95" + (2**40).to_bytes(8, "little") + b"}X", 1),
                            r"\(a PyTorch legacy checkpoint\) is truncated: it ends inside a pickle"),
-    "codec_growth": (torch_zip(encoded(24), None),
-                     ("looks like a PyTorch zip checkpoint but is truncated or corrupted: UnpicklingError: "
-                      "_codecs.encode may only turn latin-1 text into bytes, not apply 'hex'")),
 }
 
 
@@ -144,11 +139,28 @@ def test_truncated_legacy_checkpoints_are_reported_as_truncated():
     (tensor_pickle((2,), (-1,)), b"\0" * 16, "invalid tensor geometry"),
     (tensor_pickle((2,), (1,), numel=5), b"\0" * 16, "FloatStorage of 5 elements needs 20 bytes but its data holds 16"),
     (tensor_pickle((2,), (1,)), None, "There is no item named 'archive/data/0'"),
-    (glob("torch float32") + b"N}" + text("name") + text("evil") + b"s\x86b", None, "BUILD of a dtype is not allowed"),
-], ids=["past_end", "too_long", "negative_stride", "short_record", "no_record", "build"])
+], ids=["past_end", "too_long", "negative_stride", "short_record", "no_record"])
 def test_hand_made_torch_zips_that_are_refused(value, data, problem):
     with pytest.raises(RuntimeError, match=f"^minitorch.load: <BytesIO> .*{re.escape(problem)}"):
         load(io.BytesIO(torch_zip(value, data)))
+
+
+@pytest.mark.parametrize("value, problem", [
+    (glob("torch float32") + b"N}" + text("name") + text("evil") + b"s\x86b", "BUILD of a dtype is not allowed"),
+    (call(glob("collections OrderedDict")) + b"}" + text("__setstate__") + glob("torch Size") + b"sb",
+     "BUILD may set only plain attributes of an OrderedDict, not special names such as __setstate__"),
+    (call(call(glob("collections OrderedDict"))), "only the globals the file names may be called, not a OrderedDict"),
+    (encoded(24), "_codecs.encode may only turn latin-1 text into bytes, not apply 'hex' to b'a'"),
+], ids=["build", "build_setstate", "call_an_object", "codec_growth"])
+def test_what_the_weights_only_unpickler_refuses(value, problem):
+    data = torch_zip(value, None)
+    with traced_peak() as peak:
+        with pytest.raises(pickle.UnpicklingError) as refused:
+            load(io.BytesIO(data))
+    assert peak[0] < len(data) + 2**20
+    assert str(refused.value).startswith("Weights only load failed. In PyTorch 2.6, we changed the default value")
+    assert f"WeightsUnpickler error: {problem}" in str(refused.value)
+    assert str(refused.value).endswith(".html. minitorch.load: <BytesIO> was not loaded.")
     assert minitorch.float32.name == "float32"
 
 
@@ -166,90 +178,115 @@ def test_refused_globals_get_pytorchs_weights_only_error(value, name):
            f"`torch.serialization.add_safe_globals([{name}])`" in str(refused.value)
 
 
-# ---- saving to paths torch.save refuses --------------------------------------------------------------
-# torch.save opens the path for writing. Its default (zip) writer then raises RuntimeErrors that do not
-# name the file; minitorch raises what opening it does, as torch's legacy writer and open() do.
+# ---- pickles that would make the loader iterate over a tensor ------------------------------------------------
+# An expanded tensor of 10**9 elements stores one: a container made from it, or anything else that walks its
+# elements, would take minutes and gigabytes. Each is refused, or loads, within a second and 100 MB.
 
-@pytest.fixture
-def shared_dir():
-    """A new directory anyone may write in (tmp_path's parents are private to their owner)."""
-    path = pathlib.Path(tempfile.mkdtemp())
-    path.chmod(0o777)
-    yield path
-    shutil.rmtree(path)
+EXPANDED = tensor_pickle((500_000_000, 2), (0, 0), numel=1)  # 10**9 elements; its rows are key-value pairs
+STORAGE = tup(text("storage"), glob("torch FloatStorage"), text("0"), text("cpu"), num(1)) + b"Q"
+ORDERED_DICT = call(glob("collections OrderedDict"))
+CONTAINER_TYPES = [list, tuple, dict, frozenset, collections.Counter, collections.deque]  # allowed by safe_globals
 
 
-def unprivileged(check):
-    """Run ``check`` as a user that file permissions apply to: in a child process as nobody if we are root."""
-    if os.geteuid() != 0:
-        check()
-        return
-    pid = os.fork()
-    if pid == 0:
-        status = 1
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            check()
-            status = 0
-        except BaseException:
-            traceback.print_exc()
-            raise
-        finally:
-            os._exit(status)
-    assert os.waitpid(pid, 0)[1] == 0, "the check failed as user nobody (its traceback is in the captured stderr)"
+def rebuilt(*args: bytes) -> bytes:
+    return call(glob("torch._utils _rebuild_tensor_v2"), *args)
 
 
-def test_save_over_a_write_protected_file(shared_dir):
-    path = shared_dir / "ckpt.pt"
-    save({"v": 1}, path)
-    path.chmod(0o444)
-
-    def refused():
-        with pytest.raises(PermissionError, match=re.escape(f"[Errno 13] Permission denied: '{path}'")):
-            save({"v": 2}, path)
-        assert load(path) == {"v": 1} and os.listdir(shared_dir) == ["ckpt.pt"]
-
-    unprivileged(refused)
-    if os.geteuid() == 0:  # root may write any file, and torch.save as root does
-        save({"v": 3}, path)
-        assert load(path) == {"v": 3} and stat.S_IMODE(path.stat().st_mode) == 0o444
+def made(type_name: str) -> str:
+    return re.escape(f"{type_name}() of a tensor is not allowed: it would iterate over the tensor's elements")
 
 
-def test_save_into_a_write_protected_directory(shared_dir):
-    folder = shared_dir / "ro"
-    folder.mkdir()
-    save({"v": 1}, folder / "old.pt")
-    (folder / "old.pt").chmod(0o666)
-    folder.chmod(0o555)
-
-    def refused():
-        for name in ("new.pt", "old.pt"):  # torch.save writes over old.pt in place, but not atomically
-            with pytest.raises(PermissionError, match=re.escape(f"[Errno 13] Permission denied: can't create a "
-                                                                 f"temporary file in {folder}: '{folder / name}'")):
-                save({"v": 2}, folder / name)
-        assert load(folder / "old.pt") == {"v": 1} and os.listdir(folder) == ["old.pt"]
-
-    unprivileged(refused)
+def adds_to_tensor(opcode: str, kind: str) -> str:
+    return re.escape(f"{opcode} may only add to a {kind}, not a Tensor")
 
 
-def test_save_to_an_empty_path_or_a_directory(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "folder").mkdir()
-    with pytest.raises(FileNotFoundError, match=re.escape("[Errno 2] No such file or directory: ''")):
-        save({"v": 1}, "")
-    with pytest.raises(IsADirectoryError, match=re.escape("[Errno 21] Is a directory: 'folder'")):
-        save({"v": 1}, "folder")
-    assert os.listdir(tmp_path) == ["folder"] and os.listdir(tmp_path / "folder") == []
+REFUSED_ITERATIONS = {  # opcodes: what the refusal says
+    **{f"{name}_reduce": (call(glob(qualname), EXPANDED), made(name))
+       for name, qualname in [("set", "builtins set"), ("OrderedDict", "collections OrderedDict"), ("Size", "torch Size"),
+                              *((t.__qualname__, f"{t.__module__} {t.__qualname__}") for t in CONTAINER_TYPES)]},
+    "set_newobj": (glob("builtins set") + tup(EXPANDED) + b"\x81", made("set")),
+    "Size_newobj": (glob("torch Size") + tup(EXPANDED) + b"\x81", made("Size")),
+    "tuple_newobj_ex": (glob("builtins tuple") + tup(EXPANDED) + b"}\x92", made("tuple")),
+    "set_obj": (b"(" + glob("builtins set") + EXPANDED + b"o", made("set")),
+    "set_inst": (b"(" + EXPANDED + b"ibuiltins\nset\n", made("set")),
+    "arguments_unpacked": (glob("builtins set") + EXPANDED + b"R", "set may only be called with a tuple of arguments"),
+    "nested": (ORDERED_DICT + text("a") + b"]" + call(glob("builtins set"), EXPANDED) + b"as", made("set")),
+    "set_of_Size": (call(glob("builtins set"), call(glob("torch Size"), EXPANDED)), made("Size")),
+    "device": (call(glob("torch device"), EXPANDED), "torch.device takes a string and an index, not a Tensor"),
+    "codecs": (call(glob("_codecs encode"), EXPANDED, text("latin1")), "_codecs.encode may only turn latin-1 text"),
+    "additems": (EXPANDED + b"(" + num(1) + b"\x90", adds_to_tensor("ADDITEMS", "set")),  # would call tensor.add(1)
+    "setitems": (EXPANDED + b"(" + EXPANDED + num(1) + b"u", adds_to_tensor("SETITEMS", "dict or OrderedDict")),
+    "setitem": (EXPANDED + EXPANDED + num(1) + b"s", adds_to_tensor("SETITEM", "dict or OrderedDict")),
+    "appends": (EXPANDED + b"(" + num(1) + b"e", adds_to_tensor("APPENDS", "list")),
+    "append": (EXPANDED + num(1) + b"a", adds_to_tensor("APPEND", "list")),
+    "build": (ORDERED_DICT + EXPANDED + b"b", "BUILD of a OrderedDict is not allowed"),
+    "storage_key": (tup(text("storage"), glob("torch FloatStorage"), EXPANDED, text("cpu"), num(1)) + b"Q",
+                    "does not name a torch storage class and a key"),
+}
+INVALID_ITERATIONS = {  # opcodes: what the RuntimeError says
+    "geometry": (rebuilt(STORAGE, num(0), EXPANDED, EXPANDED, b"\x89", ORDERED_DICT),
+                 "invalid tensor geometry: offset 0, size a Tensor, stride a Tensor"),
+    "requires_grad": (rebuilt(STORAGE, num(0), tup(num(1)), tup(num(1)), EXPANDED, ORDERED_DICT),
+                      "Boolean value of Tensor with more than one value is ambiguous"),
+}
+LOADED_WITH_A_TENSOR = {  # opcodes: how the loaded value holds the expanded tensor
+    "set_of_list": (call(glob("builtins set"), b"]" + EXPANDED + b"a"), lambda w: next(iter(w))),
+    "frozenset": (b"(" + EXPANDED + b"\x91", lambda w: next(iter(w))),
+    "dict_key": (b"}" + EXPANDED + num(1) + b"s", lambda w: next(iter(w))),
+    "OrderedDict_of_pairs": (call(glob("collections OrderedDict"), b"]" + tup(text("a"), EXPANDED) + b"a"),
+                             lambda w: w["a"]),
+    "Size_of_tuple": (call(glob("torch Size"), tup(EXPANDED)), lambda w: w[0]),
+}
 
 
-@pytest.mark.parametrize("target", ["", "folder"])
-def test_save_errors_are_those_of_torch_legacy_writer(target, tmp_path, monkeypatch):
-    torch = pytest.importorskip("torch")
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "folder").mkdir()
-    with pytest.raises(OSError) as theirs:
-        torch.save({"v": 1}, target, _use_new_zipfile_serialization=False)
-    with pytest.raises(type(theirs.value)) as ours:
-        save({"v": 1}, target)
-    assert str(ours.value) == str(theirs.value)
+@contextlib.contextmanager
+def bounded(seconds: float, traced_bytes: int):
+    """Fails unless the block takes less than ``seconds`` and allocates less than ``traced_bytes``. On Linux the
+    process may not grow by more than 1 GiB meanwhile, so that a regression fails with MemoryError rather than
+    exhausting the machine."""
+    limit = contextlib.nullcontext()
+    try:
+        import resource
+        with open("/proc/self/statm") as statm:
+            size = int(statm.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + 2**30 if hard == resource.RLIM_INFINITY else min(size + 2**30, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        limit = contextlib.ExitStack()
+        limit.callback(resource.setrlimit, resource.RLIMIT_AS, (soft, hard))
+    except (ImportError, OSError):  # no resource module, or no /proc
+        pass
+    with limit, traced_peak() as peak:
+        start = time.perf_counter()
+        yield
+    took = time.perf_counter() - start
+    assert took < seconds and peak[0] < traced_bytes, (took, peak[0])
+
+
+def iterating_file(value: bytes, file_format: str) -> bytes:
+    return (torch_zip if file_format == "zip" else torch_legacy)(value, FLOATS[:4], protocol=4)
+
+
+@pytest.mark.parametrize("file_format", ["zip", "legacy"])
+@pytest.mark.parametrize("case", [*REFUSED_ITERATIONS, *INVALID_ITERATIONS])
+def test_pickles_that_would_iterate_over_an_expanded_tensor_are_refused(case, file_format):
+    if case in REFUSED_ITERATIONS:
+        value, problem = REFUSED_ITERATIONS[case]
+        error, name = pickle.UnpicklingError, r"\.html\. minitorch.load: <BytesIO> was not loaded\.$"
+    else:
+        value, problem = INVALID_ITERATIONS[case]
+        error, name = RuntimeError, "^minitorch.load: <BytesIO> "
+    data = iterating_file(value, file_format)
+    with minitorch.serialization.safe_globals(CONTAINER_TYPES), bounded(1.0, 100 * 2**20):
+        with pytest.raises(error) as refused:
+            load(io.BytesIO(data))
+    assert re.search(problem, str(refused.value)) and re.search(name, str(refused.value)), str(refused.value)
+
+
+@pytest.mark.parametrize("file_format", ["zip", "legacy"])
+@pytest.mark.parametrize("case", LOADED_WITH_A_TENSOR)
+def test_containers_of_an_expanded_tensor_load(case, file_format):
+    value, tensor_in = LOADED_WITH_A_TENSOR[case]
+    with bounded(1.0, 100 * 2**20):
+        w = load(io.BytesIO(iterating_file(value, file_format)))["w"]
+    assert tensor_in(w).shape == (500_000_000, 2) and tensor_in(w)[123_456_789, 1].item() == 0.0
