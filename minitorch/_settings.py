@@ -127,8 +127,8 @@ def broadcast_shapes(*shapes):
     """The shape that tensors of ``shapes`` (ints or sequences of ints) broadcast to."""
     from ._tensor import Size
     result: list = []
-    for i, shape in enumerate(shapes):
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for i, given in enumerate(shapes):
+        shape = (given,) if isinstance(given, int) else tuple(given)
         if len(shape) > len(result):
             result = [1] * (len(shape) - len(result)) + result
         for k in range(1, len(shape) + 1):
@@ -136,11 +136,41 @@ def broadcast_shapes(*shapes):
             if s == 1 or s == result[-k]:
                 continue
             if result[-k] != 1 or s < 0:
+                had = shape if isinstance(given, int) else given  # as given: (3, 2), [3, 2] or Size([3, 2])
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {s} at {-k}! Mismatching "
-                                   f"argument at index {i} had {shape}; but expected shape should be broadcastable "
+                                   f"argument at index {i} had {had}; but expected shape should be broadcastable "
                                    f"to {result}")
             result[-k] = s
     return Size(result)
+
+
+def broadcast_shape(*shapes) -> tuple:
+    """The shape that elementwise ops broadcast ``shapes`` to, or torch's error for the first pair that does not
+    broadcast. The one check of the ops: ``Op.apply`` also reads numpy's broadcasting errors through it."""
+    shape = ()
+    for s in shapes:
+        try:
+            shape = np.broadcast_shapes(shape, s)
+        except ValueError:
+            raise shape_mismatch(shape, s) from None
+    return shape
+
+
+def shape_mismatch(sa, sb) -> RuntimeError:
+    """torch's error for shapes ``sa`` and ``sb`` that do not broadcast (the last mismatching dim)."""
+    sa, sb = tuple(sa), tuple(sb)
+    n = max(len(sa), len(sb))
+    pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+    for d in range(n - 1, -1, -1):
+        if pa[d] != pb[d] and pa[d] != 1 and pb[d] != 1:
+            return RuntimeError(f"The size of tensor a ({pa[d]}) must match the size of tensor b ({pb[d]}) "
+                                f"at non-singleton dimension {d}")
+    return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast together")
+
+
+def output_mismatch(out_shape, shape) -> RuntimeError:
+    """torch's error for an in-place or ``out=`` result of ``shape`` that does not fit its output's ``out_shape``."""
+    return RuntimeError(f"output with shape {list(out_shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 def is_nonzero(input) -> bool:
