@@ -4,6 +4,7 @@ of the ``minitorch.*`` namespace, and the process-wide switches (warn-always, de
 mode, interop threads, denormals, the legacy default tensor type)."""
 from __future__ import annotations
 
+import operator
 import os
 import warnings
 
@@ -142,6 +143,49 @@ def broadcast_shapes(*shapes):
                                    f"to {result}")
             result[-k] = s
     return Size(result)
+
+
+def type_name(value) -> str:
+    """The type of ``value`` as Python's own errors name it: ``float``, ``Tensor``, ``numpy.float64``."""
+    t = type(value)
+    return t.__name__ if t.__module__ == "builtins" or t.__flags__ & _HEAP_TYPE else f"{t.__module__}.{t.__name__}"
+
+
+_HEAP_TYPE = 1 << 9  # a class defined in Python: its errors give its bare name
+
+
+def int_list(args, fn: str, arg: str, position: int = 1, overloaded: bool = False) -> tuple:
+    """The ints of a list-of-ints argument given as ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(Size)``, with the
+    TypeErrors of torch's argument parser for other values: ``fn`` and ``arg`` name the function and the argument
+    (``position`` its place), ``overloaded`` says ``fn`` has a signature taking something else first (``view``)."""
+    packed = len(args) == 1 and isinstance(args[0], (tuple, list))
+    values = args[0] if packed else args
+    try:
+        return tuple(v if type(v) is int else operator.index(v) for v in values)
+    except TypeError:
+        pass
+    bad = next(k for k, v in enumerate(values) if not _is_index(v))
+    name = type_name(values[bad])
+    if bad and (packed or len(args) > 1):
+        raise TypeError(f"{fn}(): argument '{arg}' failed to unpack the object at pos {bad + 1} with error \"type must "
+                        f"be tuple of ints,but got {name}\"")
+    if packed:
+        raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, but found element of "
+                        f"type {name} at pos 0")
+    if overloaded:
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
+                        f"({', '.join(type_name(a) for a in args)}), but expected one of:")
+    if len(args) > 1:
+        raise TypeError(f"{fn}() takes {position} positional argument but {len(args) + position - 1} were given")
+    raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, not {name}")
+
+
+def _is_index(value) -> bool:
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
 
 
 def broadcast_shape(*shapes) -> tuple:
