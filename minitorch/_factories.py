@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _dtype
 from ._registry import register
-from ._settings import int_list
+from ._settings import int_list, type_name
 from ._tensor import Size, Tensor, _check_device
 from ._ops.broadcast import _out
 from ._ops.copying import Fill
@@ -230,8 +230,11 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     return _filled(fill_value, (size,), dtype, device, requires_grad, "full", default)
 
 
-def _like(fn, input, dtype, requires_grad, **kwargs):
-    return fn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+def _like(fn, input, dtype, requires_grad, *args, **kwargs):
+    """``fn`` (``zeros``, ...) with the shape of ``input`` and, unless given, its dtype: ``fn``'s ``_like`` form."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn.__name__}_like(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
+    return fn(input._data.shape, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
@@ -248,7 +251,7 @@ def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False, m
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool = False,
               memory_format=None) -> Tensor:
-    return full(input._data.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _like(full, input, dtype, requires_grad, fill_value)
 
 
 @_with_out
@@ -513,11 +516,11 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: 
 
 
 def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
-    return rand(input._data.shape, generator=generator, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _like(rand, input, dtype, requires_grad, generator=generator)
 
 
 def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
-    return randn(input._data.shape, generator=generator, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _like(randn, input, dtype, requires_grad, generator=generator)
 
 
 def randint_like(input, low, high=None, *, dtype=None, generator=None) -> Tensor:
