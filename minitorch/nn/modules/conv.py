@@ -74,7 +74,7 @@ class _ConvNd(Module):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         zeros = (0,) * len(self.kernel_size)
         if self.padding != zeros:
-            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+            s += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.kernel_size):
             s += f", dilation={self.dilation}"
         if self.output_padding != zeros:
