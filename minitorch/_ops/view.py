@@ -621,7 +621,7 @@ def joined(tensors, name: str, dim=0) -> list:
         raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
     tensors = list(tensors)
     for i, t in enumerate(tensors):
-        if not isinstance(t, (Tensor, _ndarray)):
+        if not isinstance(t, (Tensor, _ndarray, np.generic)):  # (backward formulas join arrays and numpy scalars)
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
     return tensors
 
