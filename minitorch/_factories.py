@@ -11,10 +11,11 @@ import numpy as np
 
 from . import _dtype
 from ._registry import register
-from ._settings import int_list, type_name
+from ._settings import broadcast_shape, int_list, type_name
 from ._tensor import Size, Tensor, _check_device
 from ._ops.broadcast import _out
 from ._ops.copying import Fill
+from ._ops.view import expanded_shape
 from .autograd.function import NoDerivative
 from .autograd.grad_mode import state
 from ._rng import distributions as _rng_dist
@@ -569,7 +570,7 @@ def _bernoulli_draws(gen, like: np.ndarray, p, axes: list[int]) -> np.ndarray:
     """0/1 draws shaped like ``like``, made in the memory order ``axes``: a float ``p`` for all, or per-element
     probabilities ``p`` (a tensor, each draw compared with the probability at its own index)."""
     if isinstance(p, Tensor):
-        probs = np.broadcast_to(p._data, like.shape)
+        probs = np.broadcast_to(p._data, expanded_shape(p, like.shape))  # with torch's error for p's shape
         _check_probabilities(probs)
         flat = probs.transpose(axes).reshape(-1)
         return in_memory_order(_rng_dist.bernoulli_tensor(gen, flat), like, axes)
@@ -600,7 +601,8 @@ def binomial(count, prob, generator=None) -> Tensor:
     if count._data.dtype.kind != "f":
         raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
                          f"{_dtype.C_NAMES[count.dtype]}")
-    n, p = np.broadcast_arrays(count._data, prob._data)
+    shape = broadcast_shape(count._data.shape, prob._data.shape)
+    n, p = np.broadcast_to(count._data, shape), np.broadcast_to(prob._data, shape)
     draws = numpy_generator(generator).binomial(n.astype(np.int64), p)
     return _BinomialDraw.apply(count, prob, values=draws)
 

@@ -145,13 +145,13 @@ def broadcast_shapes(*shapes):
     return Size(result)
 
 
+_HEAP_TYPE = 1 << 9  # the flag of a class defined in Python: errors name it bare, C types with their module
+
+
 def type_name(value) -> str:
     """The type of ``value`` as Python's own errors name it: ``float``, ``Tensor``, ``numpy.float64``."""
     t = type(value)
     return t.__name__ if t.__module__ == "builtins" or t.__flags__ & _HEAP_TYPE else f"{t.__module__}.{t.__name__}"
-
-
-_HEAP_TYPE = 1 << 9  # a class defined in Python: its errors give its bare name
 
 
 def int_list(args, fn: str, arg: str, position: int = 1, overloaded: bool = False) -> tuple:
@@ -176,7 +176,7 @@ def int_list(args, fn: str, arg: str, position: int = 1, overloaded: bool = Fals
         raise TypeError(f"{fn}() received an invalid combination of arguments - got "
                         f"({', '.join(type_name(a) for a in args)}), but expected one of:")
     if len(args) > 1:
-        raise TypeError(f"{fn}() takes {position} positional argument but {len(args) + position - 1} were given")
+        raise TypeError(f"{fn}() takes 1 positional argument but {len(args)} were given")
     raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be tuple of ints, not {name}")
 
 

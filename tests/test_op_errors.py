@@ -482,6 +482,8 @@ CASES = [
     recorded("lerp-broadcast", lambda t, x, y: t.lerp(x, y, 0.5), F(2, 3), F(3, 2)),
     recorded("addcmul-broadcast", lambda t, x, y: t.addcmul(x, x, y), F(2, 3), F(3, 2)),
     recorded("clamp-tensor-bound", lambda t, x, y: x.clamp(min=y), F(2, 3), F(3, 2)),
+    recorded("binomial-broadcast", lambda t, n, p: t.binomial(n, p), F(2, 3), F(3, 2)),
+    recorded("bernoulli_-probabilities-shape", lambda t, x, p: x.bernoulli_(p), F(2, 3), F(3, 2)),
     recorded("maximum-out-broadcast", lambda t, x, y: t.maximum(x, y, out=t.empty(2, 3)), F(2, 3), F(3, 2)),
     # joins
     recorded("cat-0d", lambda t, x, y: t.cat([x, y]), F(), F()),

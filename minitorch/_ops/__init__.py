@@ -121,19 +121,19 @@ _OPERATORS = {
 _OPERANDS = (Tensor, int, float, builtins.complex, np.ndarray, np.generic)
 
 
-def _operator(fn):
+def _binary(name, fn):
     def operator(self, other):
         if isinstance(other, _OPERANDS):
             return fn(self, other)
         return NotImplemented
-    operator.__name__ = operator.__qualname__ = getattr(fn, "__name__", "operator")
+    operator.__name__ = operator.__qualname__ = name
     operator.__wrapped__ = fn
     return operator
 
 
-_UNARY = ("__neg__", "__pos__", "__abs__", "__invert__", "__getitem__", "__setitem__", "where")
+_NOT_BINARY = ("__neg__", "__pos__", "__abs__", "__invert__", "__getitem__", "__setitem__", "where")
 for _name, _fn in _OPERATORS.items():
-    setattr(Tensor, _name, _fn if _name in _UNARY else _operator(_fn))
+    setattr(Tensor, _name, _fn if _name in _NOT_BINARY else _binary(_name, _fn))
 Tensor.T = property(view.T_property)
 Tensor.mT = property(view.mT_property)
 Tensor.mH = property(linalg.mH_property)
