@@ -97,7 +97,8 @@ if TYPE_CHECKING:
         logaddexp2, logit, logit_, mvlgamma, polygamma, sinc, sinc_, xlogy, xlogy_)
     from minitorch._ops.special_more import (igamma, igammac)
     from minitorch._ops.stacking import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_tensors,
-        cartesian_prod, column_stack, combinations, diagflat, dsplit, dstack, fliplr, hsplit, row_stack, vsplit)
+        cartesian_prod, column_stack, combinations, diagflat, dsplit, dstack, fliplr, hsplit, hstack, row_stack,
+        vsplit, vstack)
     from minitorch._ops.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile, nansum, quantile,
         renorm)
     from minitorch._ops.triangular import (tril, triu)
@@ -110,10 +111,10 @@ if TYPE_CHECKING:
         fix_, floor, floor_, frac, frac_, log, log10, log10_, log1p, log1p_, log2, log2_, log_, neg, neg_,
         negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt, rsqrt_, sigmoid,
         sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc, trunc_)
-    from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, hstack,
-        meshgrid, moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, split_with_sizes,
-        squeeze, stack, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk,
-        unsafe_split, unsafe_split_with_sizes, unsqueeze, vstack)
+    from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, meshgrid,
+        moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, split_with_sizes, squeeze, stack,
+        swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk, unsafe_split,
+        unsafe_split_with_sizes, unsqueeze)
     from minitorch._ops.view_copy import (alias_copy, as_strided_copy, detach_copy, diagonal_copy, expand_copy,
         narrow_copy, permute_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy,
         t_copy, transpose_copy, unbind_copy, unfold_copy, unsqueeze_copy, view_copy)

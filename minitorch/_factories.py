@@ -11,9 +11,11 @@ import numpy as np
 
 from . import _dtype
 from ._registry import register
+from ._settings import broadcast_shape, int_list, type_name
 from ._tensor import Size, Tensor, _check_device
 from ._ops.broadcast import _out
 from ._ops.copying import Fill
+from ._ops.view import expanded_shape
 from .autograd.function import NoDerivative
 from .autograd.grad_mode import state
 from ._rng import distributions as _rng_dist
@@ -49,20 +51,18 @@ def _leaf(arr: np.ndarray, requires_grad: bool = False) -> Tensor:
     return t
 
 
-def _size(size) -> tuple:
-    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(Size)`` all mean shape (2, 3)."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    shape = tuple(int(s) for s in size)
-    return shape
+def _size(size, fn: str, position: int = 1) -> tuple:
+    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(Size)`` all mean shape (2, 3); other values raise torch's
+    TypeError for the ``size`` argument of factory ``fn``."""
+    return int_list(size, fn, "size", position)
 
 
-def _checked_size(size, name=None) -> tuple:
-    """The shape, refusing negative sizes with torch's message (``name`` only where torch names the factory)."""
-    shape = _size(size)
+def _checked_size(size, fn: str, named: bool = False, position: int = 1) -> tuple:
+    """The shape, refusing negative sizes with torch's message (``named``: where it names the factory)."""
+    shape = _size(size, fn, position)
     for s in shape:
         if s < 0:
-            raise RuntimeError(f"{name}: Dimension size must be non-negative." if name else
+            raise RuntimeError(f"{fn}: Dimension size must be non-negative." if named else
                                f"Trying to create tensor with negative dimension {s}: {list(shape)}")
     return shape
 
@@ -194,9 +194,9 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return _leaf(ndarray)
 
 
-def _filled(fill, size, dtype, device, requires_grad, name=None, default=None):
+def _filled(fill, size, dtype, device, requires_grad, fn, default=None, named=False):
     _check_device(device)
-    shape = _checked_size(size, name)
+    shape = _checked_size(size, fn, named)
     dt = _np_dtype(dtype, default)
     arr = np.empty(shape, dt) if fill is None else np.full(shape, _dtype.wrap_int(fill, dt), dt)
     return _leaf(arr, requires_grad)
@@ -205,20 +205,20 @@ def _filled(fill, size, dtype, device, requires_grad, name=None, default=None):
 @_with_out
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
     """A tensor of zeros."""
-    return _filled(0, size, dtype, device, requires_grad, "zeros")
+    return _filled(0, size, dtype, device, requires_grad, "zeros", named=True)
 
 
 @_with_out
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
     """A tensor of ones."""
-    return _filled(1, size, dtype, device, requires_grad)
+    return _filled(1, size, dtype, device, requires_grad, "ones")
 
 
 @_with_out
 def empty(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, memory_format=None,
           pin_memory: bool = False) -> Tensor:
     """An uninitialised tensor."""
-    return _filled(None, size, dtype, device, requires_grad)
+    return _filled(None, size, dtype, device, requires_grad, "empty")
 
 
 @_with_out
@@ -228,12 +228,14 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
         fill_value = fill_value.item()
     default = (_dtype.bool if isinstance(fill_value, bool) else _dtype.int64 if isinstance(fill_value, int) else
                _dtype.default_complex() if isinstance(fill_value, complex) else None)
-    return _filled(fill_value, (size,) if isinstance(size, int) else tuple(size), dtype, device, requires_grad,
-                   default=default)
+    return _filled(fill_value, (size,), dtype, device, requires_grad, "full", default)
 
 
-def _like(fn, input, dtype, requires_grad, **kwargs):
-    return fn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+def _like(fn, input, dtype, requires_grad, *args, **kwargs):
+    """``fn`` (``zeros``, ...) with the shape of ``input`` and, unless given, its dtype: ``fn``'s ``_like`` form."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn.__name__}_like(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
+    return fn(input._data.shape, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
@@ -250,7 +252,7 @@ def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False, m
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool = False,
               memory_format=None) -> Tensor:
-    return full(input._data.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _like(full, input, dtype, requires_grad, fill_value)
 
 
 @_with_out
@@ -335,7 +337,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool 
                   pin_memory: bool = False) -> Tensor:
     """An uninitialised tensor of shape ``size`` with the given strides (in elements)."""
     _check_device(device)
-    shape, stride = _checked_size((size,)), tuple(int(s) for s in stride)
+    shape, stride = _checked_size((size,), "empty_strided"), tuple(int(s) for s in stride)
     if len(shape) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
                            f"({len(stride)})")
@@ -350,7 +352,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, device=None, requires_g
     """An uninitialised tensor of shape ``size`` whose dims lie in memory in the order ``physical_layout``
     (outermost first)."""
     _check_device(device)
-    shape, order = _checked_size((size,)), tuple(int(d) for d in physical_layout)
+    shape, order = _checked_size((size,), "empty_permuted"), tuple(int(d) for d in physical_layout)
     if len(order) != len(shape):
         raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; "
                            f"i.e. len(size) = {len(shape)} is not equal to len(physical_layout) = {len(order)}")
@@ -462,9 +464,9 @@ def _floating(dt: np.dtype, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
 
 
-def _random_factory(kernel: str, size, generator, dtype, requires_grad: bool, draw) -> Tensor:
+def _random_factory(fn: str, kernel: str, size, generator, dtype, requires_grad: bool, draw) -> Tensor:
     """A new tensor of ``size`` filled by ``draw(generator, numel, numpy dtype)``."""
-    shape = _checked_size(size)
+    shape = _checked_size(size, fn)
     dt = _np_dtype(dtype)
     _floating(dt, kernel)
     return _leaf(draw(_gen(generator), math.prod(shape), dt).reshape(shape), requires_grad)
@@ -474,14 +476,14 @@ def _random_factory(kernel: str, size, generator, dtype, requires_grad: bool, dr
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1)."""
     _check_device(device)
-    return _random_factory("check_uniform_bounds", size, generator, dtype, requires_grad, _rng_uniform)
+    return _random_factory("rand", "check_uniform_bounds", size, generator, dtype, requires_grad, _rng_uniform)
 
 
 @_with_out
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
     _check_device(device)
-    return _random_factory("normal_kernel_cpu", size, generator, dtype, requires_grad, _rng_normal)
+    return _random_factory("randn", "normal_kernel_cpu", size, generator, dtype, requires_grad, _rng_normal)
 
 
 def _check_range(low: int, high: int) -> None:
@@ -500,7 +502,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         raise TypeError("randint() missing required argument 'size'")
     low, high = int(low), int(high)
     _check_range(low, high)
-    shape = _checked_size((size,) if isinstance(size, int) else size)
+    shape = _checked_size((size,), "randint", position=2)
     dt = _np_dtype(dtype, _dtype.int64)
     return _leaf(_rng_integers.randint(_gen(generator), math.prod(shape), low, high, dt).reshape(shape),
                  requires_grad)
@@ -510,16 +512,16 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0..n-1``."""
     _check_device(device)
-    _checked_size((n,))
+    _checked_size((n,), "randperm")
     return _leaf(_rng_integers.randperm(_gen(generator), n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
 
 
 def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
-    return rand(input._data.shape, generator=generator, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _like(rand, input, dtype, requires_grad, generator=generator)
 
 
 def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
-    return randn(input._data.shape, generator=generator, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _like(randn, input, dtype, requires_grad, generator=generator)
 
 
 def randint_like(input, low, high=None, *, dtype=None, generator=None) -> Tensor:
@@ -541,7 +543,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not (mean_t or std_t):
         _check_std(std)
-        shape = _size((size,) if isinstance(size, int) else size)
+        shape = _size((size,), "normal", 3)
         dt = _np_dtype(dtype)
         return _leaf(_rng_normal(gen, math.prod(shape), dt, mean, std).reshape(shape))
     if std_t:
@@ -568,7 +570,7 @@ def _bernoulli_draws(gen, like: np.ndarray, p, axes: list[int]) -> np.ndarray:
     """0/1 draws shaped like ``like``, made in the memory order ``axes``: a float ``p`` for all, or per-element
     probabilities ``p`` (a tensor, each draw compared with the probability at its own index)."""
     if isinstance(p, Tensor):
-        probs = np.broadcast_to(p._data, like.shape)
+        probs = np.broadcast_to(p._data, expanded_shape(p, like.shape))  # with torch's error for p's shape
         _check_probabilities(probs)
         flat = probs.transpose(axes).reshape(-1)
         return in_memory_order(_rng_dist.bernoulli_tensor(gen, flat), like, axes)
@@ -599,7 +601,8 @@ def binomial(count, prob, generator=None) -> Tensor:
     if count._data.dtype.kind != "f":
         raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
                          f"{_dtype.C_NAMES[count.dtype]}")
-    n, p = np.broadcast_arrays(count._data, prob._data)
+    shape = broadcast_shape(count._data.shape, prob._data.shape)
+    n, p = np.broadcast_to(count._data, shape), np.broadcast_to(prob._data, shape)
     draws = numpy_generator(generator).binomial(n.astype(np.int64), p)
     return _BinomialDraw.apply(count, prob, values=draws)
 
@@ -748,22 +751,22 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tens
 
 @register(top_level=False)
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return zeros(_size(size, "new_zeros"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 @register(top_level=False)
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return ones(_size(size, "new_ones"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 @register(top_level=False)
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return empty(*size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return empty(_size(size, "new_empty"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 @register(top_level=False)
 def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return full(_size((size,), "new_full"), fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 # ---- legacy constructors ------------------------------------------------------------------------------
@@ -777,7 +780,7 @@ def legacy_new(args, kwargs, dtype=None) -> Tensor:
         if isinstance(data, Tensor):
             return data
         return _leaf(np.array(_infer(data), dtype=dtype.np))
-    return _leaf(np.empty(_size(args), dtype.np))
+    return _leaf(np.empty(_size(args, "new"), dtype.np))
 
 
 def _legacy(dt):

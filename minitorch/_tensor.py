@@ -565,7 +565,7 @@ class Tensor:
         grows the new elements are zeros (torch leaves them uninitialised); when it shrinks a contiguous
         tensor keeps sharing its memory."""
         from ._ops.view import parse_shape
-        shape = parse_shape(sizes)
+        shape = parse_shape(sizes, "resize_")
         if self._requires_grad:
             raise RuntimeError("cannot resize variables that require grad")
         n = int(np.prod(shape))
@@ -593,7 +593,7 @@ class Tensor:
 
     def _resized(self, sizes) -> "Tensor":
         from ._ops.view import parse_shape
-        shape = parse_shape(sizes)
+        shape = parse_shape(sizes, "resize")
         if int(np.prod(shape)) != self._data.size:
             raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({int(np.prod(shape))} elements in "
                                f"total), but the given tensor has a size of {'x'.join(map(str, self._data.shape))} "

@@ -11,6 +11,10 @@ both raise in backward.
 ``check_error`` asserts that both libraries raise the same exception type with
 the same message (``minitorch.`` read as ``torch.``); given ``exc`` and ``msg`` it
 also checks minitorch against those literals, which holds without torch.
+``check_recorded`` compares what a call does (the exception type and first line, or
+the value returned, and the warnings) with torch's answer recorded in
+``fixtures/torch_errors.json`` by ``fixtures/make_error_fixtures.py``, so it holds
+without torch too.
 
 An input is a shape tuple (uniform random floats), a numpy array (exact
 values; see ``ints``/``bools``/``floats``) or anything else, passed through
@@ -18,7 +22,10 @@ unchanged (numbers, lists, None).
 """
 from __future__ import annotations
 
+import json
+import pathlib
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -196,5 +203,60 @@ def _same_error(mt_err, th_err):
 
 def _normal(message: str) -> str:
     """minitorch names its types ``minitorch.float32`` but legacy ones ``torch.FloatTensor``, as tests expect;
-    its in-place error adds a line saying where the tensor was changed."""
-    return re.sub(r"\nIt was last modified by .*$", "", message).replace("minitorch.", "torch.")
+    its in-place error adds a line saying where the tensor was changed; torch's C++ warnings say where in its
+    sources they come from. A set of strings in a message (torch
+    prints some of its Python sets) is sorted: their order changes with the string hash seed of the process."""
+    message = re.sub(r"\nIt was last modified by .*$", "", message).replace("minitorch.", "torch.")
+    message = re.sub(r" \(Triggered internally at [^)]*\)", "", message)  # where in torch's C++ a warning was raised
+    return re.sub(r"\{'[^{}]*'\}", lambda m: "{" + ", ".join(sorted(m.group(0)[1:-1].split(", "))) + "}", message)
+
+
+def _first_line(text: str) -> str:
+    return _normal(text).split("\n")[0]
+
+
+def outcome(call) -> dict:
+    """What ``call()`` does: ``{"raises": [type, first line]}`` or ``{"returns": repr}``, with ``"warns"``:
+    ``[[category, first line], ...]`` when it warns (messages read as ``_normal`` does)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = {"returns": _first_line(repr(call()))}
+        except Exception as e:  # noqa: BLE001  (any exception type is compared)
+            result = {"raises": [type(e).__name__, _first_line(str(e))]}
+    if caught:
+        result["warns"] = [[w.category.__name__, _first_line(str(w.message))] for w in caught]
+    return result
+
+
+def outcome_of(lib, fn, inputs, grad=False, dtype=np.float32) -> dict:
+    """``outcome`` of ``fn(lib, *inputs)``, the inputs made as ``check_error`` makes them."""
+    arrays, needs = _make_inputs(inputs, dtype, -2.0, 2.0, grad)
+    return outcome(lambda: fn(lib, *_tensors(lib, arrays, needs)))
+
+
+RECORDED = pathlib.Path(__file__).parent / "fixtures" / "torch_errors.json"
+_recorded: dict = {}
+
+
+def check_recorded(key, fn, *inputs, grad=False, dtype=np.float32):
+    """``fn`` does on minitorch what it did on torch when ``fixtures/make_error_fixtures.py`` recorded it under
+    ``key``; where that torch version is installed, torch must still do it (else the fixture is stale)."""
+    if not _recorded:
+        _recorded.update(json.loads(RECORDED.read_text()))
+    expected = _recorded["cases"][key]
+    got = outcome_of(minitorch, fn, inputs, grad, dtype)
+    assert got == expected, f"minitorch: {got}\n    torch: {expected}"
+    if torch is not None and torch.__version__ == _recorded["torch"]:
+        now = outcome_of(torch, fn, inputs, grad, dtype)
+        # torch gives some warnings once per process (TORCH_WARN_ONCE): one seen when recorded may be gone now
+        assert {**now, "warns": []} == {**expected, "warns": []} and all(
+            w in expected.get("warns", []) for w in now.get("warns", [])), \
+            f"stale fixture (run make_error_fixtures.py): torch now {now}, recorded {expected}"
+
+
+def recorded(name, fn, *inputs, grad=False, differs=None):
+    """A table row of a bad call whose expected outcome is torch's, as recorded in the fixture; ``differs`` says
+    why minitorch does otherwise, a known difference (the row must then fail: a strict xfail)."""
+    marks = () if differs is None else pytest.mark.xfail(strict=True, reason=differs)
+    return pytest.param(fn, inputs, None, None, grad, id=name, marks=marks)

@@ -1,5 +1,5 @@
 """Registry sweep inputs for the shape ops of minitorch/_ops/stacking.py and minitorch/_ops/view_copy.py,
-and the unsafe splits of minitorch/_ops/view.py."""
+and the joins and unsafe splits of minitorch/_ops/view.py."""
 import minitorch as mt
 from registry_inputs import x
 
@@ -31,6 +31,12 @@ SAMPLES = {
     "atleast_1d": (None, lambda: (x(),)),
     "atleast_2d": (lambda a, b: mt.atleast_2d(a, b), lambda: (x(), x(4, seed=1))),
     "atleast_3d": (lambda a, b: mt.atleast_3d([a, b]), lambda: (x(4), x(3, 4, seed=1))),
+    "cat": (lambda a, b: mt.cat([a, mt.zeros(0, dtype=a.dtype), b], 1), _pair),  # the 1-dim empty one is skipped
+    "concat": (lambda a, b: mt.concat([a, b]), _pair),
+    "concatenate": (lambda a, b: mt.concatenate([a, b], -1), _pair),
+    "stack": (lambda a, b: mt.stack([a, b], 1), _pair),
+    "hstack": (lambda a, b: mt.hstack([a, b]), lambda: (x(), x(3, seed=1))),
+    "vstack": (lambda a, b: mt.vstack([a, b]), lambda: (x(4), x(2, 4, seed=1))),
     "column_stack": (lambda a, b: mt.column_stack([a, b]), lambda: (x(3), x(3, 2, seed=1))),
     "row_stack": (lambda a, b: mt.row_stack([a, b]), _pair),
     "dstack": (lambda a, b: mt.dstack([a, b]), _pair),

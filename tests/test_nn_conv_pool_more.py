@@ -258,6 +258,8 @@ def test_errors_match_torch(name):
 MODULES = {
     "Conv3d": lambda nn: nn.Conv3d(2, 4, (1, 2, 3), padding_mode="circular", padding=1),
     "Conv3dGroups": lambda nn: nn.Conv3d(4, 2, 3, stride=2, groups=2, bias=False),
+    "Conv2dSameReflect": lambda nn: nn.Conv2d(2, 3, (4, 3), padding="same", padding_mode="reflect", dilation=(1, 2)),
+    "Conv1dSameReplicate": lambda nn: nn.Conv1d(2, 3, 4, padding="same", padding_mode="replicate"),
     "ConvTranspose1d": lambda nn: nn.ConvTranspose1d(2, 3, 3, stride=2),
     "ConvTranspose3d": lambda nn: nn.ConvTranspose3d(2, 4, 2, stride=2, padding=1, output_padding=1, dilation=2),
     "MaxPool3d": lambda nn: nn.MaxPool3d((2, 3, 2), stride=1, padding=1, dilation=2, ceil_mode=True),
@@ -278,7 +280,8 @@ MODULES = {
     "Fold": lambda nn: nn.Fold((4, 5), 2), "Unfold": lambda nn: nn.Unfold((2, 3), dilation=2, padding=1, stride=2),
 }
 MODULE_RUNS = {
-    "Conv3d": [(1, 2, 3, 3, 3)], "Conv3dGroups": [(2, 4, 5, 5, 5)], "ConvTranspose1d": [(2, 2, 4)],
+    "Conv3d": [(1, 2, 3, 3, 3)], "Conv3dGroups": [(2, 4, 5, 5, 5)], "Conv2dSameReflect": [(1, 2, 6, 7)],
+    "Conv1dSameReplicate": [(2, 2, 5)], "ConvTranspose1d": [(2, 2, 4)],
     "ConvTranspose3d": [(1, 2, 3, 3, 3)], "MaxPool3d": [(1, 2, 4, 5, 5)], "AvgPool3d": [(2, 3, 3, 3)],
     "AdaptiveAvgPool3d": [(1, 2, 5, 4, 6)], "LPPool1d": [(1, 2, 5)], "LPPool3d": [(1, 2, 4, 4, 4)],
     "BatchNorm3d": [(2, 3, 2, 2, 2)], "SyncBatchNorm": [(4, 3, 5)], "InstanceNorm3d": [(2, 3, 2, 3, 2)],
@@ -313,6 +316,20 @@ def test_module_forward_and_parameter_gradients_match_torch(name):
         np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), atol=1e-4, rtol=1e-4, err_msg=k)
     for (k, b), (_, c) in zip(m.named_buffers(), t.named_buffers()):
         np.testing.assert_allclose(b.numpy(), c.numpy(), atol=1e-5, rtol=1e-5, err_msg=k)
+
+
+def test_same_padding_in_the_other_padding_modes():
+    """padding='same' pads dilation * (kernel - 1) in all, the odd one after, in the layer's padding mode."""
+    x = np.arange(5.0, dtype=np.float32)
+    for mode, dilation, source in (("circular", 1, lambda j: j % 5), ("reflect", 2, lambda j: abs(j) if j < 5 else
+                                                                        8 - j)):
+        kernel = 4 if dilation == 1 else 3
+        conv = minitorch.nn.Conv1d(1, 1, kernel, padding="same", padding_mode=mode, dilation=dilation, bias=False)
+        with minitorch.no_grad():
+            conv.weight.copy_(minitorch.arange(1.0, kernel + 1).reshape(1, 1, kernel))
+        left = dilation * (kernel - 1) // 2
+        expected = [sum((k + 1) * x[source(i - left + dilation * k)] for k in range(kernel)) for i in range(5)]
+        np.testing.assert_allclose(conv(minitorch.tensor(x).reshape(1, 1, 5)).detach().numpy().ravel(), expected)
 
 
 def test_max_unpool_module_inverts_max_pool():

@@ -1,14 +1,18 @@
 """Errors for bad inputs: exception types and exact messages.
 
-Each row states minitorch's message literally, so it is checked without torch; where
+A row made by ``err`` states minitorch's message literally, so it is checked without torch; where
 torch is installed, ``check_error`` also requires torch to raise the same exception
-type with the same message (``minitorch.`` read as ``torch.``).
+type with the same message (``minitorch.`` read as ``torch.``). Every row, and a row made by
+``recorded`` only, is also compared with what torch did when tests/fixtures/make_error_fixtures.py
+recorded it (exception type and first line, or the value returned, and the warnings).
 """
+import operator
+
 import numpy as np
 import pytest
 
 import minitorch
-from op_helper import check_error
+from op_helper import check_error, check_recorded, recorded
 
 
 def F(*shape):
@@ -414,12 +418,148 @@ CASES = [
                       "modified inplace. You should replace the inplace operation by an out-of-place one.", grad=True),
     err("floor_divide-backward", lambda t, x: (x // 2).sum().backward(), F(3),
         RuntimeError, "derivative for aten::floor_divide is not implemented", grad=True),
+    # operators with a value that is neither a number nor a tensor: Python's own TypeError (torch's operators
+    # give the value back to Python), == and != compare identities
+    recorded("lt-str", lambda t, x: x < "a", F(3)),
+    recorded("gt-none", lambda t, x: x > None, F(3)),
+    recorded("le-object", lambda t, x: x <= object(), F(3)),
+    recorded("ge-list-of-str", lambda t, x: x >= ["a"], F(3)),
+    recorded("lt-list", lambda t, x: x < [1.0, 2.0, 3.0], F(3)),
+    recorded("reflected-lt-str", lambda t, x: "a" < x, F(3)),
+    recorded("eq-str", lambda t, x: x == "a", F(3)),
+    recorded("eq-none", lambda t, x: x == None, F(3)),  # noqa: E711
+    recorded("ne-list", lambda t, x: x != [1.0, 2.0, 3.0], F(3)),
+    recorded("add-str", lambda t, x: x + "a", F(3)),
+    recorded("reflected-add-str", lambda t, x: "a" + x, F(3)),
+    recorded("add-none", lambda t, x: x + None, F(3)),
+    recorded("sub-list", lambda t, x: x - [1.0, 2.0, 3.0], F(3)),
+    recorded("reflected-sub-none", lambda t, x: None - x, F(3)),
+    recorded("mul-object", lambda t, x: x * object(), F(3)),
+    recorded("mul-list", lambda t, x: x * [1, 2], F(3)),
+    recorded("reflected-mul-list", lambda t, x: [1, 2] * x, I()),
+    recorded("truediv-str", lambda t, x: x / "a", F(3)),
+    recorded("reflected-truediv-none", lambda t, x: None / x, F(3)),
+    recorded("floordiv-dict", lambda t, x: x // {}, F(3)),
+    recorded("mod-str", lambda t, x: x % "a", F(3)),
+    recorded("pow-str", lambda t, x: x ** "a", F(3)),
+    recorded("reflected-pow-str", lambda t, x: "a" ** x, F(3)),
+    recorded("matmul-str", lambda t, x: x @ "a", F(3)),
+    recorded("matmul-list", lambda t, x: x @ [1.0, 2.0, 3.0], F(3)),
+    recorded("and-str", lambda t, x: x & "a", I(3)),
+    recorded("or-none", lambda t, x: x | None, Bo(3)),
+    recorded("xor-object", lambda t, x: x ^ object(), I(3)),
+    recorded("lshift-str", lambda t, x: x << "a", I(3)),
+    recorded("reflected-rshift-none", lambda t, x: None >> x, I(3)),
+    recorded("iadd-str", lambda t, x: operator.iadd(x, "a"), F(3)),
+    recorded("imul-none", lambda t, x: operator.imul(x, None), F(3)),
+    recorded("itruediv-list", lambda t, x: operator.itruediv(x, [1.0]), F(3)),
+    recorded("ipow-str", lambda t, x: operator.ipow(x, "a"), F(3)),
+    recorded("iand-str", lambda t, x: operator.iand(x, "a"), I(3)),
+    recorded("add-dtype", lambda t, x: x + t.float32, F(3),
+             differs="Python names minitorch's dtype class 'dtype' in its error, torch's C type 'torch.dtype'"),
+    recorded("lt-function-str", lambda t, x: t.lt(x, "a"), F(3)),
+    recorded("lt-method-str", lambda t, x: x.lt("a"), F(3),
+             differs="torch's argument parser lists the arguments of a method call without self; the registered "
+                     "function is both method and function"),
+    recorded("logical_and-str", lambda t, x: t.logical_and(x, "a"), Bo(3)),
+    # a list (or other sequence) of indices holding a slice, None, ... or a sequence reads as a tuple, with a warning
+    recorded("index-list-with-slice", lambda t, x: x[[0, slice(None)]].shape, F(3, 2)),
+    recorded("index-nested-list", lambda t, x: x[[[0, 1], [1, 0]]].shape, F(3, 2)),
+    recorded("index-list-of-tensors", lambda t, x: x[[t.tensor(0), t.tensor(1)]].shape, F(3, 2)),
+    recorded("setitem-list-with-none", lambda t, x: x.__setitem__([0, None], 1.0), F(3, 2)),
+    # shapes that do not broadcast, in ops computed outside the shared elementwise path and in their in-place and
+    # out= forms
+    recorded("xlogy-broadcast", lambda t, x, y: t.xlogy(x, y), F(2, 3), F(3, 2)),
+    recorded("xlogy_-broadcast", lambda t, x, y: x.xlogy_(y), F(2, 3), F(3, 2)),
+    recorded("xlogy_-output-shape", lambda t, x, y: x.xlogy_(y), F(3), F(2, 3)),
+    recorded("special-xlog1py-broadcast", lambda t, x, y: t.special.xlog1py(x, y), F(2, 3), F(3, 2)),
+    recorded("add-out-broadcast", lambda t, x, y: t.add(x, y, out=t.empty(0)), F(2, 3), F(3, 2)),
+    recorded("logical_xor-out-broadcast", lambda t, x, y: t.logical_xor(x, y, out=t.empty(0, dtype=t.bool)),
+             Bo(2, 3), Bo(3, 2)),
+    recorded("bitwise_or-out-broadcast", lambda t, x, y: t.bitwise_or(x, y, out=t.empty(0, dtype=t.int64)),
+             I(2, 3), I(3, 2)),
+    recorded("mul_-broadcast-both", lambda t, x, y: x.mul_(y), F(2, 3), F(3, 2)),
+    recorded("lerp-broadcast", lambda t, x, y: t.lerp(x, y, 0.5), F(2, 3), F(3, 2)),
+    recorded("addcmul-broadcast", lambda t, x, y: t.addcmul(x, x, y), F(2, 3), F(3, 2)),
+    recorded("clamp-tensor-bound", lambda t, x, y: x.clamp(min=y), F(2, 3), F(3, 2)),
+    recorded("binomial-broadcast", lambda t, n, p: t.binomial(n, p), F(2, 3), F(3, 2)),
+    recorded("bernoulli_-probabilities-shape", lambda t, x, p: x.bernoulli_(p), F(2, 3), F(3, 2)),
+    recorded("maximum-out-broadcast", lambda t, x, y: t.maximum(x, y, out=t.empty(2, 3)), F(2, 3), F(3, 2)),
+    # joins
+    recorded("cat-0d", lambda t, x, y: t.cat([x, y]), F(), F()),
+    recorded("cat-0d-second", lambda t, x, y: t.cat([x, y]), F(2), F()),
+    recorded("concat-0d", lambda t, x: t.concat([x]), F()),
+    recorded("cat-a-tensor", lambda t, x: t.cat(x), F(2, 3)),
+    recorded("cat-two-tensors", lambda t, x: t.cat(x, x), F(2, 3)),
+    recorded("cat-none-element", lambda t, x: t.cat([x, None]), F(2)),
+    recorded("cat-list-element", lambda t, x: t.cat([x, [1.0, 2.0]]), F(2)),
+    recorded("cat-dim-none", lambda t, x: t.cat([x, x], dim=None), F(2, 3)),
+    recorded("cat-dim-float", lambda t, x: t.cat([x, x], dim=1.0), F(2, 3)),
+    recorded("cat-dim-float-positional", lambda t, x: t.cat([x, x], 1.0), F(2, 3),
+             differs="torch's argument parser adds '(position 2)' for a dim given positionally; a Python function "
+                     "cannot tell how its argument was passed"),
+    recorded("cat-skips-empty-1d", lambda t, x, e: t.cat([e, x, e]).shape, F(2, 3), F(0)),
+    recorded("stack-number-element", lambda t, x: t.stack([x, 1.0]), F(2)),
+    recorded("stack-a-tensor", lambda t, x: t.stack(x), F(2, 3)),
+    recorded("stack-dim-none", lambda t, x: t.stack([x, x], dim=None), F(2, 3)),
+    recorded("hstack-empty", lambda t: t.hstack([])),
+    recorded("vstack-empty", lambda t: t.vstack([])),
+    recorded("dstack-empty", lambda t: t.dstack([])),
+    recorded("column_stack-empty", lambda t: t.column_stack([])),
+    recorded("hstack-0d", lambda t, x, y: t.hstack([x, y]).shape, F(), F()),
+    recorded("hstack-a-tensor", lambda t, x: t.hstack(x), F(2)),
+    recorded("vstack-sizes", lambda t, x, y: t.vstack([x, y]), F(2), F(3)),
+    # other common mistakes
+    recorded("zeros-negative", lambda t: t.zeros(2, -1)),
+    recorded("randn-float-size", lambda t: t.randn(2.5)),
+    recorded("zeros-float-sizes", lambda t: t.zeros(2, 3.0)),
+    recorded("ones-float-size-first", lambda t: t.ones(2.0, 3)),
+    recorded("full-float-size", lambda t: t.full((2.0,), 1.0)),
+    recorded("rand-float-size-first", lambda t: t.rand(2.0, 3),
+             differs="torch's parser calls this an invalid combination for rand only (its other signatures)"),
+    recorded("new_zeros-float-size", lambda t, x: x.new_zeros(2.0), F(3)),
+    recorded("view-float-size", lambda t, x: x.view(2.0, 3), F(2, 3)),
+    recorded("expand-float-size", lambda t, x: x.expand((2, 3.0)), F(3)),
+    recorded("permute-float-dim", lambda t, x: x.permute(0.0, 1), F(2, 3)),
+    recorded("zeros_like-list", lambda t: t.zeros_like([1.0])),
+    recorded("reshape-float-size", lambda t, x: x.reshape(2.0, 3), F(2, 3)),
+    recorded("arange-step-zero", lambda t: t.arange(0, 10, 0)),
+    recorded("linspace-negative-steps", lambda t: t.linspace(0, 1, -1)),
+    recorded("randint-empty-range", lambda t: t.randint(3, 3, (2,))),
+    recorded("tensor-ragged", lambda t: t.tensor([[1, 2], [3]])),
+    recorded("tensor-int-requires-grad", lambda t: t.tensor([1, 2], requires_grad=True)),
+    recorded("from_numpy-list", lambda t: t.from_numpy([1, 2])),
+    recorded("ones_like-list", lambda t: t.ones_like([1, 2])),
+    recorded("float-of-many", lambda t, x: float(x), F(3)),
+    recorded("int-of-many", lambda t, x: int(x), F(3)),
+    recorded("index-float", lambda t, x: x[1.5], F(3)),
+    recorded("topk-k-too-large", lambda t, x: x.topk(5), F(3)),
+    recorded("maximum-shapes", lambda t, x, y: t.max(x, y), F(2), F(3)),
+    recorded("T-3d", lambda t, x: x.T.shape, F(2, 3, 4)),
+    recorded("backward-without-grad", lambda t, x: x.sum().backward(), F(3)),
+    recorded("backward-twice", lambda t, x: _twice((x * x).sum().backward), F(3), grad=True),
+    recorded("backward-under-no_grad", lambda t, x: _under(t.no_grad(), lambda: (x * x).sum().backward()), F(3),
+             grad=True),
+    recorded("grad-of-non-leaf", lambda t, x: (x * 2).grad, F(3), grad=True),
+    recorded("grad-shape", lambda t, x: t.autograd.grad((x * 2).sum(), x, t.ones(2)), F(3), grad=True),
 ]
 
 
+def _twice(call):
+    call()
+    return call()
+
+
+def _under(context, call):
+    with context:
+        return call()
+
+
 @pytest.mark.parametrize("fn,inputs,exc,msg,grad", CASES)
-def test_error(fn, inputs, exc, msg, grad):
-    check_error(fn, *inputs, exc=exc, msg=msg, grad=grad)
+def test_error(request, fn, inputs, exc, msg, grad):
+    if msg is not None:
+        check_error(fn, *inputs, exc=exc, msg=msg, grad=grad)
+    check_recorded(f"{__name__}::{request.node.callspec.id}", fn, *inputs, grad=grad)
 
 
 @pytest.mark.xfail(strict=True, reason="expanded tensors are read-only numpy views; torch refuses only writes where "

@@ -3,6 +3,10 @@
 Each op module registers its public functions where it defines them (see ``minitorch._registry``);
 importing them all fills the registry, from which the Tensor methods are bound.
 """
+import builtins
+
+import numpy as np
+
 from .. import _factories, _registry
 from .._tensor import Tensor
 from . import (activation, arithmetic, attention, broadcast, comparison, complex, conv, copying, counting,  # noqa: F401
@@ -17,11 +21,11 @@ for _name, _function in _registry.methods().items():
 # torch's functions that take ``out=`` and are written here without it: their minitorch.* form gets it (the
 # Tensor methods stay as they are). The ops made by ``Op.function`` and the factories take it already.
 _OUT_ARGUMENT = (
-    "addcdiv addcmul addmm all amax amin aminmax argmax argmin bitwise_and bitwise_left_shift bitwise_not "
+    "addcdiv addcmul addmm all amax amin aminmax argmax argmin bitwise_and bitwise_left_shift bitwise_not bitwise_or "
     "bitwise_right_shift bitwise_xor bmm bucketize cat column_stack concat concatenate conj_physical cross cummax "
     "cummin cumprod cumsum diag dot dstack eq floor_divide fmax fmin fmod frexp gather ge ger greater "
     "greater_equal gt histc histogram histogramdd hstack index_select inner isneginf isposinf kron kthvalue le "
-    "lerp less less_equal logcumsumexp logical_and logical_not logical_or logit logsumexp lt masked_select "
+    "lerp less less_equal logcumsumexp logical_and logical_not logical_or logical_xor logit logsumexp lt masked_select "
     "matrix_power max maximum min minimum mm mode multinomial mv mvlgamma nan_to_num nanmean nanquantile "
     "narrow_copy ne nonzero not_equal outer polar polygamma pow quantile remainder renorm round row_stack "
     "searchsorted sgn signbit sort stack std std_mean take_along_dim topk tril triu var var_mean vstack where "
@@ -111,8 +115,25 @@ _OPERATORS = {
     "__setitem__": indexing.setitem,
     "where": _where,
 }
+# What a binary operator takes beside a tensor; for anything else it returns NotImplemented, as torch's do, so that
+# Python tries the other operand and raises its own TypeError ("'<' not supported between instances of 'Tensor' and
+# 'str'"), or compares identities for == and !=.
+_OPERANDS = (Tensor, int, float, builtins.complex, np.ndarray, np.generic)
+
+
+def _binary(name, fn):
+    def operator(self, other):
+        if isinstance(other, _OPERANDS):
+            return fn(self, other)
+        return NotImplemented
+    operator.__name__ = operator.__qualname__ = name
+    operator.__wrapped__ = fn
+    return operator
+
+
+_NOT_BINARY = ("__neg__", "__pos__", "__abs__", "__invert__", "__getitem__", "__setitem__", "where")
 for _name, _fn in _OPERATORS.items():
-    setattr(Tensor, _name, _fn)
+    setattr(Tensor, _name, _fn if _name in _NOT_BINARY else _binary(_name, _fn))
 Tensor.T = property(view.T_property)
 Tensor.mT = property(view.mT_property)
 Tensor.mH = property(linalg.mH_property)

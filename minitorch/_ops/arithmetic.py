@@ -796,6 +796,7 @@ def _check_lerp(a, other, name):
     if other.dtype != a.dtype:
         raise RuntimeError(f"expected dtype {_C_TYPES[a.dtype.name]} for `{name}` but got dtype "
                            f"{_C_TYPES[other.dtype.name]}")
+    broadcast_shape(a.shape, other.shape)  # torch's operand order (the formula computes end - input first)
 
 
 class NanToNum(Op):

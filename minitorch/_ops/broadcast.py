@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import wrap_int
+from .._settings import broadcast_shape, shape_mismatch  # noqa: F401  (the ops import them from here)
 
 _ndarray = np.ndarray
 _pair_cache: dict = {}
@@ -108,28 +109,6 @@ def binary(ufunc, a, b, dtype=None):
         raise shape_mismatch(np.shape(a), np.shape(b)) from None
     except OverflowError:  # a Python int outside the integer dtype: torch wraps it around
         return ufunc(wrap_int(a, dt), wrap_int(b, dt), dtype=dt)
-
-
-def broadcast_shape(*shapes) -> tuple:
-    """The shape ``shapes`` broadcast to, or torch's error for the first pair that does not broadcast."""
-    shape = ()
-    for s in shapes:
-        try:
-            shape = np.broadcast_shapes(shape, s)
-        except ValueError:
-            raise shape_mismatch(shape, s) from None
-    return shape
-
-
-def shape_mismatch(sa, sb) -> RuntimeError:
-    """torch's error for shapes ``sa`` and ``sb`` that do not broadcast (the last mismatching dim)."""
-    n = builtins.max(len(sa), len(sb))
-    pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
-    for d in range(n - 1, -1, -1):
-        if pa[d] != pb[d] and pa[d] != 1 and pb[d] != 1:
-            return RuntimeError(f"The size of tensor a ({pa[d]}) must match the size of tensor b ({pb[d]}) "
-                                f"at non-singleton dimension {d}")
-    return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast together")
 
 
 def floating(a):

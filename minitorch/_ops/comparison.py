@@ -10,6 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .._dtype import wrap_int
+from .._settings import type_name
 from ..autograd.function import Op, _write_back, check_inplace
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
 from .unary import _not_for
@@ -22,10 +23,14 @@ def _array_of(x):
     return x._data if isinstance(x, Tensor) else x
 
 
-def _compare(ufunc):
+def _compare(ufunc, name, logical=False):
     def op(input, other):
         a, b = _array_of(input), _array_of(other)
         if type(b) is not _ndarray:
+            if not isinstance(b, (int, float, builtins.complex, np.generic)):  # not for numpy: torch's TypeError
+                raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type_name(other)}"
+                                if logical else f"{name}() received an invalid combination of arguments - got "
+                                f"({type_name(input)}, {type_name(other)}), but expected one of:")
             b = _scalar(b)
             if type(b) is int and a.dtype.kind in "iu" and not _fits(b, a.dtype):
                 b = wrap_int(b, a.dtype)  # torch compares in the tensor's dtype: -1 is 255 for uint8
@@ -42,16 +47,16 @@ def _fits(value: int, dt: np.dtype) -> bool:
     return info.min <= value <= info.max
 
 
-eq = register(_compare(np.equal), name="eq")
-ne = register(_compare(np.not_equal), name="ne", aliases=("not_equal",))
-lt = register(_compare(np.less), name="lt", aliases=("less",))
-le = register(_compare(np.less_equal), name="le", aliases=("less_equal",))
-gt = register(_compare(np.greater), name="gt", aliases=("greater",))
-ge = register(_compare(np.greater_equal), name="ge", aliases=("greater_equal",))
+eq = register(_compare(np.equal, "eq"), name="eq")
+ne = register(_compare(np.not_equal, "ne"), name="ne", aliases=("not_equal",))
+lt = register(_compare(np.less, "lt"), name="lt", aliases=("less",))
+le = register(_compare(np.less_equal, "le"), name="le", aliases=("less_equal",))
+gt = register(_compare(np.greater, "gt"), name="gt", aliases=("greater",))
+ge = register(_compare(np.greater_equal, "ge"), name="ge", aliases=("greater_equal",))
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
-logical_and = register(_compare(np.logical_and), name="logical_and")
-logical_or = register(_compare(np.logical_or), name="logical_or")
-logical_xor = register(_compare(np.logical_xor), name="logical_xor")
+logical_and = register(_compare(np.logical_and, "logical_and", logical=True), name="logical_and")
+logical_or = register(_compare(np.logical_or, "logical_or", logical=True), name="logical_or")
+logical_xor = register(_compare(np.logical_xor, "logical_xor", logical=True), name="logical_xor")
 
 
 def _bitwise(ufunc, name):

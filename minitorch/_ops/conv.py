@@ -19,12 +19,14 @@ their arguments with torch's messages and build the ``Geometry``.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype
 from .._registry import register
-from .._tensor import Tensor
+from .._tensor import _C_TYPE_NAMES, Tensor
 from ..autograd.function import Op
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
@@ -369,6 +371,14 @@ def _batched(input, dims: int, name: str):
     return (input.unsqueeze(0), True) if input.dim() == dims + 1 else (input, False)
 
 
+def _check_bias(weight, bias, given: str, channels: int | None = None) -> None:
+    """A bias must hold one value per output channel (``given``: what torch's message adds for a transposed one)."""
+    channels = weight.shape[0] if channels is None else channels
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != channels):
+        raise RuntimeError(f"Given {given}weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
+                           f"{channels} elements, but got bias of size {list(bias.shape)} instead")
+
+
 def _check_dtypes(input, weight, bias):
     if input.dtype != weight.dtype:
         raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[input.dtype]} but found "
@@ -378,9 +388,45 @@ def _check_dtypes(input, weight, bias):
                            f"{_dtype.C_NAMES[bias.dtype]}")
 
 
+def _spatial_dims(weight, stride, dims: int) -> None:
+    """torch counts the spatial dims of a convolution from the weight: refused where the call has others."""
+    if weight.dim() - 2 != dims:
+        raise RuntimeError(f"expected stride to be a single integer value or a list of {weight.dim() - 2} values to "
+                           f"match the convolution dimensions, but got stride={list(_ntuple(stride, dims))}")
+
+
+def _check_steps(stride, padding) -> None:
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+
+
+def _same_padding(dilation, kernel) -> tuple:
+    """The (before, after) pads of padding='same'; torch warns where they differ (an even kernel, odd dilation)."""
+    pads = tuple((d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for d, k in zip(dilation, kernel))
+    if any(a != b for a, b in pads):
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+                      "of the input be created", UserWarning, stacklevel=4)
+    return pads
+
+
 def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
     name = f"conv{dims}d"
     x, unbatched = _batched(input, dims, name)
+    _spatial_dims(weight, stride, dims)
+    stride, dilation = _conv_tuple(stride, dims, "stride"), _conv_tuple(dilation, dims, "dilation")
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if padding == "same" and any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        _check_steps(stride, ())
+    else:
+        _check_steps(stride, _conv_tuple(padding, dims, "padding"))
+    if bias is not None and bias.dtype != x.dtype:
+        raise RuntimeError(f"Input type ({_C_TYPE_NAMES[x.dtype]}) and bias type ({_C_TYPE_NAMES[bias.dtype]}) should "
+                           "be the same")
     _check_dtypes(x, weight, bias)
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
@@ -389,14 +435,14 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
                            f"{list(x.shape)} to have {weight.shape[1] * groups} channels, but got "
                            f"{x.shape[1]} channels instead")
-    stride, dilation = _conv_tuple(stride, dims, "stride"), _conv_tuple(dilation, dims, "dilation")
+    _check_bias(weight, bias, "")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
     kernel, size = tuple(weight.shape[2:]), tuple(x.shape[2:])
     if padding == "valid":
         pads = ((0, 0),) * dims
     elif padding == "same":
-        if any(s != 1 for s in stride):
-            raise RuntimeError("padding='same' is not supported for strided convolutions")
-        pads = tuple((d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for d, k in zip(dilation, kernel))
+        pads = _same_padding(dilation, kernel)
     else:
         pads = tuple((p, p) for p in _conv_tuple(padding, dims, "padding"))
     padded = [s + a + b for s, (a, b) in zip(size, pads)]
@@ -431,12 +477,17 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 def _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, dims):
     x, unbatched = _batched(input, dims, f"conv_transpose{dims}d")
+    if isinstance(padding, str):
+        raise TypeError(f"conv_transpose{dims}d(): argument 'padding' must be tuple of ints, not str")
+    _spatial_dims(weight, stride, dims)
+    stride, padding, output_padding, dilation = (_conv_tuple(v, dims, name) for v, name in (
+        (stride, "stride"), (padding, "padding"), (output_padding, "output_padding"), (dilation, "dilation")))
+    _check_steps(stride, padding)
     _check_dtypes(x, weight, bias)
     if x.shape[1] != weight.shape[0]:
         raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} "
                            f"to have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
-    stride, padding, output_padding, dilation = (_conv_tuple(v, dims, name) for v, name in (
-        (stride, "stride"), (padding, "padding"), (output_padding, "output_padding"), (dilation, "dilation")))
+    _check_bias(weight, bias, "transposed=1, ", weight.shape[1] * groups)
     if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
         axes = ("depth", "height", "width")[-max(dims, 2):]
         lifted = [(lead,) + v if dims == 1 else v for v, lead in ((output_padding, 0), (stride, 1), (dilation, 1))]

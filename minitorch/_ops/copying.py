@@ -7,6 +7,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .._dtype import wrap_int
+from .._settings import output_mismatch
 from .broadcast import broadcast_shape
 from .._registry import register
 
@@ -65,8 +66,7 @@ class Copy(Op, name="CopyBackwards"):
         if type(src) is _ndarray and src.shape != dst.shape:
             shape = broadcast_shape(dst.shape, src.shape)
             if shape != dst.shape:
-                raise RuntimeError(f"output with shape {list(dst.shape)} doesn't match the broadcast shape "
-                                   f"{list(shape)}")
+                raise output_mismatch(dst.shape, shape)
         r[...] = src
         return r
 

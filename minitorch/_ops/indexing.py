@@ -12,6 +12,9 @@ advanced-indexing op over the dims that remain.
 """
 from __future__ import annotations
 
+import warnings
+from collections.abc import Sequence
+
 import numpy as np
 
 from .._dtype import wrap_int
@@ -152,10 +155,26 @@ def _int_index(item):
     return None
 
 
+_SEQUENCE_INDEX = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                   "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                   "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result")
+
+
+def _sequence_as_tuple(index) -> bool:
+    """Whether ``index`` is read as a tuple of indices: torch (after numpy's old rule) reads so a list or other
+    sequence of fewer than 32 items of which one is a tensor, a sequence, a slice, None or ``...``, and warns."""
+    if isinstance(index, (Tensor, np.ndarray)) or not isinstance(index, Sequence) or len(index) >= 32:
+        return False
+    if any(isinstance(i, (Tensor, np.ndarray, Sequence, slice)) or i is None or i is Ellipsis for i in index):
+        warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
+        return True
+    return False
+
+
 def _expand_index(input, index):
     """Split a torch index into basic view steps and advanced index arrays (dim, array)."""
     if not isinstance(index, tuple):
-        index = (index,)
+        index = tuple(index) if _sequence_as_tuple(index) else (index,)
     ndim = input._data.ndim
     consumed = sum(1 if not _is_advanced(i) else _consumed_dims(i) for i in index
                    if i is not None and i is not Ellipsis)

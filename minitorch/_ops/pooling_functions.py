@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .._registry import register
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import is_grad_enabled
 from . import pooling as _pool
 from .._factories import rand
@@ -49,8 +49,14 @@ def _check_half(padding, kernel, dilation) -> None:
 
 
 def _pool_input(input, name):
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"{name}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(input.shape)}")
+    """torch's checks of the input of max_pool2d and avg_pool2d: 3 or 4 dims, of which only a batch dim is empty."""
+    shape = list(input.shape)
+    if name == "max_pool2d" and len(shape) not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    _wrap_dim(-3, len(shape))  # avg_pool2d reads the size of the channel dim first
+    if len(shape) not in (3, 4) or 0 in shape[-3:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+                           f"got:{shape}")
 
 
 def _pool1d_input(input, name):
@@ -214,6 +220,8 @@ def _adaptive_avg(input, output_size, dims, op):
 @register(method=False, top_level=False, functional=True)
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average pooling to a fixed output size."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
     return _adaptive_avg(input, output_size, 2, _pool.AdaptiveAvgPool2d)
 
 
@@ -226,6 +234,11 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
 
 def _adaptive_max(input, output_size, return_indices, dims, op):
+    lead = input.dim() - dims - 1  # the first non-batch dim
+    for d in range(lead, input.dim()):
+        if input.shape[d] == 0:
+            raise RuntimeError(f"adaptive_max_pool{dims}d(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being empty")
     out = _adaptive_size(input, output_size, dims)
     size = input.shape[-dims:]
     index, flat = _pool.adaptive_max_index(input._data, [_adaptive_bounds(n, o) for n, o in zip(size, out)])

@@ -53,22 +53,44 @@ def atleast_3d(*tensors):
     return _atleast(tensors, 3, _as_3d)
 
 
+def _nonempty(tensors, name: str, fill: str | None = None) -> list:
+    """The tensors of ``name`` (``hstack``, ...), which refuses an empty list with the error of ``fill`` or itself."""
+    tensors = view.joined(tensors, name)
+    if not tensors:
+        raise RuntimeError(f"{fill or name} expects a non-empty TensorList")
+    return tensors
+
+
 @register(method=False)
-def column_stack(tensors):
-    """The tensors side by side as columns (0-dim and 1-dim ones become columns first)."""
-    return view.hstack([view.reshape(t, -1, 1) if t.dim() <= 1 else t for t in tensors])
+def hstack(tensors):
+    """The tensors (0-dim ones as 1-dim) joined along dim 1, or dim 0 if they are 1-dim."""
+    tensors = atleast_1d(_nonempty(tensors, "hstack"))
+    return view.cat(tensors, 0 if tensors[0].dim() == 1 else 1)
+
+
+@register(method=False)
+def vstack(tensors):
+    """The tensors (0-dim and 1-dim ones as rows) joined along dim 0."""
+    return view.cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
 
 
 @register(method=False)
 def row_stack(tensors):
     """Alias of ``vstack``."""
-    return view.vstack(tensors)
+    return view.cat(atleast_2d(_nonempty(tensors, "row_stack", "vstack")), 0)
+
+
+@register(method=False)
+def column_stack(tensors):
+    """The tensors side by side as columns (0-dim and 1-dim ones become columns first)."""
+    tensors = _nonempty(tensors, "column_stack")
+    return hstack([view.reshape(t, -1, 1) if t.dim() <= 1 else t for t in tensors])
 
 
 @register(method=False)
 def dstack(tensors):
     """The tensors joined along the third dim (after ``atleast_3d``)."""
-    return view.cat(atleast_3d(list(tensors)), 2)
+    return view.cat(atleast_3d(_nonempty(tensors, "dstack")), 2)
 
 
 def _split_along(name: str, dim: int, min_dims: int):

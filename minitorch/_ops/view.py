@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .._settings import int_list
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op, check_inplace
 from .._registry import register
@@ -18,11 +19,10 @@ from .broadcast import result_dtype
 _ndarray = np.ndarray
 
 
-def parse_shape(args) -> tuple:
-    """``f(2, 3)``, ``f((2, 3))`` and ``f(Size)`` all give ``(2, 3)``."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = args[0]
-    return tuple(int(a) for a in args)
+def parse_shape(args, fn: str = "view", arg: str = "size") -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f(Size)`` all give ``(2, 3)``; other values torch's TypeError naming ``fn``'s
+    argument ``arg``."""
+    return int_list(args, fn, arg, overloaded=fn == "view")
 
 
 def infer_size(shape, numel: int) -> tuple:
@@ -104,7 +104,7 @@ def _view_dtype(input, dt):
 def reshape(input, *shape):
     """A view when the strides allow it, else a copy (of a tensor, or of an array inside a backward formula)."""
     data = input._data if isinstance(input, Tensor) else input
-    shape = infer_size(parse_shape(shape), data.size)
+    shape = infer_size(parse_shape(shape, "reshape", "shape"), data.size)
     if data.flags.c_contiguous:
         return View.apply(input, shape=shape)
     if _viewable(data, shape):
@@ -171,7 +171,7 @@ class Permute(Op):
 @register
 def permute(input, *dims):
     """Reorder the dimensions."""
-    dims = parse_shape(dims)
+    dims = parse_shape(dims, "permute", "dims")
     nd = np.ndim(input)
     if len(dims) != nd:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
@@ -374,7 +374,7 @@ class Expand(Op):
 @register(top_level=False)
 def expand(input, *sizes):
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    return Expand.apply(input, shape=expanded_shape(input, parse_shape(sizes)))
+    return Expand.apply(input, shape=expanded_shape(input, parse_shape(sizes, "expand")))
 
 
 def expanded_shape(input, sizes) -> tuple:
@@ -431,7 +431,7 @@ class SumToSize(Op, name="SumBackward1"):
 @register(top_level=False)
 def sum_to_size(input, *shape):
     """Sum ``input`` down to ``shape`` (which it must broadcast to)."""
-    shape = parse_shape(shape)
+    shape = parse_shape(shape, "sum_to_size")
     if tuple(np.shape(input)) == shape:
         return input
     r = SumToSize.apply(input, shape=shape)
@@ -586,14 +586,19 @@ class Cat(Op):
     @staticmethod
     def forward(ctx, *arrays, dim=0):
         ctx.dim = dim
-        ctx.sizes = [a.shape[dim] for a in arrays]
-        return np.concatenate(arrays, axis=dim, dtype=_common_dtype(arrays))
+        nd = max(a.ndim for a in arrays)  # 1-dim empty inputs beside inputs of more dims are skipped, as in torch
+        ctx.sizes = [None if nd > 1 and a.shape == (0,) else a.shape[dim] for a in arrays]
+        joined = [a for a, size in zip(arrays, ctx.sizes) if size is not None]
+        return np.concatenate(joined, axis=dim, dtype=_common_dtype(arrays))
 
     @staticmethod
     def backward(ctx, g):
         from .indexing import narrow
         out, start = [], 0
         for size in ctx.sizes:  # (the engine casts each part to its input's dtype)
+            if size is None:
+                out.append(g.reshape(-1)[:0])
+                continue
             out.append(narrow(g, ctx.dim, start, size))
             start += size
         return tuple(out)
@@ -607,17 +612,37 @@ def _common_dtype(arrays):
     return dt
 
 
+def joined(tensors, name: str, dim=0) -> list:
+    """The tensors of a join as a list, with torch's errors for a tensor, or something else than tensors, in place of
+    a list of tensors, and for a ``dim`` that is not an int."""
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+    tensors = list(tensors)
+    for i, t in enumerate(tensors):
+        if not isinstance(t, (Tensor, _ndarray, np.generic)):  # (backward formulas join arrays and numpy scalars)
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return tensors
+
+
 @register(method=False)
 def cat(tensors, dim: int = 0):
-    """Join tensors along an existing dim."""
-    tensors = list(tensors)
+    """Join tensors along an existing dim (1-dim empty tensors beside tensors of more dims are skipped)."""
+    tensors = joined(tensors, "cat", dim)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    ref = np.shape(tensors[0])
+    shapes = [np.shape(x) for x in tensors]
+    for i, s in enumerate(shapes):
+        if not s:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    first = next((i for i, s in enumerate(shapes) if s != (0,)), 0)
+    ref = shapes[first]
     nd = len(ref)
     d = _wrap_dim(dim, nd)
-    for i, x in enumerate(tensors[1:], 1):
-        s = np.shape(x)
+    for i, s in enumerate(shapes[first + 1:], first + 1):
+        if s == (0,):
+            continue
         if len(s) != nd:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {len(s)}")
         for k in range(nd):
@@ -645,7 +670,7 @@ class Stack(Op):
 @register(method=False)
 def stack(tensors, dim: int = 0):
     """Join tensors of equal shape along a new dim."""
-    tensors = list(tensors)
+    tensors = joined(tensors, "stack", dim)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     ref = np.shape(tensors[0])
@@ -654,17 +679,6 @@ def stack(tensors, dim: int = 0):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
                                f"{list(np.shape(x))} at entry {i}")
     return Stack.apply(*tensors, dim=_wrap_dim(dim, len(ref) + 1))
-
-
-@register(method=False)
-def hstack(tensors):
-    tensors = list(tensors)
-    return cat(tensors, 0 if np.ndim(tensors[0]) == 1 else 1)
-
-
-@register(method=False)
-def vstack(tensors):
-    return cat([t if np.ndim(t) > 1 else reshape(t, 1, -1) for t in tensors], 0)
 
 
 class Repeat(Op):
@@ -686,7 +700,7 @@ class Repeat(Op):
 @register
 def repeat(input, *repeats):
     """Tile the tensor ``repeats[i]`` times along each dim."""
-    repeats = parse_shape(repeats)
+    repeats = parse_shape(repeats, "repeat", "repeats")
     if len(repeats) < input._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     return Repeat.apply(input, repeats=repeats)
@@ -695,7 +709,7 @@ def repeat(input, *repeats):
 @register
 def tile(input, *dims):
     """Repeat along each dim (``dims`` as ints or one sequence); missing leading dims repeat once."""
-    dims = parse_shape(dims)
+    dims = parse_shape(dims, "tile", "dims")
     return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
 
 

@@ -18,6 +18,7 @@ import weakref
 import numpy as np
 
 from .._dtype import C_NAMES, from_numpy_dtype
+from .._settings import broadcast_shape, output_mismatch
 from . import anomaly_mode
 from .grad_mode import no_grad, set_grad_enabled, state
 from .._registry import register
@@ -200,11 +201,17 @@ def _applier(cls, name: str, qualname: str):
                 arrays.append(x._data)
             else:
                 arrays.append(x)
-        if not has_tensor:
-            return cls.forward(ctx, *arrays, **params)
-        if cls.inplace:
-            return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
-        out = cls.forward(ctx, *arrays, **params)
+        try:
+            if not has_tensor:
+                return cls.forward(ctx, *arrays, **params)
+            if cls.inplace:
+                return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
+            out = cls.forward(ctx, *arrays, **params)
+        except ValueError as e:
+            mismatch = _shape_mismatch(e, arrays)
+            if mismatch is None:
+                raise
+            raise mismatch from None
         if requires_grad and state.grad_enabled:
             return ctx._connect(inputs, arrays, out)
         if type(out) is np.ndarray and not cls.view and not state.inference:  # the common case
@@ -213,6 +220,18 @@ def _applier(cls, name: str, qualname: str):
 
     apply.__name__, apply.__qualname__ = name, qualname
     return apply
+
+
+def _shape_mismatch(error: ValueError, arrays) -> RuntimeError | None:
+    """torch's error for inputs whose shapes do not broadcast, where numpy's ``error`` says so: the ops compute
+    with numpy and leave this check to it (none where the shapes broadcast and the mismatch is elsewhere)."""
+    if "broadcast" not in str(error):
+        return None
+    try:
+        broadcast_shape(*(a.shape for a in arrays if type(a) is np.ndarray))
+    except RuntimeError as mismatch:
+        return mismatch
+    return None
 
 
 def _wrap_outputs(cls, inputs, out):
@@ -315,7 +334,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
 def _write_back(target, result) -> None:
     """Store an out-of-place result into the tensor an in-place op modifies, with torch's checks."""
     if result.shape != target.shape:
-        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(result.shape)}")
+        raise output_mismatch(target.shape, result.shape)
     if _KIND_RANK[result.dtype.kind] > _KIND_RANK[target.dtype.kind]:
         raise RuntimeError(f"result type {C_NAMES[from_numpy_dtype(result.dtype)]} can't be cast to the desired "
                            f"output type {C_NAMES[from_numpy_dtype(target.dtype)]}")

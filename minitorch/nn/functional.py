@@ -35,6 +35,7 @@ from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
 from .._tensor import Tensor, _wrap_dim
 from .._rng import u53
+from .._settings import broadcast_shape, broadcast_shapes
 from ..random import default_generator
 from ._dispatch import assert_int_or_pair, boolean_dispatch, boolean_dispatched  # noqa: F401
 
@@ -845,7 +846,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_dtype.C_NAMES[target.dtype]} but expected {_dtype.C_NAMES[input.dtype]}")
-    w = None if weight is None else np.broadcast_to(weight._data, input.shape)
+    w = None if weight is None else np.broadcast_to(weight._data, broadcast_shapes(target.shape, weight.shape))
     return _loss.BinaryCrossEntropy.apply(input, target, weight=w, reduction=_reduction(size_average, reduce,
                                                                                         reduction))
 
@@ -866,6 +867,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         input = input.to(target.dtype)
     w = None if weight is None else weight._data
     pw = None if pos_weight is None else pos_weight._data
+    broadcast_shape(*(a.shape for a in (pw, input, w) if a is not None))  # torch's order of the operands
     return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight=w, pos_weight=pw,
                                                     reduction=_reduction(size_average, reduce, reduction))
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -45,6 +46,12 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
         raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return fan_in if mode == "fan_in" else fan_out
+
+
+def _zero_elements(tensor: Tensor) -> Tensor:
+    """The He initialisations leave a tensor without elements as it is, saying so (a layer with 0 inputs)."""
+    warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+    return tensor
 
 
 def _fill(tensor: Tensor, values) -> Tensor:
@@ -151,6 +158,8 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
                      generator=None) -> Tensor:
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al.)."""
+    if 0 in tensor.shape:
+        return _zero_elements(tensor)
     fan = _calculate_correct_fan(tensor, mode)
     bound = math.sqrt(3.0) * (calculate_gain(nonlinearity, a) / math.sqrt(fan))
     return uniform_(tensor, -bound, bound, generator)
@@ -159,6 +168,8 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonline
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
                     generator=None) -> Tensor:
     """N(0, std^2) with std = gain / sqrt(fan) (He et al.)."""
+    if 0 in tensor.shape:
+        return _zero_elements(tensor)
     fan = _calculate_correct_fan(tensor, mode)
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
 

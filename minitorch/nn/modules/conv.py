@@ -9,6 +9,11 @@ from ..parameter import Parameter
 from .module import Module
 
 
+# torch names these sets in its errors (their printed order changes with the string hash seed, as torch's does)
+_PADDING_STRINGS = {"same", "valid"}
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
+
+
 def _tuple(v, n: int) -> tuple:
     return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
 
@@ -25,11 +30,16 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups:
             raise ValueError("out_channels must be divisible by groups")
-        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
-            raise ValueError(f"padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got "
-                             f"padding_mode='{padding_mode}'")
+        stride = _tuple(stride, dims)
+        if isinstance(padding, str):
+            if padding not in _PADDING_STRINGS:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = _tuple(kernel_size, dims), _tuple(stride, dims)
+        self.kernel_size, self.stride = _tuple(kernel_size, dims), stride
         self.padding = padding if isinstance(padding, str) else _tuple(padding, dims)
         self.dilation, self.output_padding = _tuple(dilation, dims), _tuple(output_padding, dims)
         self.transposed, self.groups, self.padding_mode = transposed, groups, padding_mode
@@ -50,17 +60,21 @@ class _ConvNd(Module):
                 init.uniform_(self.bias, -bound, bound)
 
     def _padded(self, input):
-        """Non-zero padding modes pad explicitly before a convolution without padding."""
+        """Non-zero padding modes pad explicitly before a convolution without padding ('same': the convolution's
+        own (before, after) pads, more after than before for an even kernel)."""
+        if self.padding == "valid":
+            return input
         pads = []
-        for p in reversed(self.padding):
-            pads += [p, p]
+        for i in reversed(range(len(self.kernel_size))):
+            total = self.dilation[i] * (self.kernel_size[i] - 1) if self.padding == "same" else 2 * self.padding[i]
+            pads += [total // 2, total - total // 2]
         return F.pad(input, pads, mode=self.padding_mode)
 
     def extra_repr(self) -> str:
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         zeros = (0,) * len(self.kernel_size)
         if self.padding != zeros:
-            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+            s += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.kernel_size):
             s += f", dilation={self.dilation}"
         if self.output_padding != zeros:
@@ -139,6 +153,9 @@ class _ConvTranspose(_ConvNd):
         return tuple(o - n for o, n in zip(output_size, natural))
 
     def forward(self, input, output_size=None):
+        if isinstance(self.padding, str):  # what torch's argument parser says of a string passed to the function
+            raise TypeError(f"conv_transpose{self.dims}d(): argument 'padding' (position 5) must be tuple of ints, but "
+                            "found element of type str at pos 0")
         return self.function(input, self.weight, self.bias, self.stride, self.padding,
                              self._output_padding(input, output_size), self.groups, self.dilation)
 
