@@ -143,6 +143,10 @@ NOT_DIFFERENTIABLE = {
 # Recorded in the graph, but (as in torch) backward raises "derivative for aten::<name> is not implemented".
 NO_DERIVATIVE = {"floor_divide"}
 
+# Boundary points for the edge-value sweep (tests/test_edge_values.py), beside the sample they are written into:
+# name -> the points, written in order into the sample's first input, or {input position: points}.
+EDGES = {}
+
 # More inputs live beside the ops they belong to: every tests/registry_samples_*.py defines SAMPLES (and may
 # define NOT_DIFFERENTIABLE and NO_DERIVATIVE) in the same form.
 for _path in sorted(pathlib.Path(__file__).parent.glob("registry_samples_*.py")):
@@ -152,6 +156,7 @@ for _path in sorted(pathlib.Path(__file__).parent.glob("registry_samples_*.py"))
     SAMPLES.update(_module.SAMPLES)
     NOT_DIFFERENTIABLE |= getattr(_module, "NOT_DIFFERENTIABLE", set())
     NO_DERIVATIVE |= getattr(_module, "NO_DERIVATIVE", set())
+    EDGES.update(getattr(_module, "EDGES", {}))
 
 
 # Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.

@@ -15,7 +15,7 @@ import numpy as np
 from .. import _dtype
 from .._registry import register
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Op, zeros_for
 from .broadcast import broadcast_shape
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -248,7 +248,7 @@ class Angle(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         if not _is_complex(a):
-            return g * 0.0
+            return zeros_for(g)
         # d angle = (x dy - y dx) / |z|^2, so the gradient is g (-y + ix) / |z|^2 = g i z / |z|^2
         return g * 1j * a / (Real.apply(a) ** 2 + Imag.apply(a) ** 2)
 

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ..autograd.function import Op
+from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import result_dtype
 from .indexing import IndexScatter
@@ -48,6 +49,14 @@ def target_weights(target: np.ndarray, weight, ignore_index: int, dtype):
     valid = target != ignore_index
     safe = np.where(valid, target, 0)
     return (valid.astype(dtype) if weight is None else weight[safe] * valid), safe
+
+
+def refuse_grad(function: str, argument: str, tensor) -> None:
+    """torch's error for an argument its ``function`` does not differentiate (a weight, a target) when it
+    requires grad and grad mode is on."""
+    if tensor is not None and tensor.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument '{argument}'. "
+                           "This input cannot have requires_grad True.")
 
 
 def check_reduction(reduction: str) -> None:
@@ -98,7 +107,7 @@ class SmoothL1Loss(_ElementwiseLoss):
     def slope(d, beta=1.0):
         if beta == 0:
             return sign(d)
-        return where(abs(d) < beta, d * (1.0 / beta), sign(d))
+        return where(d < -beta, -1.0, where(d > beta, 1.0, d * (1.0 / beta)))  # NaN: d / beta
 
 
 class HuberLoss(_ElementwiseLoss):
@@ -109,7 +118,7 @@ class HuberLoss(_ElementwiseLoss):
 
     @staticmethod
     def slope(d, delta=1.0):
-        return where(abs(d) <= delta, d, sign(d) * delta)
+        return where(d < -delta, -delta, where(d > delta, delta, d))  # NaN: d
 
 
 class NllLoss(Op):
@@ -140,8 +149,9 @@ class BinaryCrossEntropy(Op):
 
     @staticmethod
     def forward(ctx, x, y, weight=None, reduction="mean"):
-        if np.any((x < 0) | (x > 1)):
-            raise RuntimeError("all elements of input should be between 0 and 1")
+        for values, name in ((x, "input"), (y, "target")):
+            if not np.all((values >= 0) & (values <= 1)):  # NaN fails the test
+                raise RuntimeError(f"all elements of {name} should be between 0 and 1")
         ctx.weight, ctx.reduction, ctx.count = weight, reduction, x.size
         ctx.save_for_backward(x, y)
         with np.errstate(divide="ignore"):
@@ -182,7 +192,7 @@ class BinaryCrossEntropyWithLogits(Op):
         gy = None
         if need_y:
             softplus_neg = log(sigmoid(x)) * -1.0
-            gy = g * ((softplus_neg * (pw - 1.0) if pw is not None else 0.0) - x)
+            gy = g * (softplus_neg * (pw - 1.0) - x if pw is not None else x * -1.0)
         return gx, gy
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
+from ..autograd.function import Op, zeros_for
 from .broadcast import floating
 from .complex import conj_if_complex as _conj
 from .._registry import register
@@ -181,7 +181,7 @@ class Sign(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0
+        return zeros_for(g)
 
 
 class Sgn(Sign):
@@ -294,7 +294,7 @@ class _ZeroGrad(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0
+        return zeros_for(g)
 
 
 class Floor(_ZeroGrad):
