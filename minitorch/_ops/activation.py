@@ -47,7 +47,7 @@ def _erf_single(x: np.ndarray) -> np.ndarray:
     far = 1 - t * np.exp(_horner(t, [dt(c) for c in _ERFC_P]) - a * a)
     np.copysign(far, x, out=far)
     near = _horner(x * x, [dt(c) for c in _ERF_TAYLOR]) * x
-    return np.where(a < 0.5, near, far)
+    return np.where(a < 0.5, near, far)  # (near keeps the sign of a zero)
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -63,7 +63,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     for n in range(1, 60):
         term *= -x2 / n
         total += term / (2 * n + 1)
-    out[small] = total * (2 / math.sqrt(math.pi))
+    out[small] = np.copysign(total * (2 / math.sqrt(math.pi)), xs)  # erf(-0.0) is -0.0
     xl = np.abs(x64[~small])
     frac = xl.copy()  # erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + (2/2) / (x + (3/2) / ...)))
     for k in range(60, 0, -1):

@@ -1057,7 +1057,8 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
     t = target._data.reshape(-1, 1)
     if t.size and (t.min() < 0 or t.max() >= classes):
         raise RuntimeError("target out of range")
-    hinge = (margin - x.gather(1, Tensor._wrap(t)) + x).clamp_min(0)
+    z = margin - x.gather(1, Tensor._wrap(t)) + x
+    hinge = where(z > 0, z, 0.0)  # torch adds only the positive terms: a NaN one counts for nothing
     if p == 2:
         hinge = hinge * hinge
     if weight is not None:
