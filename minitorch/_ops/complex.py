@@ -211,11 +211,27 @@ def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
     return r
 
 
+class Polar(Op):
+    """``abs cos(angle) + i abs sin(angle)``, with torch's gradients: Re(conj(g) sgn(z)) for ``abs`` (0 where z is
+    0, NaN where z is not finite) and Re(conj(g) i z) for ``angle``."""
+
+    @staticmethod
+    def forward(ctx, abs_, angle):
+        z = Complex.forward(ctx, abs_ * np.cos(angle), abs_ * np.sin(angle))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx, g):
+        (z,) = ctx.saved_tensors
+        g = conj_if_complex(g)
+        return Real.apply(g * sgn(z)), Real.apply(g * (z * 1j))
+
+
 @register(method=False)
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argument names)
     """The complex tensor with modulus ``abs`` and phase ``angle``."""
-    from .unary import cos, sin
-    return Complex.apply(abs * cos(angle), abs * sin(angle))
+    return Polar.apply(abs, angle)
 
 
 @register

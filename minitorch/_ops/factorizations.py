@@ -509,9 +509,10 @@ def vecdot(x, y, *, dim: int = -1, out=None):
 
 
 def _powers(x, N: int):
-    """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0)."""
+    """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0); x^0
+    is the constant 1, also for a NaN or infinite x, as in torch."""
     from .view import stack
-    columns = [x * 0 + 1] if N else []
+    columns = [x.new_ones(x.shape)] if N else []
     for _ in range(1, N):
         columns.append(columns[-1] * x)
     return stack(columns, -1) if columns else unsqueeze(x, -1)[..., :0]
