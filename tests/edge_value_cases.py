@@ -59,7 +59,7 @@ def cases(name):
             changed = list(inputs)
             changed[k] = (_written(array, values, _spread(values, array.size)), inputs[k][1])
             out.append((f"{name}/{label}/{k}", fn, changed))
-    edges = registry.EDGES.get(registry._sampled_name(name))
+    edges = _edges(name)
     if edges is not None:
         changed = list(inputs)
         for k, points in (edges.items() if isinstance(edges, dict) else [(0, edges)]):
@@ -68,6 +68,16 @@ def cases(name):
             changed[k] = (_written(array, points, range(len(points))), inputs[k][1])
         out.append((f"{name}/edge", fn, changed))
     return out
+
+
+def _edges(name):
+    """The ``EDGES`` entry of ``name``, of an alias of it, or (an in-place form sampled as its op) of that op."""
+    for key in (name, name[:-1]) if name.endswith("_") else (name,):
+        fn = registry.OPS.get(key)
+        for other in (key, *sorted(registry.EDGES)):
+            if other in registry.EDGES and registry.OPS.get(other) is fn:
+                return registry.EDGES[other]
+    return None
 
 
 def digest(inputs) -> str:
@@ -105,9 +115,17 @@ def _input(lib, array, requires_grad, strided):
 
 
 def run(lib, fn, inputs, strided=False) -> dict:
-    """Run one case on ``lib`` (minitorch or torch): ``{"out": [arrays], "grad": [arrays]}``, either of them
-    ``{"error": [type, first line]}`` where the library raises."""
-    tensors = [_input(lib, a, rg, strided) for a, rg in inputs]
+    """Run one case on ``lib`` (minitorch or torch) from ``manual_seed(0)`` (restoring the generator's state after):
+    ``{"out": [arrays], "grad": [arrays]}``, either of them ``{"error": [type, first line]}`` where it raises."""
+    state = lib.get_rng_state()
+    lib.manual_seed(0)
+    try:
+        return _run(lib, fn, [_input(lib, a, rg, strided) for a, rg in inputs], inputs)
+    finally:
+        lib.set_rng_state(state)
+
+
+def _run(lib, fn, tensors, inputs) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

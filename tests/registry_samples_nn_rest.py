@@ -3,7 +3,7 @@ minitorch/_ops/nn_functions.py and the new nn.functional forms). Random ops rese
 gradcheck's repeated evaluations see one mask."""
 import minitorch as mt
 import minitorch.nn.functional as F
-from registry_inputs import idx, x
+from registry_inputs import INF, NAN, idx, x
 
 
 def _seeded(fn):
@@ -99,4 +99,10 @@ SAMPLES = {
         lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, margin=3.0, swap=True,
                                                             distance_function=lambda u, v: (u - v).abs().sum(-1)),
         _triple),
+}
+
+EDGES = {
+    "threshold": (1.0, NAN, -INF),
+    "hardshrink": (0.1, -0.1, NAN, -0.0),
+    "F.multi_margin_loss": (NAN, INF, -INF, 2.0, 2.0),
 }

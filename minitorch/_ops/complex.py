@@ -292,6 +292,8 @@ class Eig(Op, name="LinalgEigBackward0"):
         if a.dtype.kind not in "fc":
             raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
         dt = np.complex128 if a.dtype in (np.float64, np.complex128) else np.complex64
+        if not np.isfinite(a).all():
+            raise RuntimeError(f"torch.linalg.{name}: input tensor should not contain infs or NaNs.")
         values, vectors = np.linalg.eig(a)
         values, vectors = values.astype(dt), vectors.astype(dt)
         ctx.save_for_backward(values, vectors)

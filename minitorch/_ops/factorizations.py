@@ -59,6 +59,16 @@ def _np_svd(a: np.ndarray, **kwargs):
     return np.linalg.svd(a, **kwargs)
 
 
+def _np_eigh(a: np.ndarray, eigenvectors: bool = True, UPLO: str = "L"):
+    """numpy's eigh (or eigvalsh), its failure (a NaN or inf in ``a``) as torch's LinAlgError (whose message ends
+    with LAPACK's error code, which numpy does not report)."""
+    try:
+        return np.linalg.eigh(a, UPLO=UPLO) if eigenvectors else np.linalg.eigvalsh(a, UPLO=UPLO)
+    except np.linalg.LinAlgError:
+        raise _LinAlgError("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned "
+                           "or has too many repeated eigenvalues.") from None
+
+
 class Svd(Op, name="LinalgSvdBackward0"):
     """A = U diag(S) Vh; the gradient is torch's (well defined for distinct nonzero singular values)."""
 
@@ -145,7 +155,7 @@ class Eigh(Op, name="LinalgEighBackward0"):
         _check_kernel_dtype("linalg_eigh_cpu", a)
         _check_matrix("eigh", a)
         _square("eigh", a)
-        L, V = np.linalg.eigh(a, UPLO=UPLO)
+        L, V = _np_eigh(a, UPLO=UPLO)
         ctx.save_for_backward(L, V)
         return L, V
 
@@ -181,7 +191,7 @@ def eigvalsh(A, UPLO: str = "L", *, out=None):
     _check_kernel_dtype("linalg_eigh_cpu", A._data)
     _check_matrix("eigvalsh", A._data)
     _square("eigvalsh", A._data)
-    return _out(Tensor._wrap(np.linalg.eigvalsh(A._data, UPLO=UPLO)), out)
+    return _out(Tensor._wrap(_np_eigh(A._data, False, UPLO)), out)
 
 
 # ---- QR ----------------------------------------------------------------------------------------------------
@@ -263,7 +273,7 @@ def _above_tolerance(s: np.ndarray, atol, rtol, shape) -> np.ndarray:
 
 def _pinv_forward(a, atol, rtol, hermitian):
     if hermitian:
-        L, V = np.linalg.eigh(a)
+        L, V = _np_eigh(a)
         keep = _above_tolerance(np.abs(L), atol, rtol, a.shape)
     else:
         U, s, Vh = _np_svd(a, full_matrices=False)
@@ -495,7 +505,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, o
     if a.dtype.kind != "f":
         raise RuntimeError("This function doesn't handle types other than float and double")
     _check_matrix("matrix_rank", a)
-    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else _np_svd(a, compute_uv=False)
+    s = np.abs(_np_eigh(a, False)) if hermitian else _np_svd(a, compute_uv=False)
     if tol is not None:
         atol, rtol = tol, 0.0
     return _out(Tensor._wrap(np.asarray(_above_tolerance(s, atol, rtol, a.shape).sum(-1), np.int64)), out)

@@ -13,7 +13,7 @@ from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import result_dtype
 from .indexing import IndexScatter
-from .unary import log, sigmoid, sign
+from .unary import exp, log, sigmoid, sign
 
 
 def reduce(losses, reduction: str, total=None):
@@ -80,9 +80,11 @@ class _ElementwiseLoss(Op):
     @classmethod
     def backward(cls, ctx, g):
         x, y = ctx.saved_tensors
-        gd = spread(g, ctx.reduction, ctx.count) * cls.slope(x - y, **ctx.params)
+        g = spread(g, ctx.reduction, ctx.count)
         need_x, need_y = ctx.needs_input_grad
-        return (gd if need_x else None), (-gd if need_y else None)
+        # the target's as torch: the slope at y - x (+0.0 where they are equal, not -0.0)
+        return (g * cls.slope(x - y, **ctx.params) if need_x else None), \
+            (g * cls.slope(y - x, **ctx.params) if need_y else None)
 
 
 class MseLoss(_ElementwiseLoss):
@@ -197,17 +199,21 @@ class BinaryCrossEntropyWithLogits(Op):
 
 
 class SoftMarginLoss(Op):
-    """log(1 + exp(-y x)), reduced."""
+    """log(1 + exp(-y x)), reduced; computed as torch does, through exp(-y x): inf where that overflows, and a NaN
+    gradient (inf / inf) there."""
 
     @staticmethod
     def forward(ctx, x, y, reduction="mean"):
         ctx.reduction, ctx.count = reduction, math.prod(np.broadcast_shapes(x.shape, y.shape))
         ctx.save_for_backward(x, y)
-        return reduce(np.logaddexp(0, -(x * y)).astype(x.dtype, copy=False), reduction)
+        with np.errstate(over="ignore"):
+            return reduce(np.log1p(np.exp(-(x * y))).astype(x.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, g):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        slope = spread(g, ctx.reduction, ctx.count) * sigmoid(-(x * y)) * -1.0  # d/dz log1p(exp(-z)) at z = x y
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = exp(y * x * -1.0)
+            slope = spread(g, ctx.reduction, ctx.count) * (z / (z + 1.0)) * -1.0  # d/dt log1p(exp(-t)) at t = x y
         return (slope * y if need_x else None), (slope * x if need_y else None)

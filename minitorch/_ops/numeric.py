@@ -67,17 +67,20 @@ def _copysign_grad(ctx, g):
 
 
 class Nextafter(Op):
-    """The next float after ``a`` towards ``b``; as in torch, the gradient passes to ``a`` unchanged."""
+    """The next float after ``a`` towards ``b``; as in torch, the gradient passes to ``a`` unchanged, except where
+    ``a == b`` (the result is ``b`` there: none)."""
 
     @staticmethod
     def forward(ctx, a, b):
         dt = result_dtype(a, b)
         _not_for(np.empty(0, dt), "biu", "nextafter_cpu")
+        ctx.save_for_backward(a, b)
         return binary(np.nextafter, a, b, dt)
 
     @staticmethod
     def backward(ctx, g):
-        return g, (zeros_for(g) if ctx.needs_input_grad[1] else None)
+        a, b = ctx.saved_tensors
+        return where(a == b, 0.0, g), (zeros_for(g) if ctx.needs_input_grad[1] else None)
 
 
 class Ldexp(Op):

@@ -568,10 +568,10 @@ class Logit(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         eps = ctx.eps
-        grad = g / (a * (1.0 - a))
-        if eps is None:  # torch: g * inf at both ends (+inf at -0.0 too), NaN outside [0, 1]
-            return where((a < 0.0) | (a > 1.0), math.nan, where((a == 0) | (a == 1), g * math.inf, grad))
-        return where((a < eps) | (a > 1.0 - eps), 0.0, grad)
+        if eps is None:  # torch: g * inf at both ends (at -0.0 too: g / +0.0), NaN outside [0, 1]
+            grad = g / where((a == 0) | (a == 1), 0.0, a * (1.0 - a))
+            return where((a < 0.0) | (a > 1.0), math.nan, grad)
+        return where((a < eps) | (a > 1.0 - eps), 0.0, g / (a * (1.0 - a)))
 
 
 exp2 = Exp2.function()
