@@ -9,6 +9,7 @@ result is its outputs and the gradient of a fixed weighting of its outputs with 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import hashlib
 import importlib
 import pathlib
@@ -114,15 +115,28 @@ def _input(lib, array, requires_grad, strided):
     return lib.tensor(array, requires_grad=requires_grad)
 
 
-def run(lib, fn, inputs, strided=False) -> dict:
-    """Run one case on ``lib`` (minitorch or torch) from ``manual_seed(0)`` (restoring the generator's state after):
-    ``{"out": [arrays], "grad": [arrays]}``, either of them ``{"error": [type, first line]}`` where it raises."""
+_SEEDED = {}  # lib -> its generator's state after manual_seed(0)
+
+
+@contextlib.contextmanager
+def rng_kept(lib):
+    """Restore ``lib``'s generator state after the ``run``s inside (each starts from ``manual_seed(0)``)."""
     state = lib.get_rng_state()
-    lib.manual_seed(0)
     try:
-        return _run(lib, fn, [_input(lib, a, rg, strided) for a, rg in inputs], inputs)
+        yield
     finally:
         lib.set_rng_state(state)
+
+
+def run(lib, fn, inputs, strided=False) -> dict:
+    """Run one case on ``lib`` (minitorch or torch) from ``manual_seed(0)``: ``{"out": [arrays], "grad": [arrays]}``,
+    either of them ``{"error": [type, first line]}`` where it raises."""
+    if lib not in _SEEDED:
+        with rng_kept(lib):
+            lib.manual_seed(0)
+            _SEEDED[lib] = lib.get_rng_state()
+    lib.set_rng_state(_SEEDED[lib])
+    return _run(lib, fn, [_input(lib, a, rg, strided) for a, rg in inputs], inputs)
 
 
 def _run(lib, fn, tensors, inputs) -> dict:
