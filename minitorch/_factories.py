@@ -592,6 +592,8 @@ def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input`` (a floating tensor); recorded with a zero gradient."""
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"poisson_cpu\" not implemented for '{_dtype.C_NAMES[input.dtype]}'")
+    if not (input._data >= 0).all():  # (NaN too)
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     return _DRAWS["Poisson"].apply(input, values=numpy_generator(generator).poisson(input._data))
 
 

@@ -72,7 +72,7 @@ SAMPLES = {
     "F.fractional_max_pool2d_with_indices": (lambda a: F.fractional_max_pool2d_with_indices(a, 2, output_size=2)[0],
                                              lambda: (x(1, 2, 4, 4),)),
     "F.fractional_max_pool3d_with_indices": (lambda a: F.fractional_max_pool3d_with_indices(a, 2, output_size=2)[0],
-                                             lambda: (x(1, 1, 4, 3, 4),)),
+                                             lambda: (x(1, 1, 4, 4, 4),)),
     "constant_pad_nd": (lambda a: mt.constant_pad_nd(a, [1, -1, 0, 2], 0.5), lambda: (x(3, 4),)),
     "F.upsample_nearest": (_quiet(lambda a: F.upsample_nearest(a, scale_factor=2)), lambda: (x(1, 2, 2, 3),)),
     "F.upsample_bilinear": (_quiet(lambda a: F.upsample_bilinear(a, (3, 5))), lambda: (x(1, 2, 2, 3),)),

@@ -1,7 +1,8 @@
 """Registry sweep inputs for the elementwise ops of minitorch/_ops/numeric.py and the in-place forms of
-arithmetic.py and comparison.py: second inputs, domains away from kinks, and the ops without gradients."""
+arithmetic.py and comparison.py: second inputs, domains away from kinks, and the ops without gradients; and the
+boundary points of the elementwise functions sampled by default (a (3, 4) input in [0.5, 1.5))."""
 import minitorch as mt
-from registry_inputs import x
+from registry_inputs import INF, NAN, x
 
 
 def _pair(low=-1.5, high=-0.5):
@@ -36,3 +37,25 @@ NOT_DIFFERENTIABLE = {
     "bitwise_or_", "bitwise_xor_", "bitwise_not_",
 }
 NO_DERIVATIVE = {"heaviside", "heaviside_", "floor_divide_"}
+
+EDGES = {
+    "F.relu6": (6.0, NAN, INF, -INF, -0.0),
+    "F.hardswish": (3.0, -3.0, NAN, INF, -INF),
+    "F.hardsigmoid": (3.0, -3.0, NAN),
+    "F.softplus": (20.0, 20.5, NAN, -INF),  # its threshold
+    "F.leaky_relu": (-0.0, NAN, -INF),
+    "F.logsigmoid": (-INF, INF, NAN),
+    **{name: (-1.0, 0.0, -0.0, -INF) for name in ("log", "log2", "log10", "sqrt", "rsqrt", "reciprocal")},
+    "log1p": (-1.0, -2.0, -INF),
+    **{name: (0.5, 1.5, 2.5, -0.5, -1.5, -2.5, -0.0) for name in ("round", "trunc", "ceil", "floor", "frac")},
+    "exp": (710.0, -750.0, 709.0),
+    "expm1": (710.0, -750.0),
+    "exp2": (1025.0, -1080.0),
+    "lgamma": (1.0, 2.0, -1.0, -2.0, 0.5, -0.5),
+    "digamma": (1.0, -1.0, -2.0, 0.5),
+    "sinc": (1.0, -1.0, 2.0),
+    "erfc": (30.0, -30.0),
+    **{name: (2.0, 2.0, 0.5, 0.5) for name in ("max", "min", "amax", "amin")},  # ties at the maximum and minimum
+    "copysign": {0: (1.0, 1.0, 0.0, -0.0, NAN), 1: (0.0, -0.0, -1.0, 1.0, -1.0)},
+    "nextafter": {0: (1.0, 0.0, NAN), 1: (1.0, 0.0, 1.0)},
+}

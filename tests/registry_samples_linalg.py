@@ -45,7 +45,7 @@ SAMPLES = {
     "matrix_exp": (None, lambda: (x(2, 3, 3, low=-1.0, high=1.0),)),
     "matrix_power": (lambda a: mt.matrix_power(_well_conditioned(a), -3), lambda: (x(3, 3),)),
     "nuclear_norm": (_quiet(mt.nuclear_norm), lambda: (x(3, 4, low=-1.0, high=1.0),)),
-    "frobenius_norm": (_quiet(mt.frobenius_norm), lambda: (x(3, 4),)),
+    "frobenius_norm": (_quiet(lambda a: mt.frobenius_norm(a, (0, 1))), lambda: (x(3, 4),)),
     "vander": (lambda a: mt.vander(a, 4), lambda: (x(3),)),
     "lu": (_quiet(lambda a: mt.lu(a)[0]), lambda: (x(3, 3, low=-1.0, high=1.0),)),
     "lu_unpack": (lambda a: mt.lu_unpack(*mt.linalg.lu_factor(a))[1:], lambda: (x(3, 3, low=-1.0, high=1.0),)),

@@ -1,7 +1,7 @@
 """Registry-sweep inputs for the nn.functional forms added with the extra layers (tests/test_registry.py)."""
 import minitorch as mt
 import minitorch.nn.functional as F
-from registry_inputs import x
+from registry_inputs import INF, NAN, x
 
 SAMPLES = {
     "F.prelu": (None, lambda: (x(2, 3, 4, low=-1.0, high=1.0), x(3, seed=1))),
@@ -28,7 +28,8 @@ SAMPLES = {
     "F.hinge_embedding_loss": (lambda a: F.hinge_embedding_loss(a, mt.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
                                                                              dtype=mt.float64), margin=2.0),
                                lambda: (x(3, 4),)),
-    "F.soft_margin_loss": (None, lambda: (x(3, 4), x(3, 4, low=-1.0, high=1.0, seed=1))),
+    "F.soft_margin_loss": (lambda a: F.soft_margin_loss(a, x(3, 4, low=-1.0, high=1.0, seed=1).detach()),
+                           lambda: (x(3, 4),)),  # (torch does not differentiate the target)
     "F.multilabel_soft_margin_loss": (lambda a, t, w: F.multilabel_soft_margin_loss(a, t, w),
                                       lambda: (x(3, 4), x(3, 4, seed=1), x(4, seed=2))),
     "F.cosine_embedding_loss": (lambda a, b: F.cosine_embedding_loss(a, b, mt.tensor([1.0, -1.0, 1.0],
@@ -36,4 +37,11 @@ SAMPLES = {
                                 lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, low=-1.0, high=1.0, seed=1))),
     "F.triplet_margin_loss": (lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=3.0, swap=True),
                               lambda: (x(3, 4), x(3, 4, seed=1), x(3, 4, seed=2))),
+}
+
+EDGES = {
+    **{name: (0.1, -0.1, NAN, -0.0, INF, -INF) for name in ("F.hardshrink", "F.softshrink")},  # +-lambd
+    "F.kl_div": {1: (0.0, -0.0, NAN, INF)},  # targets
+    "F.poisson_nll_loss": {1: (1.0, 0.0, 0.5, NAN)},  # targets at and below the Stirling term's cut (full=True)
+    "F.soft_margin_loss": (INF, -INF, NAN),
 }

@@ -3,7 +3,7 @@ minitorch/_ops/nn_functions.py and the new nn.functional forms). Random ops rese
 gradcheck's repeated evaluations see one mask."""
 import minitorch as mt
 import minitorch.nn.functional as F
-from registry_inputs import idx, x
+from registry_inputs import INF, NAN, idx, x
 
 
 def _seeded(fn):
@@ -87,8 +87,8 @@ SAMPLES = {
     "poisson_nll_loss": (lambda a, t: mt.poisson_nll_loss(a, t, True, True, 1e-8, 1),
                          lambda: (x(3, 4), x(3, 4, low=0.5, high=3.0, seed=1))),
     "triplet_margin_loss": (lambda a, p, n: mt.triplet_margin_loss(a, p, n, 3.0, 2.0, 1e-6, True, 2), _triple),
-    "F.multi_margin_loss": (lambda a, w: F.multi_margin_loss(a, idx(0, 3, 1), p=2, margin=1.5, weight=w),
-                            lambda: (x(3, 4), x(4, seed=1))),
+    "F.multi_margin_loss": (lambda a: F.multi_margin_loss(a, idx(0, 3, 1), p=2, margin=1.5,
+                                                          weight=x(4, seed=1).detach()), lambda: (x(3, 4),)),
     "F.multilabel_margin_loss": (lambda a: F.multilabel_margin_loss(a, idx([3, 0, -1, 1], [1, 2, 3, 0],
                                                                             [2, -1, 0, 0])),
                                  lambda: (x(3, 4),)),
@@ -99,4 +99,10 @@ SAMPLES = {
         lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, margin=3.0, swap=True,
                                                             distance_function=lambda u, v: (u - v).abs().sum(-1)),
         _triple),
+}
+
+EDGES = {
+    "threshold": (1.0, NAN, -INF),
+    "hardshrink": (0.1, -0.1, NAN, -0.0),
+    "F.multi_margin_loss": (NAN, INF, -INF, 2.0, 2.0),
 }

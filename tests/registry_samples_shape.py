@@ -47,5 +47,7 @@ SAMPLES = {
     "broadcast_tensors": (lambda a, b: mt.broadcast_tensors(a, b), lambda: (x(3, 1), x(4, seed=1))),
     "cartesian_prod": (lambda a, b: mt.cartesian_prod(a, b), _vectors),
     "combinations": (lambda t: mt.combinations(t, 3, with_replacement=True), lambda: (x(3),)),
+    "meshgrid": (lambda a, b: mt.meshgrid(a, b, indexing="ij"), _vectors),
+    "sum_to_size": (lambda t: t.sum_to_size(1, 4), lambda: (x(3, 4),)),
 }
 NOT_DIFFERENTIABLE = {"detach_copy"}

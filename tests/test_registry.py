@@ -12,6 +12,7 @@ import minitorch as mt
 import minitorch.nn.functional as F
 from minitorch import _registry
 from minitorch.autograd import gradcheck, gradgradcheck
+from registry_inputs import INF, NAN
 from registry_inputs import idx as _idx
 from registry_inputs import x as _x
 
@@ -143,6 +144,35 @@ NOT_DIFFERENTIABLE = {
 # Recorded in the graph, but (as in torch) backward raises "derivative for aten::<name> is not implemented".
 NO_DERIVATIVE = {"floor_divide"}
 
+# Boundary points for the edge-value sweep (tests/test_edge_values.py), beside the sample they are written into:
+# name -> the points, written in order into the sample's first input, or {input position: points} (nan, inf,
+# -inf and -0.0 are swept for every op already; these are the points where an op changes formula).
+EDGES = {
+    "clamp": (0.7, 1.3, NAN, INF, -INF),
+    "clamp_min": (0.7, NAN),
+    "clamp_max": (1.3, NAN),
+    "F.hardtanh": (0.0, 1.0, -0.0, NAN),
+    "F.threshold": (1.0, NAN, -INF),
+    # ties, NaN against a number, and NaN against NaN
+    **{name: {0: (1.0, 2.0, NAN, NAN, 1.0), 1: (1.0, 2.0, 1.0, NAN, NAN)} for name in ("maximum", "minimum", "fmax",
+                                                                                       "fmin")},
+    **{name: {0: (1.0, -1.0, 3.0, 0.0, INF, -3.0), 1: (0.0, 2.0, -2.0, -2.0, 2.0, INF)} for name in ("remainder",
+                                                                                                  "fmod")},
+    "div": {0: (0.0, 1.0, -1.0, INF, 0.0), 1: (0.0, 0.0, -0.0, INF, INF)},
+    "pow": {0: (0.0, 0.0, -1.0, 0.0, -0.0, 1.0, NAN, -2.0), 1: (0.0, -1.0, 0.5, 2.0, 3.0, NAN, 0.0, 2.0)},
+    # |input - target| at the kink (1), at 0, and a NaN on either side
+    **{name: {0: (1.0, 3.0, 2.0, 0.0, NAN, 1.0), 1: (0.0, 2.0, 3.0, 0.0, 1.0, NAN)} for name in ("F.smooth_l1_loss",
+                                                                                              "F.huber_loss")},
+    "F.binary_cross_entropy": {0: (0.0, 2.0, 0.0, 2.0), 1: (0.0, 2.0, 2.0, 0.0)},  # probabilities 0 and 1 (x 0.5)
+    "F.l1_loss": {0: (2.0, NAN), 1: (2.0, 2.0)},
+    "log_softmax": (-INF, -INF, -INF, -INF),  # a row of -inf
+    "softmax": (-INF, -INF, -INF, -INF),
+    "logsumexp": (-INF, -INF, -INF, -INF, INF, INF),
+    "norm": (2.0, -2.0, 2.0),  # ties of the inf-norm
+    "sort": (1.0, 1.0, NAN, 1.0),
+    "topk": (2.0, 2.0, NAN, 2.0),
+}
+
 # More inputs live beside the ops they belong to: every tests/registry_samples_*.py defines SAMPLES (and may
 # define NOT_DIFFERENTIABLE and NO_DERIVATIVE) in the same form.
 for _path in sorted(pathlib.Path(__file__).parent.glob("registry_samples_*.py")):
@@ -152,6 +182,7 @@ for _path in sorted(pathlib.Path(__file__).parent.glob("registry_samples_*.py"))
     SAMPLES.update(_module.SAMPLES)
     NOT_DIFFERENTIABLE |= getattr(_module, "NOT_DIFFERENTIABLE", set())
     NO_DERIVATIVE |= getattr(_module, "NO_DERIVATIVE", set())
+    EDGES.update(getattr(_module, "EDGES", {}))
 
 
 # Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.

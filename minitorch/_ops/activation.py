@@ -2,7 +2,10 @@
 silu, hardswish, hardsigmoid, elu/selu/celu, softplus, logsigmoid, mish, threshold, hardshrink,
 softshrink, glu, prelu; and erf.
 
-Gradients at the kinks follow torch (e.g. hardtanh passes no gradient at its bounds).
+Gradients at the kinks follow torch (e.g. hardtanh passes no gradient at its bounds), and so does NaN: each
+function tests its input as torch's scalar CPU kernel does (``x <= bound`` rather than ``x > bound``), so a NaN
+takes the same branch. (torch's vectorized kernels disagree with its scalar ones on NaN for hardtanh, the
+shrinks and elu; see tests/test_edge_values.py.)
 """
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ def _erf_single(x: np.ndarray) -> np.ndarray:
     far = 1 - t * np.exp(_horner(t, [dt(c) for c in _ERFC_P]) - a * a)
     np.copysign(far, x, out=far)
     near = _horner(x * x, [dt(c) for c in _ERF_TAYLOR]) * x
-    return np.where(a < 0.5, near, far)
+    return np.where(a < 0.5, near, far)  # (near keeps the sign of a zero)
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -60,7 +63,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     for n in range(1, 60):
         term *= -x2 / n
         total += term / (2 * n + 1)
-    out[small] = total * (2 / math.sqrt(math.pi))
+    out[small] = np.copysign(total * (2 / math.sqrt(math.pi)), xs)  # erf(-0.0) is -0.0
     xl = np.abs(x64[~small])
     frac = xl.copy()  # erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + (2/2) / (x + (3/2) / ...)))
     for k in range(60, 0, -1):
@@ -96,7 +99,7 @@ class Hardtanh(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         lo, hi = ctx.bounds
-        return g * ((a > lo) & (a < hi))
+        return where((a <= lo) | (a >= hi), 0.0, g)
 
 
 class LeakyRelu(Op):
@@ -180,15 +183,17 @@ class Elu(Op):
     def forward(ctx, a, alpha=1.0, scale=1.0, input_scale=1.0):
         ctx.params = (alpha, scale, input_scale)
         ctx.save_for_backward(a)
-        negative = alpha * np.expm1(np.minimum(a, 0) * input_scale)
-        return scale * np.where(a > 0, a, negative).astype(a.dtype, copy=False)
+        negative = a <= 0
+        curve = np.expm1(np.where(negative, a, 0) * input_scale) * (alpha * scale)  # -0.0 stays -0.0
+        return np.where(negative, curve, a * scale).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         alpha, scale, input_scale = ctx.params
-        slope = exp(where(a > 0, 0.0, a) * input_scale) * (alpha * scale * input_scale)
-        return g * where(a > 0, scale, slope)
+        negative = a <= 0
+        slope = exp(where(negative, a, 0.0) * input_scale) * (alpha * scale * input_scale)
+        return g * where(negative, slope, scale)
 
 
 class Celu(Elu):
@@ -216,7 +221,7 @@ class LogSigmoid(Op):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return -np.logaddexp(0, -a).astype(a.dtype, copy=False)
+        return (np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))).astype(a.dtype, copy=False)  # 0 at inf, not -0
 
     @staticmethod
     def backward(ctx, g):
@@ -244,12 +249,12 @@ class Threshold(Op):
     def forward(ctx, a, threshold=0.0, value=0.0):
         ctx.save_for_backward(a)
         ctx.threshold = threshold
-        return np.where(a > threshold, a, np.asarray(value, a.dtype))
+        return np.where(a <= threshold, np.asarray(value, a.dtype), a)
 
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        return g * (a > ctx.threshold)
+        return where(a <= ctx.threshold, 0.0, g)
 
 
 def _inplace(op: type[Op], node_name: str | None = None) -> type[Op]:
@@ -273,28 +278,27 @@ class Hardshrink(Op):
     def forward(ctx, a, lambd=0.5):
         ctx.save_for_backward(a)
         ctx.lambd = lambd
-        return np.where((a > lambd) | (a < -lambd), a, np.zeros((), a.dtype))
+        return np.where(_inside(a, lambd), np.zeros((), a.dtype), a)
 
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        return g * ((a > ctx.lambd) | (a < -ctx.lambd))
+        return where(_inside(a, ctx.lambd), 0.0, g)
 
 
-class Softshrink(Op):
-    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+def _inside(a, lambd):
+    """Where ``-lambd <= a <= lambd`` (not NaN): the shrinks' zero region."""
+    return (a >= -lambd) & (a <= lambd)
+
+
+class Softshrink(Hardshrink):
+    """x - lambd above lambd, x + lambd below -lambd, else 0 (x * 0: a negative x gives -0.0, NaN stays)."""
 
     @staticmethod
     def forward(ctx, a, lambd=0.5):
         ctx.save_for_backward(a)
         ctx.lambd = lambd
-        zero = np.zeros((), a.dtype)
-        return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, zero)).astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g * ((a > ctx.lambd) | (a < -ctx.lambd))
+        return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, a * 0)).astype(a.dtype, copy=False)
 
 
 class Glu(Op):

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.function import NoDerivative, Op
+from ..autograd.function import NoDerivative, Op, zeros_for
 from .broadcast import _out, _scalar, binary, broadcast_shape, result_dtype
 from .complex import conj_if_complex as _conj
 from .unary import log
@@ -153,6 +153,9 @@ class PowScalar(Op, name="PowBackward0"):
         ctx.save_for_backward(a)
         if exponent == 2 and a.dtype.kind == "f":
             return binary(np.multiply, a, a)
+        if exponent == -0.5 and a.dtype.kind == "f":  # torch's rsqrt: -inf at -0.0 and NaN at -inf, as sqrt
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return 1 / np.sqrt(a)
         return binary(np.power, a, exponent)
 
     @staticmethod
@@ -160,7 +163,7 @@ class PowScalar(Op, name="PowBackward0"):
         (a,) = ctx.saved_tensors
         e = ctx.exponent
         if e == 0:
-            return g * 0.0
+            return zeros_for(g)
         if e == 2:
             return g * _conj(a) * 2.0
         return g * _conj(e * a ** (e - 1))
@@ -272,10 +275,18 @@ class Where(Op):
         return (where(c, g, 0.0) if need_a else None), (where(c, 0.0, g) if need_b else None)
 
 
+def _remainder(a, b, dtype=None, casting=None):
+    """torch's remainder: ``fmod(a, b)``, plus ``b`` where that has the other sign than ``b`` (so -0.0 % 2 is -0.0,
+    where numpy gives 0.0)."""
+    m = np.asarray(np.fmod(a, b, dtype=dtype, casting=casting) if dtype is not None else np.fmod(a, b))
+    np.add(m, b, out=m, where=(m != 0) & ((np.asarray(b) < 0) != (m < 0)), casting="unsafe")
+    return m
+
+
 class Remainder(Op, name="RemainderBackward1"):
     """``a - floor(a / b) * b`` (the sign of ``b``, as Python's ``%``)."""
 
-    fn, rounding = staticmethod(np.remainder), "floor"
+    fn, rounding = staticmethod(_remainder), "floor"
 
     @classmethod
     def forward(cls, ctx, a, b):
@@ -291,7 +302,7 @@ class Remainder(Op, name="RemainderBackward1"):
 
 
 class RemainderScalar(Op, name="RemainderBackward0"):
-    fn = staticmethod(np.remainder)
+    fn = staticmethod(_remainder)
 
     @classmethod
     def forward(cls, ctx, a, other=1):
@@ -335,7 +346,7 @@ class DivRounded(Op, name="DivBackward2"):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0, g * 0.0
+        return zeros_for(g), zeros_for(g)
 
 
 class FloorDivide(NoDerivative, DivRounded):

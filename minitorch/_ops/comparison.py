@@ -11,7 +11,7 @@ import numpy as np
 from .._tensor import Tensor
 from .._dtype import wrap_int
 from .._settings import type_name
-from ..autograd.function import Op, _write_back, check_inplace
+from ..autograd.function import Op, _write_back, check_inplace, zeros_for
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
 from .unary import _not_for
 from .._registry import register
@@ -184,7 +184,7 @@ class _Compare(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0, (g * 0.0 if ctx.needs_input_grad[1] else None)
+        return zeros_for(g), (zeros_for(g) if ctx.needs_input_grad[1] else None)
 
 
 def _inplace_compare(name, function):

@@ -15,7 +15,7 @@ import numpy as np
 from .. import _dtype
 from .._registry import register
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Op, zeros_for
 from .broadcast import broadcast_shape
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -211,11 +211,27 @@ def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
     return r
 
 
+class Polar(Op):
+    """``abs cos(angle) + i abs sin(angle)``, with torch's gradients: Re(conj(g) sgn(z)) for ``abs`` (0 where z is
+    0, NaN where z is not finite) and Re(conj(g) i z) for ``angle``."""
+
+    @staticmethod
+    def forward(ctx, abs_, angle):
+        z = Complex.forward(ctx, abs_ * np.cos(angle), abs_ * np.sin(angle))
+        ctx.save_for_backward(z)
+        return z
+
+    @staticmethod
+    def backward(ctx, g):
+        (z,) = ctx.saved_tensors
+        g = conj_if_complex(g)
+        return Real.apply(g * sgn(z)), Real.apply(g * (z * 1j))
+
+
 @register(method=False)
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argument names)
     """The complex tensor with modulus ``abs`` and phase ``angle``."""
-    from .unary import cos, sin
-    return Complex.apply(abs * cos(angle), abs * sin(angle))
+    return Polar.apply(abs, angle)
 
 
 @register
@@ -248,7 +264,7 @@ class Angle(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         if not _is_complex(a):
-            return g * 0.0
+            return zeros_for(g)
         # d angle = (x dy - y dx) / |z|^2, so the gradient is g (-y + ix) / |z|^2 = g i z / |z|^2
         return g * 1j * a / (Real.apply(a) ** 2 + Imag.apply(a) ** 2)
 
@@ -276,6 +292,8 @@ class Eig(Op, name="LinalgEigBackward0"):
         if a.dtype.kind not in "fc":
             raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
         dt = np.complex128 if a.dtype in (np.float64, np.complex128) else np.complex64
+        if not np.isfinite(a).all():
+            raise RuntimeError(f"torch.linalg.{name}: input tensor should not contain infs or NaNs.")
         values, vectors = np.linalg.eig(a)
         values, vectors = values.astype(dt), vectors.astype(dt)
         ctx.save_for_backward(values, vectors)

@@ -30,6 +30,7 @@ from .._tensor import _C_TYPE_NAMES, Tensor
 from ..autograd.function import Op
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
+from .view import cat
 
 
 def _is_depthwise(channels: int, channels_per_group: int, g: Geometry) -> bool:
@@ -70,15 +71,18 @@ class _Im2col:
     With stride 1 a window's row is read across the whole padded width (``width`` > ``ow``), so
     that each (c, i, j, n) block of the matrix is one contiguous run of the padded input and the
     copy is a handful of long memcpys; the extra ``width - ow`` columns per row are junk that
-    the products drop (their reads overrun into the padded buffer's spare tail)."""
+    the products drop (their reads overrun into the padded buffer's spare tail). A weight gradient
+    multiplies the junk by zero gradients, so there an input with NaN or inf is read window by window
+    (``junk_free``), as torch reads it: 0 * NaN would reach every weight."""
 
-    def __init__(self, x: np.ndarray, kernel: tuple[int, int], g: Geometry, out_hw: tuple[int, int] | None = None):
+    def __init__(self, x: np.ndarray, kernel: tuple[int, int], g: Geometry, out_hw: tuple[int, int] | None = None,
+                 junk_free: bool = False):
         self.n, self.c = x.shape[:2]
         self.kh, self.kw = kernel
         self.g = g
         # a weight gradient may use fewer output pixels than fit (conv_transpose's output_padding)
         self.oh, self.ow = out_hw or g.out_size(x.shape[2], x.shape[3], *kernel)
-        self.flat = g.stride == (1, 1)
+        self.flat = g.stride == (1, 1) and not (junk_free and not np.isfinite(x).all())
         xp = _pad(x, g.pads, slack=g.dilation[1] * (self.kw - 1) if self.flat else 0)
         self.xp = np.ascontiguousarray(xp) if self.flat else xp
         self.width = self.xp.shape[3] if self.flat else self.ow
@@ -148,8 +152,9 @@ def _conv_transpose(u: np.ndarray, w: np.ndarray, g: Geometry, out_hw: tuple[int
     _, cg, kh, kw = w.shape
     groups, c = g.groups, cg * g.groups
     (pt, pb), (pl, pr) = g.pads
-    if g.stride == (1, 1):
-        # With stride 1 the scatter is a correlation with the flipped kernel, channels swapped.
+    if g.stride == (1, 1) and np.isfinite(w).all():
+        # With stride 1 the scatter is a correlation with the flipped kernel, channels swapped (not for a
+        # weight with NaN or inf: the correlation multiplies it by the zero border, torch's scatter does not).
         wt = w.reshape(groups, o // groups, cg, kh, kw).transpose(0, 2, 1, 3, 4)[..., ::-1, ::-1]
         reach = (g.dilation[0] * (kh - 1), g.dilation[1] * (kw - 1))
         pads = ((reach[0] - pt, out_hw[0] - oh + pt), (reach[1] - pl, out_hw[1] - ow + pl))
@@ -186,7 +191,7 @@ def _conv_weight_grad(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple[i
         ug = taps.on_grid(u.reshape(n * o, oh, ow)).reshape(n, c, o // c, -1)
         gw = np.stack([np.vecdot(win.reshape(n, c, 1, -1), ug).sum(0) for win in windows], axis=-1)
         return gw.reshape(o, 1, kh, kw)
-    cols = _Im2col(x, kernel, g, (oh, ow))
+    cols = _Im2col(x, kernel, g, (oh, ow), junk_free=True)
     gw = np.zeros((groups, o // groups, cg * kh * kw), np.result_type(x, u))
     for t in cols.tiles:
         gw += cols.pixels(u[t]) @ cols.columns(t).transpose(0, 2, 1)
@@ -544,5 +549,16 @@ def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tenso
         raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
     if bias.shape[0] != weight.shape[2]:
         raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
-    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
-    return out.permute(2, 0, 1)
+    (steps, batch, _), (width, _, channels) = input.shape, weight.shape
+    out_steps = steps + 2 * pad - width + 1
+    if out_steps < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {out_steps}: "
+                           f"[{out_steps}, {batch}, {channels}]")
+    out = bias.expand(out_steps, batch, channels)
+    for k in range(width):  # step t reads input step t + k - pad where there is one: no products with padding
+        first, last = max(0, pad - k), min(out_steps, steps + pad - k)
+        if first < last:
+            term = input[first + k - pad:last + k - pad].matmul(weight[k])
+            zeros = [term.new_zeros((n, batch, channels)) for n in (first, out_steps - last)]
+            out = out + cat([zeros[0], term, zeros[1]])
+    return out

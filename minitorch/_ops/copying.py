@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Op, zeros_for
 from .._dtype import wrap_int
 from .._settings import output_mismatch
 from .broadcast import broadcast_shape
@@ -50,7 +50,7 @@ class Fill(Op, name="FillBackward2"):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0
+        return zeros_for(g)
 
 
 class Zero(Fill, name="ZeroBackward0"):
@@ -72,7 +72,7 @@ class Copy(Op, name="CopyBackwards"):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0, g
+        return zeros_for(g), g
 
 
 class FillTensor(Copy, name="FillBackward3"):

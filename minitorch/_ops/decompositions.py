@@ -11,6 +11,7 @@ from .arithmetic import where
 from .broadcast import _out, _outs
 from .linalg import deprecated, matmul
 from .reduction import _return_type, return_types
+from .triangular import tril, triu
 from .view import cat, transpose
 
 
@@ -63,11 +64,12 @@ def _singular(name: str, a: np.ndarray):
 
 
 def _not_positive_definite(name: str, a: np.ndarray):
-    """torch's error for a matrix that is not positive-definite, naming the first failing leading minor."""
+    """torch's error (of the function ``name``) for a matrix that is not positive-definite, naming the first
+    failing leading minor."""
     info = _cholesky_info(a).reshape(-1)
     batch = int(np.argmax(info > 0))
     where = f"(Batch element {batch}): " if a.ndim > 2 else ""
-    return _LinAlgError(f"linalg.{name}: {where}The factorization could not be completed because the input is not "
+    return _LinAlgError(f"{name}: {where}The factorization could not be completed because the input is not "
                         f"positive-definite (the leading minor of order {info[batch]} is not positive-definite).")
 
 
@@ -96,12 +98,14 @@ def _tril_mask(n: int, dtype) -> np.ndarray:
 
 class Cholesky(Op, name="LinalgCholeskyExBackward0"):
     @staticmethod
-    def forward(ctx, a):
+    def forward(ctx, a, name="linalg.cholesky"):
         _check_float("cholesky", a)
         try:
             L = np.linalg.cholesky(a)
         except np.linalg.LinAlgError:
-            raise _not_positive_definite("cholesky", a) from None
+            raise _not_positive_definite(name, a) from None
+        if not np.isfinite(L).all() and _cholesky_info(a).any():  # numpy lets a NaN pivot through, LAPACK's stops
+            raise _not_positive_definite(name, a)
         ctx.save_for_backward(L)
         return L
 
@@ -125,7 +129,11 @@ class SolveTriangular(Op, name="LinalgSolveTriangularBackward0"):
         ctx.upper = upper
         shape = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
         T = np.triu(A) if upper else np.tril(A)  # the other triangle is not read, as in LAPACK's trtrs
-        X = np.linalg.solve(np.broadcast_to(T, shape + A.shape[-2:]), np.broadcast_to(B, shape + B.shape[-2:]))
+        T, B = np.broadcast_to(T, shape + A.shape[-2:]), np.broadcast_to(B, shape + B.shape[-2:])
+        if np.isfinite(T).all() and np.isfinite(B).all() and np.diagonal(T, 0, -2, -1).all():
+            X = np.linalg.solve(T, B)
+        else:
+            X = _substitute(T, B, upper)
         ctx.save_for_backward(A, X)
         return X
 
@@ -133,9 +141,22 @@ class SolveTriangular(Op, name="LinalgSolveTriangularBackward0"):
     def backward(ctx, gX):
         A, X = ctx.saved_tensors
         gB = solve_triangular(_mT(A), gX, upper=not ctx.upper)
-        mask = _tril_mask(A.shape[-1], _dtype_of(A))
-        gA = -matmul(gB, _mT(X)) * (mask.T if ctx.upper else mask)
-        return gA, gB
+        gA = -matmul(gB, _mT(X))
+        return (triu(gA) if ctx.upper else tril(gA)), gB  # (zeros in the other triangle, not 0 * NaN)
+
+
+def _substitute(T: np.ndarray, B: np.ndarray, upper: bool) -> np.ndarray:
+    """T^-1 B by substitution, a row at a time, as LAPACK's triangular solvers: a NaN or inf reaches only the rows
+    that depend on it, and a zero pivot gives inf or NaN rather than an error (np.linalg.solve pivots, mixing
+    the rows, and refuses a singular T)."""
+    n = T.shape[-1]
+    X = np.zeros(B.shape, np.result_type(T, B))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in reversed(range(n)) if upper else range(n):
+            known = slice(i + 1, n) if upper else slice(0, i)
+            rest = B[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, known], X[..., known, :])
+            X[..., i, :] = rest / T[..., i, i, None]
+    return X
 
 
 def cholesky(A, *, upper: bool = False, out=None):
@@ -326,7 +347,7 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
         L, info = cholesky(A), _no_info(A)
     except _LinAlgError:
         if check_errors:
-            raise _not_positive_definite("cholesky_ex", A._data) from None
+            raise _not_positive_definite("linalg.cholesky_ex", A._data) from None
         info = _cholesky_info(A._data)
         L = _masked(cholesky, info, A)
     return _outs(linalg_cholesky_ex(_mT(L) if upper else L, Tensor._wrap(info)), out)
@@ -340,7 +361,8 @@ def cholesky_legacy(input, upper: bool = False, *, out=None):
                "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
                "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
                "transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
-    return cholesky(input, upper=upper, out=out)
+    L = Cholesky.apply(input, name="cholesky")  # (its errors name torch.cholesky)
+    return _out(_mT(L) if upper else L, out)
 
 
 def _check_rhs(name: str, B, A) -> None:

@@ -15,8 +15,8 @@ from ..autograd.function import Op
 from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import _out
-from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _outs, _square, concat, inv, inv_ex,
-                             solve_triangular)
+from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _LinAlgError, _outs, _square, concat, inv,
+                             inv_ex, solve_triangular)
 from .indexing import narrow
 from .linalg import deprecated, matmul
 from .norm import vector_norm
@@ -50,13 +50,32 @@ def _diag_embed(v):
 
 
 # ---- SVD ---------------------------------------------------------------------------------------------------
+def _np_svd(a: np.ndarray, **kwargs):
+    """numpy's SVD of a finite ``a``; a NaN or inf is refused with torch's error (numpy's LAPACK can loop
+    forever on an inf)."""
+    if not np.isfinite(a).all():
+        raise _LinAlgError("linalg.svd: The algorithm failed to converge because the input matrix contained "
+                           "non-finite values.")
+    return np.linalg.svd(a, **kwargs)
+
+
+def _np_eigh(a: np.ndarray, eigenvectors: bool = True, UPLO: str = "L"):
+    """numpy's eigh (or eigvalsh), its failure (a NaN or inf in ``a``) as torch's LinAlgError (whose message ends
+    with LAPACK's error code, which numpy does not report)."""
+    try:
+        return np.linalg.eigh(a, UPLO=UPLO) if eigenvectors else np.linalg.eigvalsh(a, UPLO=UPLO)
+    except np.linalg.LinAlgError:
+        raise _LinAlgError("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned "
+                           "or has too many repeated eigenvalues.") from None
+
+
 class Svd(Op, name="LinalgSvdBackward0"):
     """A = U diag(S) Vh; the gradient is torch's (well defined for distinct nonzero singular values)."""
 
     @staticmethod
     def forward(ctx, a, full_matrices=True):
         _check_matrix("svd", a)
-        U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
+        U, S, Vh = _np_svd(a, full_matrices=full_matrices)
         ctx.full_matrices = full_matrices
         ctx.save_for_backward(U, S, Vh)
         return U, S, Vh
@@ -112,7 +131,7 @@ def svdvals(A, *, driver=None, out=None):
     if _needs_graph(A):
         return _out(Svd.apply(A, full_matrices=False)[1], out)
     _check_matrix("svd", A._data)
-    return _out(Tensor._wrap(np.linalg.svd(A._data, compute_uv=False)), out)
+    return _out(Tensor._wrap(_np_svd(A._data, compute_uv=False)), out)
 
 
 @register(name="svd")
@@ -136,7 +155,7 @@ class Eigh(Op, name="LinalgEighBackward0"):
         _check_kernel_dtype("linalg_eigh_cpu", a)
         _check_matrix("eigh", a)
         _square("eigh", a)
-        L, V = np.linalg.eigh(a, UPLO=UPLO)
+        L, V = _np_eigh(a, UPLO=UPLO)
         ctx.save_for_backward(L, V)
         return L, V
 
@@ -172,7 +191,7 @@ def eigvalsh(A, UPLO: str = "L", *, out=None):
     _check_kernel_dtype("linalg_eigh_cpu", A._data)
     _check_matrix("eigvalsh", A._data)
     _square("eigvalsh", A._data)
-    return _out(Tensor._wrap(np.linalg.eigvalsh(A._data, UPLO=UPLO)), out)
+    return _out(Tensor._wrap(_np_eigh(A._data, False, UPLO)), out)
 
 
 # ---- QR ----------------------------------------------------------------------------------------------------
@@ -254,10 +273,10 @@ def _above_tolerance(s: np.ndarray, atol, rtol, shape) -> np.ndarray:
 
 def _pinv_forward(a, atol, rtol, hermitian):
     if hermitian:
-        L, V = np.linalg.eigh(a)
+        L, V = _np_eigh(a)
         keep = _above_tolerance(np.abs(L), atol, rtol, a.shape)
     else:
-        U, s, Vh = np.linalg.svd(a, full_matrices=False)
+        U, s, Vh = _np_svd(a, full_matrices=False)
         keep = _above_tolerance(s, atol, rtol, a.shape)
     if hermitian:
         inv_l = np.where(keep, 1 / np.where(keep, L, 1), 0).astype(a.dtype)
@@ -320,7 +339,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     m, n = A.shape[-2:]
     rtol = rcond if rcond is not None and rcond > 0 else None
     X = matmul(Pinv.apply(A, rtol=rtol), Bm)
-    s = np.linalg.svd(A._data, compute_uv=False)
+    s = _np_svd(A._data, compute_uv=False)
     rank = _above_tolerance(s, None, rtol, A.shape).sum(-1)
     empty = Tensor._wrap(np.zeros((0,), A._data.dtype))
     residuals = empty
@@ -486,7 +505,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, o
     if a.dtype.kind != "f":
         raise RuntimeError("This function doesn't handle types other than float and double")
     _check_matrix("matrix_rank", a)
-    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    s = np.abs(_np_eigh(a, False)) if hermitian else _np_svd(a, compute_uv=False)
     if tol is not None:
         atol, rtol = tol, 0.0
     return _out(Tensor._wrap(np.asarray(_above_tolerance(s, atol, rtol, a.shape).sum(-1), np.int64)), out)
@@ -500,9 +519,10 @@ def vecdot(x, y, *, dim: int = -1, out=None):
 
 
 def _powers(x, N: int):
-    """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0)."""
+    """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0); x^0
+    is the constant 1, also for a NaN or infinite x, as in torch."""
     from .view import stack
-    columns = [x * 0 + 1] if N else []
+    columns = [x.new_ones(x.shape)] if N else []
     for _ in range(1, N):
         columns.append(columns[-1] * x)
     return stack(columns, -1) if columns else unsqueeze(x, -1)[..., :0]

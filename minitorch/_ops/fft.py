@@ -122,7 +122,10 @@ class FftC2R(Op):
         # the frequencies that stand for their mirrored twins too count twice
         n, last = ctx.sizes[-1], ctx.dims[-1]
         m = n // 2 + 1
-        weight = np.ones(m, g._data.dtype if isinstance(g, Tensor) else g.dtype)
+        if not ctx._as_tensors:  # doubled in place, as torch: the others keep their zero imaginary parts
+            r[(slice(None),) * (last % r.ndim) + (slice(1, n - m + 1),)] *= 2
+            return resize(r, ctx.dims, ctx.in_sizes)
+        weight = np.ones(m, g._data.dtype)
         weight[1:n - m + 1] = 2
         r = r * weight.reshape((m,) + (1,) * (len(g.shape) - 1 - last))
         return resize(r, ctx.dims, ctx.in_sizes)

@@ -12,6 +12,7 @@ from .decompositions import _check_kernel_dtype, _outs
 from .linalg import matmul
 from .reduction import _return_type
 from .triangular import tril
+from .view import cat
 
 geqrf_type = _return_type("geqrf", ("a", "tau"))
 
@@ -46,10 +47,15 @@ def _reflectors(A, k: int):
     return tril(A, -1)[..., :, :k] + Tensor._wrap(np.eye(m, k, dtype=A._data.dtype))
 
 
-def _reflect(C, v, tau_j, left: bool):
-    """H C (``left``) or C H with H = I - tau v v^T."""
-    t = tau_j[..., None, None]
-    return C - t * matmul(v, matmul(v.mT, C)) if left else C - t * matmul(matmul(C, v), v.mT)
+def _reflect(C, v, tau_j, j: int, left: bool):
+    """H C (``left``) or C H with H = I - tau v v^T, ``v`` (unit at ``j``) zero above ``j``: only the rows (columns)
+    from ``j`` on change, as LAPACK applies it, so a NaN or inf there does not reach the others through 0 * x."""
+    t, v = tau_j[..., None, None], v[..., j:, :]
+    if left:
+        rest = C[..., j:, :]
+        return cat([C[..., :j, :], rest - t * matmul(v, matmul(v.mT, rest))], -2)
+    rest = C[..., :, j:]
+    return cat([C[..., :, :j], rest - t * matmul(matmul(rest, v), v.mT)], -1)
 
 
 def householder_product(A, tau, *, out=None):
@@ -64,8 +70,12 @@ def householder_product(A, tau, *, out=None):
                            "tau.shape[-1]")
     V = _reflectors(A, k)
     Q = Tensor._wrap(np.broadcast_to(np.eye(m, n, dtype=A._data.dtype), tuple(A.shape)).copy())
-    for j in reversed(range(k)):
-        Q = _reflect(Q, V[..., :, j:j + 1], tau[..., j], left=True)
+    for j in reversed(range(k)):  # as LAPACK's orgqr: H_j on the columns after j, then column j is e_j - tau_j v_j
+        v, t = V[..., j:, j:j + 1], tau[..., j, None, None]
+        right = Q[..., j:, j + 1:]
+        column = Tensor._wrap(np.eye(m - j, 1, dtype=A._data.dtype)) - t * v
+        lower = cat([Q[..., j:, :j], column, right - t * matmul(v, matmul(v.mT, right))], -1)
+        Q = cat([Q[..., :j, :], lower], -2)
     return Q if out is None else out.copy_(Q)
 
 
@@ -82,5 +92,5 @@ def ormqr(input, input2, input3, left: bool = True, transpose: bool = False, *, 
     # Q = H_1 ... H_k: Q C applies H_k first, Q^T C applies H_1 first (and mirrored from the right)
     order = range(k) if left == transpose else reversed(range(k))
     for j in order:
-        C = _reflect(C, V[..., :, j:j + 1], input2[..., j], left)
+        C = _reflect(C, V[..., :, j:j + 1], input2[..., j], j, left)
     return C if out is None else out.copy_(C)

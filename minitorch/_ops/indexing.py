@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._dtype import wrap_int
+from .._dtype import C_NAMES, wrap_int
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
@@ -413,8 +413,21 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
 
 
 @register
-def take_along_dim(input, indices, dim: int):
-    return gather(input, dim, indices)
+def take_along_dim(input, indices, dim: int | None = None):
+    """The values of ``input`` at ``indices`` along ``dim``, both broadcast except along ``dim``; of the flattened
+    ``input`` without ``dim``."""
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{C_NAMES[indices.dtype].capitalize()}")
+    if dim is None:
+        return gather(reshape(input, -1), 0, reshape(indices, -1))
+    if input.dim() != indices.dim():
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {input.dim()} dimensions for input, and {indices.dim()} dimensions for indices")
+    d = _wrap_dim(dim, input.dim())
+    shape = list(broadcast_shape(*(tuple(t.shape[:d]) + (1,) + tuple(t.shape[d + 1:]) for t in (input, indices))))
+    sized = [tuple(shape[:d]) + (t.shape[d],) + tuple(shape[d + 1:]) for t in (input, indices)]
+    return gather(input.expand(sized[0]), d, indices.expand(sized[1]))
 
 
 class Scatter(Op, name="ScatterBackward0"):

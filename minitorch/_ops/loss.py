@@ -9,10 +9,11 @@ import math
 import numpy as np
 
 from ..autograd.function import Op
+from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import result_dtype
 from .indexing import IndexScatter
-from .unary import log, sigmoid, sign
+from .unary import exp, log, sigmoid, sign
 
 
 def reduce(losses, reduction: str, total=None):
@@ -50,6 +51,14 @@ def target_weights(target: np.ndarray, weight, ignore_index: int, dtype):
     return (valid.astype(dtype) if weight is None else weight[safe] * valid), safe
 
 
+def refuse_grad(function: str, argument: str, tensor) -> None:
+    """torch's error for an argument its ``function`` does not differentiate (a weight, a target) when it
+    requires grad and grad mode is on."""
+    if tensor is not None and tensor.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument '{argument}'. "
+                           "This input cannot have requires_grad True.")
+
+
 def check_reduction(reduction: str) -> None:
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -71,9 +80,11 @@ class _ElementwiseLoss(Op):
     @classmethod
     def backward(cls, ctx, g):
         x, y = ctx.saved_tensors
-        gd = spread(g, ctx.reduction, ctx.count) * cls.slope(x - y, **ctx.params)
+        g = spread(g, ctx.reduction, ctx.count)
         need_x, need_y = ctx.needs_input_grad
-        return (gd if need_x else None), (-gd if need_y else None)
+        # the target's as torch: the slope at y - x (+0.0 where they are equal, not -0.0)
+        return (g * cls.slope(x - y, **ctx.params) if need_x else None), \
+            (g * cls.slope(y - x, **ctx.params) if need_y else None)
 
 
 class MseLoss(_ElementwiseLoss):
@@ -98,7 +109,7 @@ class SmoothL1Loss(_ElementwiseLoss):
     def slope(d, beta=1.0):
         if beta == 0:
             return sign(d)
-        return where(abs(d) < beta, d * (1.0 / beta), sign(d))
+        return where(d < -beta, -1.0, where(d > beta, 1.0, d * (1.0 / beta)))  # NaN: d / beta
 
 
 class HuberLoss(_ElementwiseLoss):
@@ -109,7 +120,7 @@ class HuberLoss(_ElementwiseLoss):
 
     @staticmethod
     def slope(d, delta=1.0):
-        return where(abs(d) <= delta, d, sign(d) * delta)
+        return where(d < -delta, -delta, where(d > delta, delta, d))  # NaN: d
 
 
 class NllLoss(Op):
@@ -140,8 +151,9 @@ class BinaryCrossEntropy(Op):
 
     @staticmethod
     def forward(ctx, x, y, weight=None, reduction="mean"):
-        if np.any((x < 0) | (x > 1)):
-            raise RuntimeError("all elements of input should be between 0 and 1")
+        for values, name in ((x, "input"), (y, "target")):
+            if not np.all((values >= 0) & (values <= 1)):  # NaN fails the test
+                raise RuntimeError(f"all elements of {name} should be between 0 and 1")
         ctx.weight, ctx.reduction, ctx.count = weight, reduction, x.size
         ctx.save_for_backward(x, y)
         with np.errstate(divide="ignore"):
@@ -182,22 +194,26 @@ class BinaryCrossEntropyWithLogits(Op):
         gy = None
         if need_y:
             softplus_neg = log(sigmoid(x)) * -1.0
-            gy = g * ((softplus_neg * (pw - 1.0) if pw is not None else 0.0) - x)
+            gy = g * (softplus_neg * (pw - 1.0) - x if pw is not None else x * -1.0)
         return gx, gy
 
 
 class SoftMarginLoss(Op):
-    """log(1 + exp(-y x)), reduced."""
+    """log(1 + exp(-y x)), reduced; computed as torch does, through exp(-y x): inf where that overflows, and a NaN
+    gradient (inf / inf) there."""
 
     @staticmethod
     def forward(ctx, x, y, reduction="mean"):
         ctx.reduction, ctx.count = reduction, math.prod(np.broadcast_shapes(x.shape, y.shape))
         ctx.save_for_backward(x, y)
-        return reduce(np.logaddexp(0, -(x * y)).astype(x.dtype, copy=False), reduction)
+        with np.errstate(over="ignore"):
+            return reduce(np.log1p(np.exp(-(x * y))).astype(x.dtype, copy=False), reduction)
 
     @staticmethod
     def backward(ctx, g):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        slope = spread(g, ctx.reduction, ctx.count) * sigmoid(-(x * y)) * -1.0  # d/dz log1p(exp(-z)) at z = x y
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = exp(y * x * -1.0)
+            slope = spread(g, ctx.reduction, ctx.count) * (z / (z + 1.0)) * -1.0  # d/dt log1p(exp(-t)) at t = x y
         return (slope * y if need_x else None), (slope * x if need_y else None)

@@ -13,6 +13,7 @@ from .broadcast import _out
 from .decompositions import _check_kernel_dtype, _dtype_of, _outs, concat, solve_triangular
 from .linalg import deprecated, matmul
 from .reduction import _return_type
+from .indexing import take_along_dim
 from .triangular import tril, triu
 
 linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
@@ -171,11 +172,20 @@ def lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False, out=Non
     if not left:  # X A = B  <=>  A^T X^T = B^T
         return _out(lu_solve(LU, pivots, B.mT, adjoint=not adjoint).mT, out)
     L, U = _unit_lower(LU), triu(LU)
-    P = Tensor._wrap(permutation(pivots._data, n, LU._data.dtype))
+    P = permutation(pivots._data, n, LU._data.dtype)
     if adjoint:  # A^T = U^T L^T P^T
         Y = solve_triangular(U.mT, B, upper=False)
-        return _out(matmul(P, solve_triangular(L.mT, Y, upper=True)), out)
-    return _out(solve_triangular(U, solve_triangular(L, matmul(P.mT, B), upper=False), upper=True), out)
+        return _out(_permuted(P, solve_triangular(L.mT, Y, upper=True)), out)
+    return _out(solve_triangular(U, solve_triangular(L, _permuted(np.swapaxes(P, -1, -2), B), upper=False),
+                                 upper=True), out)
+
+
+def _permuted(P: np.ndarray, B):
+    """P B for permutation matrices ``P``, as rows picked (LAPACK swaps rows): a product would give 0 * inf."""
+    rows = np.argmax(P, axis=-1)[..., None].astype(np.int64)
+    ndim = max(rows.ndim, B.dim())  # (batch dims broadcast)
+    rows = rows.reshape((1,) * (ndim - rows.ndim) + rows.shape)
+    return take_along_dim(B.reshape((1,) * (ndim - B.dim()) + tuple(B.shape)), Tensor._wrap(rows), -2)
 
 
 @register(name="lu_solve")

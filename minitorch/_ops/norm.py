@@ -41,19 +41,24 @@ class LinalgVectorNorm(Op):
     @staticmethod
     def backward(ctx, g):
         a, r = ctx.saved_tensors
-        p, shape, dims, keep = ctx.ord, ctx.in_shape, ctx.dims, ctx.keepdim
-        g, r = _restore(g, shape, dims, keep), _restore(r, shape, dims, keep)
-        if p == 0:  # piecewise constant: no gradient, as in torch
-            return None
-        if p == 1:
-            return g * sign(a)
-        if p == 2:
-            return where(r == 0, 0.0, g * a / r)
-        if math.isinf(p):
-            hit = abs_(a) == r
-            count = _restore(LinalgVectorNorm.apply(hit * 1.0, ord=0.0, dims=dims, keepdim=keep), shape, dims, keep)
-            return g * sign(a) * hit / count
-        return where(r == 0, 0.0, g * sign(a) * abs_(a) ** (p - 1) / r ** (p - 1))
+        return norm_backward(g, a, r, ctx.ord, ctx.dims, ctx.keepdim)
+
+
+def norm_backward(g, a, r, p: float, dims, keepdim: bool):
+    """The gradient of the ``p``-norm ``r`` of ``a`` over ``dims`` given its gradient ``g`` (arrays or tensors)."""
+    shape = a.shape
+    g, r = _restore(g, shape, dims, keepdim), _restore(r, shape, dims, keepdim)
+    if p == 0:  # piecewise constant: no gradient, as in torch
+        return None
+    if p == 1:
+        return g * sign(a)
+    if p == 2:
+        return where(r == 0, 0.0, g * a / r)
+    if math.isinf(p):
+        hit = abs_(a) == r
+        count = _restore(LinalgVectorNorm.apply(hit * 1.0, ord=0.0, dims=dims, keepdim=keepdim), shape, dims, keepdim)
+        return g * sign(a) * hit / count
+    return where(r == 0, 0.0, g * sign(a) * abs_(a) ** (p - 1) / r ** (p - 1))
 
 
 def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A002

@@ -8,14 +8,14 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.function import NoDerivative, Op
+from ..autograd.function import NoDerivative, Op, zeros_for
 from .activation import Erf
-from .arithmetic import pow as _pow, pow_ as _pow_
+from .arithmetic import pow as _pow, pow_ as _pow_, where
 from .broadcast import _out, binary, floating, result_dtype, shape_mismatch
 from .comparison import _array_of, _inplace_write
 from .reduction import _return_type, return_types
 from .special import erfc_, exp2_, i0_, logit_, sinc_, xlogy_
-from .unary import _not_for, sign
+from .unary import _not_for
 from .._registry import register
 
 _LN2 = math.log(2.0)
@@ -44,7 +44,7 @@ class Copysign(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return _copysign_grad(ctx, g), (g * 0.0 if ctx.needs_input_grad[1] else None)
+        return _copysign_grad(ctx, g), (zeros_for(g) if ctx.needs_input_grad[1] else None)
 
 
 class CopysignScalar(Op, name="CopysignBackward1"):
@@ -58,23 +58,29 @@ class CopysignScalar(Op, name="CopysignBackward1"):
 
 
 def _copysign_grad(ctx, g):
-    """+-1 where the sign was kept or flipped, 0 at a == 0 (torch's rule); sign's own gradient is zero."""
+    """``result / a``: +-1 where the sign was kept or flipped, NaN at a NaN or infinite ``a``, 0 at a == 0 (torch's
+    rule)."""
     a, r = ctx.saved_tensors
-    return g * (sign(a) * sign(r))
+    zero = a == 0
+    with np.errstate(invalid="ignore"):
+        return g * where(zero, 0.0, r / where(zero, 1.0, a))
 
 
 class Nextafter(Op):
-    """The next float after ``a`` towards ``b``; as in torch, the gradient passes to ``a`` unchanged."""
+    """The next float after ``a`` towards ``b``; as in torch, the gradient passes to ``a`` unchanged, except where
+    ``a == b`` (the result is ``b`` there: none)."""
 
     @staticmethod
     def forward(ctx, a, b):
         dt = result_dtype(a, b)
         _not_for(np.empty(0, dt), "biu", "nextafter_cpu")
+        ctx.save_for_backward(a, b)
         return binary(np.nextafter, a, b, dt)
 
     @staticmethod
     def backward(ctx, g):
-        return g, (g * 0.0 if ctx.needs_input_grad[1] else None)
+        a, b = ctx.saved_tensors
+        return where(a == b, 0.0, g), (zeros_for(g) if ctx.needs_input_grad[1] else None)
 
 
 class Ldexp(Op):

@@ -258,19 +258,44 @@ def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:
 
 class Separable(Op):
     """A linear map along each of the last ``len(matrices)`` dims: y = x multiplied by ``matrices[i]`` along
-    dim ``-len(matrices) + i`` (adaptive average pooling, linear interpolation)."""
+    dim ``-len(matrices) + i`` (adaptive average pooling, linear interpolation). ``supports[i]`` is the pair
+    (entries read, entries read with weight 0) of ``matrices[i]`` in torch's loops (by default: its nonzero
+    entries, none with weight 0): a NaN or inf reaches the outputs that read it, not every output of its row."""
 
     @staticmethod
-    def forward(ctx, x, matrices=()):
-        ctx.matrices = matrices
+    def forward(ctx, x, matrices=(), supports=None):
+        supports = supports or tuple((m != 0, None) for m in matrices)
+        ctx.matrices, ctx.supports = matrices, supports
+        finite = x.dtype.kind != "f" or bool(np.isfinite(x).all())
         first = x.ndim - len(matrices)
-        for axis, m in enumerate(matrices, first):
-            x = m @ x if axis == x.ndim - 2 else np.moveaxis(np.moveaxis(x, axis, -1) @ m.T, -1, axis)
+        for axis, m, support in zip(range(first, x.ndim), matrices, supports):
+            if finite:
+                x = m @ x if axis == x.ndim - 2 else np.moveaxis(np.moveaxis(x, axis, -1) @ m.T, -1, axis)
+            else:
+                x = np.moveaxis(_taps_product(np.moveaxis(x, axis, -1), m.T, *(_t(s) for s in support)), -1, axis)
         return x
 
     @staticmethod
     def backward(ctx, g):
-        return Separable.apply(g, matrices=tuple(np.ascontiguousarray(m.T) for m in ctx.matrices))
+        return Separable.apply(g, matrices=tuple(np.ascontiguousarray(m.T) for m in ctx.matrices),
+                               supports=tuple(tuple(_t(s) for s in support) for support in ctx.supports))
+
+
+def _t(mask):
+    return None if mask is None else mask.T
+
+
+def _taps_product(x: np.ndarray, m: np.ndarray, reads: np.ndarray, zero_reads) -> np.ndarray:
+    """``x @ m`` for an ``x`` with NaN or inf, as a loop over the entries ``reads`` of ``m`` computes it: the finite
+    part by a product, then NaN where a NaN is read (or an inf with weight 0, in ``zero_reads``) or +inf meets
+    -inf, and +-inf where only one of them is read."""
+    y = np.where(np.isfinite(x), x, 0) @ m
+    nan = np.isnan(x) @ reads
+    if zero_reads is not None:
+        nan |= np.isinf(x) @ zero_reads
+    up = (np.isposinf(x) @ (m > 0)) | (np.isneginf(x) @ (m < 0))
+    down = (np.isneginf(x) @ (m > 0)) | (np.isposinf(x) @ (m < 0))
+    return np.where(nan | (up & down), np.nan, np.where(up, np.inf, np.where(down, -np.inf, y))).astype(y.dtype)
 
 
 class AdaptiveAvgPool2d(Separable, name="AdaptiveAvgPool2DBackward0"):

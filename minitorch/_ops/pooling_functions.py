@@ -342,7 +342,7 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_i
     out = _ntuple(output_size, dims)
     axes = ("time", "height", "width")[-dims:]
     for axis, n, o, k in zip(axes, size, out, kernel):
-        if o + k - 1 > n:
+        if o + k - 1 > n - (dims == 3):  # torch's 3-d check is strict
             raise RuntimeError(f"{name}{'_out' if dims == 3 else ''}(): pool {axis} {k} too large relative to input "
                                f"{axis} {n}")
     lead = tuple(input.shape[:-dims])

@@ -502,8 +502,7 @@ class Softmax(Op):
     @staticmethod
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
-        gy = g * y
-        return gy - y * sum(gy, ctx.dim, keepdim=True)
+        return y * (g - sum(g * y, ctx.dim, keepdim=True))  # torch's form: -0.0 where y is 0 and g below the sum
 
 
 class LogSoftmax(Op):

@@ -23,7 +23,7 @@ from ..autograd.function import Op
 from ..autograd.grad_mode import enable_grad
 from .dropout import dropout as _dropout
 from .linalg import addmm, matmul
-from .unary import relu, sigmoid, tanh
+from .unary import pass_where, relu, sigmoid, tanh
 from .view import cat, reshape, stack, t, transpose, unbind, unsafe_chunk, unsafe_split
 
 
@@ -304,7 +304,7 @@ class ElmanRecurrence(Op):
             np.matmul(hb, w_hh.T, out=o)
             o += gi[rows]
             if relu:
-                np.maximum(o, 0, out=o)
+                np.maximum(0, o, out=o)  # (torch's relu: -0.0 and NaN pass, numpy returns the second on ties)
             else:
                 np.tanh(o, out=o)
             hb[...] = o
@@ -323,7 +323,10 @@ class ElmanRecurrence(Op):
         for rows, bs in reversed(_row_blocks(ctx.batch_sizes, ctx.reverse)):
             d = d_pre[rows]
             np.add(dh[:bs], 0 if g_out is None else g_out[rows], out=d)
-            d *= (out[rows] > 0) if ctx.relu else 1 - out[rows] * out[rows]
+            if ctx.relu:
+                d[...] = pass_where(d, ~(out[rows] <= 0))  # torch's relu gradient: 0 where out <= 0, NaN passes
+            else:
+                d *= 1 - out[rows] * out[rows]
             dh[:bs] = d @ w_hh
         return d_pre, dh, d_pre.T @ h_prev
 

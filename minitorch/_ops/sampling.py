@@ -59,19 +59,29 @@ _NODES: dict = {"UpsampleBilinear2D": _pool.UpsampleBilinear2d, "AdaptiveAvgPool
                 "AdaptiveAvgPool3D": _pool.AdaptiveAvgPool3d}
 
 
-def _resize_matrix(n: int, out: int, mode: str, align_corners: bool, scale, dtype) -> np.ndarray:
+def _resize_matrix(n: int, out: int, mode: str, align_corners: bool, scale, dtype) -> tuple:
     """The (out, n) matrix that resamples one dim of size ``n`` to ``out`` (``scale``: torch's input/output
-    step, from ``scale_factor`` when given)."""
+    step, from ``scale_factor`` when given), and its support for ``Separable``: the entries each output reads,
+    and those it reads with weight 0 (torch's loops compute every tap, so 0 * inf there is NaN)."""
     if mode == "area":
-        return _pool._adaptive_matrix(n, out, dtype)
+        m = _pool._adaptive_matrix(n, out, dtype)
+        return m, (m != 0, None)
+    rows = np.arange(out)
+    m, reads, zero_reads = np.zeros((out, n), dtype), np.zeros((out, n), bool), np.zeros((out, n), bool)
+    for index, weight in _taps(n, out, mode, align_corners, scale):
+        np.add.at(m, (rows, index), weight)
+        reads[rows, index] = True
+        zero_reads[rows, index] |= weight == 0
+    return m, (reads, zero_reads)
+
+
+def _taps(n: int, out: int, mode: str, align_corners: bool, scale) -> list:
+    """(input index, weight) of each tap of every output: one for nearest, two for linear, four for bicubic."""
     step = n / out if scale is None else 1.0 / scale
     i = np.arange(out, dtype=np.float64)
-    m = np.zeros((out, n), dtype)
-    rows = np.arange(out)
     if mode in ("nearest", "nearest-exact"):
         src = np.floor((i + (0.5 if mode == "nearest-exact" else 0.0)) * step)
-        m[rows, np.minimum(src.astype(np.int64), n - 1)] = 1.0
-        return m
+        return [(np.minimum(src.astype(np.int64), n - 1), 1.0)]
     if align_corners:
         src = i * ((n - 1) / (out - 1)) if out > 1 else np.zeros(out)
     else:
@@ -85,13 +95,8 @@ def _resize_matrix(n: int, out: int, mode: str, align_corners: bool, scale, dtyp
         d = np.stack([t + 1, t, 1 - t, 2 - t])
         near = ((_CUBIC_A + 2) * d - (_CUBIC_A + 3)) * d * d + 1
         far = ((_CUBIC_A * d - 5 * _CUBIC_A) * d + 8 * _CUBIC_A) * d - 4 * _CUBIC_A
-        weights = np.where(d <= 1, near, far)
-        for k, w in zip(range(-1, 3), weights):
-            np.add.at(m, (rows, np.clip(low + k, 0, n - 1)), w)
-        return m
-    np.add.at(m, (rows, np.minimum(low, n - 1)), 1 - t)
-    np.add.at(m, (rows, np.minimum(low + 1, n - 1)), t)
-    return m
+        return [(np.clip(low + k, 0, n - 1), w) for k, w in zip(range(-1, 3), np.where(d <= 1, near, far))]
+    return [(np.minimum(low + k, n - 1), w) for k, w in ((0, 1 - t), (1, t))]
 
 
 @register(method=False, top_level=False, functional=True)
@@ -132,8 +137,9 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         return _pool.UpsampleNearest2d.apply(input, size=outs, scales=tuple(
             n / o if s is None else 1.0 / s for n, o, s in zip(sizes, outs, scales)))
     dtype = input._data.dtype if input._data.dtype.kind == "f" else _dtype.get_default_dtype().np
-    matrices = tuple(_resize_matrix(n, o, mode, align_corners, s, dtype) for n, o, s in zip(sizes, outs, scales))
-    return _node(mode, dims).apply(input, matrices=matrices)
+    matrices, supports = zip(*(_resize_matrix(n, o, mode, align_corners, s, dtype)
+                               for n, o, s in zip(sizes, outs, scales)))
+    return _node(mode, dims).apply(input, matrices=matrices, supports=supports)
 
 
 # ---- deprecated upsampling ------------------------------------------------------------------------------------

@@ -210,7 +210,11 @@ def _trapezoid_parts(y, x, dx, dim):
 def trapezoid(y, x=None, *, dx=None, dim: int = -1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)
-    return sum_(width * ends, d) / 2
+    n = y._data.shape[d]
+    if isinstance(width, Tensor) or not n:
+        return sum_(width * ends, d) / 2
+    # a constant step: torch's sum minus half the two ends (inf at one end and -inf inside give NaN)
+    return (sum_(y, d) - (narrow(y, d, 0, 1) + narrow(y, d, n - 1, 1)).squeeze(d) * 0.5) * width
 
 
 @register(method=False)
@@ -282,8 +286,23 @@ def gradient(input, *, spacing=1, dim=None, edge_order: int = 1) -> tuple:
         if n < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
         if isinstance(step, Tensor) and step._data.ndim:
-            x = step._data
+            out.append(_derivative(input, d, step._data, edge_order))
         else:
-            x = np.arange(n) * float(step._data if isinstance(step, Tensor) else step)
-        out.append(_derivative(input, d, x, edge_order))
+            out.append(_uniform_derivative(input, d, float(step._data if isinstance(step, Tensor) else step),
+                                           edge_order))
     return tuple(out)
+
+
+def _uniform_derivative(f, d, h, edge_order):
+    """torch's formulas for a constant step ``h``: (f[i+1] - f[i-1]) / h / 2 inside (no f[i] term, so a NaN there
+    stays put), one-sided differences at the ends."""
+    n = f._data.shape[d]
+
+    def at(start, length=1):
+        return narrow(f, d, start, length)
+    if edge_order == 1:
+        first, last = (at(1) - at(0)) / h, (at(n - 1) - at(n - 2)) / h
+    else:
+        first = (at(0) * -1.5 + at(1) * 2.0 - at(2) * 0.5) / h
+        last = (at(n - 3) * 0.5 - at(n - 2) * 2.0 + at(n - 1) * 1.5) / h
+    return cat([first, (at(2, n - 2) - at(0, n - 2)) / h / 2, last], d)

@@ -194,7 +194,11 @@ def _identity(reduce, dtype):
 
 
 class ScatterReduce(Op, name="ScatterReduceBackward0"):
-    """``a`` with the ``src`` values reduced into the positions ``index`` (with or without ``a``'s own values)."""
+    """``a`` with the ``src`` values reduced into the positions ``index`` (with or without ``a``'s own values).
+    ``nan_is_extreme``: a NaN in ``src`` counts as a maximum (minimum) and, in a product, gets the product of the
+    others as a zero does (torch's segment_reduce; its scatter_reduce gives it no gradient and NaN)."""
+
+    nan_is_extreme = False
 
     @staticmethod
     def forward(ctx, a, src, index=(), reduce="sum", include_self=True):
@@ -228,6 +232,8 @@ class ScatterReduce(Op, name="ScatterReduceBackward0"):
         else:  # amax/amin: the gradient is shared evenly by the values equal to the result
             a_hit = (_array(a) == _array(out)) & (ctx.include_self | ~touched)
             src_hit = _array(src) == _array(out)[index]
+            if ctx.nan_is_extreme:
+                src_hit |= np.isnan(_array(src))
             count = a_hit.astype(np.float64)
             np.add.at(count, index, src_hit)
             g = g / np.maximum(count, 1).astype(_array(a).dtype)
@@ -242,11 +248,13 @@ def _prod_grads(ctx, g, a, src, out):
     others; with two zeros in a product every gradient of it is 0."""
     apply = ScatterReduce.apply
     params = dict(index=ctx.index, reduce="prod", include_self=ctx.include_self)
-    if not (_array(a) == 0).any() and not (_array(src) == 0).any():
+    src_zero = _array(src) == 0
+    if ctx.nan_is_extreme:
+        src_zero |= np.isnan(_array(src))
+    if not (_array(a) == 0).any() and not src_zero.any():
         return g * out / a, Index.apply(g * out, index=ctx.index) / src
     a_safe = where(a == 0, 1.0, a)
     ga = g * apply(a_safe, src, **params) / a_safe
-    src_zero = _array(src) == 0
     zeros = np.zeros(_array(a).shape, np.int64)
     np.add.at(zeros, ctx.index, src_zero)
     single = src_zero & (zeros[ctx.index] == 1)
@@ -603,7 +611,7 @@ def map2_(input, x, y, callable):  # noqa: A002
 
 # ---- segment_reduce -------------------------------------------------------------------------------------------
 class SegmentReduce(ScatterReduce, name="SegmentReduceBackward0"):
-    pass
+    nan_is_extreme = True
 
 
 _EMPTY_SEGMENT = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}

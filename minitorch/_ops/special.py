@@ -62,7 +62,7 @@ def _lgamma64(x):
     xr = np.where(low, 1.0 - x, x)
     r = _lgamma_positive(xr)
     r = np.where(low, np.log(math.pi / _abs_sinpi(x)) - r, r)
-    return np.where(np.isinf(x), np.inf, r)
+    return np.where(np.isinf(x), np.inf, np.where((x == 1) | (x == 2), 0.0, r))  # exact zeros, as C's lgamma
 
 
 _lgamma = _kernel(_lgamma64)
@@ -87,7 +87,7 @@ def _digamma(x):
     r = x - np.round(x)  # pi / tan(pi x), with the argument reduced
     out = np.where(refl, out - math.pi * np.cos(math.pi * r) / np.sin(math.pi * r), out)
     out = np.where((x < 0) & (x == np.floor(x)), np.nan, out)
-    return np.where(x == 0, -np.inf, out)
+    return np.where(x == 0, np.copysign(np.inf, -x), out)  # torch: +inf at -0.0
 
 
 @_kernel
@@ -117,6 +117,10 @@ def _polygamma(x, n):
         reflected = (-1) ** (n + 1) * ((-1) ** n * math.pi * cot_derivative - out)
         pole = (-1) ** (n + 1) * np.inf
         out = np.where(refl, np.where(x == np.round(x), pole, reflected), out)
+    if n >= 2:  # torch takes these from the Hurwitz zeta function: NaN at inf, a pole at -inf and at both zeros
+        pole = (-1) ** (n + 1) * np.inf
+        out = np.where(x == np.inf, np.nan, np.where((x == -np.inf) | (x == 0), pole, out))
+        return np.where(np.isnan(x), np.nan, out)
     return np.where(np.isnan(x) | (x == -np.inf), np.nan, out)
 
 
@@ -564,10 +568,10 @@ class Logit(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         eps = ctx.eps
-        grad = g / (a * (1.0 - a))
-        if eps is None:
+        if eps is None:  # torch: g * inf at both ends (at -0.0 too: g / +0.0), NaN outside [0, 1]
+            grad = g / where((a == 0) | (a == 1), 0.0, a * (1.0 - a))
             return where((a < 0.0) | (a > 1.0), math.nan, grad)
-        return where((a < eps) | (a > 1.0 - eps), 0.0, grad)
+        return where((a < eps) | (a > 1.0 - eps), 0.0, g / (a * (1.0 - a)))
 
 
 exp2 = Exp2.function()

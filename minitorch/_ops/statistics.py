@@ -12,7 +12,7 @@ from ..autograd.function import Op
 from .arithmetic import clamp, lerp, where
 from .copying import copy_
 from .indexing import gather
-from .norm import vector_norm
+from .norm import LinalgVectorNorm, norm_backward, vector_norm
 from .reduction import _dims_and_keep, _kept_shape, _restore, _return_type, mean, return_types
 from .reduction import sum as sum_
 from .sorting import sort
@@ -189,7 +189,7 @@ def _check_weights(w, name, n):
     if name == "aweights" and w._data.dtype.kind != "f":
         raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
                            f"{_dtype.C_NAMES[w.dtype]} dtype")
-    if (w._data < 0).any():
+    if not (w._data >= 0).all():  # (a NaN weight fails too, as in torch)
         raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
@@ -243,14 +243,35 @@ def dist(input, other, p: float = 2):
     return vector_norm(input - other, p)
 
 
+class Renorm(Op):
+    """Each slice along ``dim`` times ``maxnorm / (norm + 1e-7)`` where its ``p``-norm exceeds ``maxnorm``. One op,
+    as in torch: a slice left alone (a NaN norm too) passes its gradient unchanged."""
+
+    @staticmethod
+    def forward(ctx, x, p=2.0, dims=(), maxnorm=1.0):
+        ctx.p, ctx.dims, ctx.maxnorm = p, dims, maxnorm
+        ctx.save_for_backward(x)
+        norm = LinalgVectorNorm.apply(x, ord=p, dims=dims, keepdim=True)
+        return (x * np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        p, dims, maxnorm = ctx.p, ctx.dims, ctx.maxnorm
+        norm = LinalgVectorNorm.apply(x, ord=p, dims=dims, keepdim=True)
+        through_norm = norm_backward(sum_(x * g, dims, keepdim=True), x, norm, p, dims, True)
+        inverse = 1.0 / (norm + 1e-7)
+        factor = inverse * maxnorm
+        return where(norm > maxnorm, factor * g - factor * inverse * through_norm, g)
+
+
 def _renormed(input, p, dim, maxnorm):
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
     d = _wrap_dim(dim, input._data.ndim)
-    norms = vector_norm(input, p, [k for k in range(input._data.ndim) if k != d], keepdim=True)
-    return input * where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+    return Renorm.apply(input, p=float(p), dims=tuple(k for k in range(input._data.ndim) if k != d), maxnorm=maxnorm)
 
 
 @register

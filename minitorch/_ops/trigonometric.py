@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Op
+from .arithmetic import where
 from .broadcast import binary, floating, result_dtype
 from .unary import _not_for, sqrt
 from .._registry import register
@@ -142,8 +143,9 @@ class Atan2(Op):
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        scale = g / (a * a + b * b)
-        return (scale * b if need_a else None), (-scale * a if need_b else None)
+        square = a * a + b * b
+        recip = where(square == 0, 0.0, 1.0 / square)  # torch: no gradient at the origin (signed zeros)
+        return (g * b * recip if need_a else None), (g * -a * recip if need_b else None)
 
 
 class Hypot(Op):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
+from ..autograd.function import Op, zeros_for
 from .broadcast import floating
 from .complex import conj_if_complex as _conj
 from .._registry import register
@@ -181,7 +181,7 @@ class Sign(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0
+        return zeros_for(g)
 
 
 class Sgn(Sign):
@@ -274,6 +274,13 @@ def _relu(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def pass_where(g: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``g`` where ``keep``, else +0.0: torch's ``keep ? g : 0``, where ``g * keep`` would give NaN for an inf
+    dropped (inf * 0) and -0.0 for a negative one. Done on the bits (an unsigned multiply by 0 or 1): as fast as
+    the float product, ~6x faster than np.where."""
+    return (g.view(f"u{g.dtype.itemsize}") * keep).view(g.dtype)
+
+
 class Relu(Op):
     @staticmethod
     def forward(ctx, a):
@@ -286,7 +293,9 @@ class Relu(Op):
     @staticmethod
     def backward(ctx, g):
         (r,) = ctx.saved_tensors
-        return g * ~(r <= 0)  # NaN passes its gradient, as torch's threshold_backward does
+        if ctx._as_tensors:
+            return g.masked_fill(r <= 0, 0.0)
+        return pass_where(g, ~(r <= 0))  # NaN passes its gradient, as torch's threshold_backward does
 
 
 class _ZeroGrad(Op):
@@ -294,7 +303,7 @@ class _ZeroGrad(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0
+        return zeros_for(g)
 
 
 class Floor(_ZeroGrad):

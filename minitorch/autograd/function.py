@@ -166,6 +166,14 @@ class Op(Node):
         return register(function, **{"top_level": False, **where})
 
 
+def zeros_for(g):
+    """The gradient of an input whose derivative is zero (torch's ``zeros_like(grad)``): zeros shaped like ``g``,
+    never ``g * 0``, which is NaN where ``g`` is NaN or infinite."""
+    if isinstance(g, Tensor):
+        return Tensor._wrap(np.zeros(g._data.shape, g._data.dtype))
+    return np.zeros_like(g)
+
+
 # The elementwise math whose derivative formulas assume real numbers (a complex one needs conj(f'(z))):
 # refused on complex results rather than giving wrong gradients, unless the class sets ``complex_grad = True``.
 _REAL_ONLY_MODULES = frozenset(f"minitorch._ops.{m}" for m in ("unary", "trigonometric", "activation", "special"))

@@ -749,6 +749,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
     reduction = _reduction(size_average, reduce, reduction)
     _check_nll_args(input, target, weight)
+    _loss.refuse_grad("nll_loss2d_forward" if input.dim() > 2 else "nll_loss_forward", "weight", weight)
     if input.dim() == 1:  # a single sample
         out = nll_loss(input.unsqueeze(0), target.reshape(1), weight, ignore_index=ignore_index,
                        reduction=reduction)
@@ -846,6 +847,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_dtype.C_NAMES[target.dtype]} but expected {_dtype.C_NAMES[input.dtype]}")
+    _loss.refuse_grad("binary_cross_entropy", "weight", weight)
     w = None if weight is None else np.broadcast_to(weight._data, broadcast_shapes(target.shape, weight.shape))
     return _loss.BinaryCrossEntropy.apply(input, target, weight=w, reduction=_reduction(size_average, reduce,
                                                                                         reduction))
@@ -865,6 +867,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"be cast to the desired output type {_dtype.C_NAMES[target.dtype]}")
     if target.dtype is not input.dtype:
         input = input.to(target.dtype)
+    _loss.refuse_grad("binary_cross_entropy_with_logits", "weight", weight)
+    _loss.refuse_grad("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     w = None if weight is None else weight._data
     pw = None if pos_weight is None else pos_weight._data
     broadcast_shape(*(a.shape for a in (pw, input, w) if a is not None))  # torch's order of the operands
@@ -896,9 +900,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
 def _kl_div(input, target, reduction, log_target):
     if log_target:
         losses = target.exp() * (target - input)
-    else:
-        positive = target > 0
-        losses = where(positive, target * where(positive, target, 1.0).log(), 0.0) - target * input
+    else:  # (xlogy's gradient in its second argument, self / other, is NaN at a zero target, as in torch)
+        losses = target.xlogy(target) - target * input
     if reduction == "batchmean":
         total = losses.sum()
         return total / input.shape[0] if input.dim() else total
@@ -911,11 +914,10 @@ def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, 
     """Negative log-likelihood of ``target`` under Poisson(rate), rate = exp(input) or input."""
     reduction = _reduction(size_average, reduce, reduction)
     losses = input.exp() - target * input if log_input else input - target * (input + eps).log()
-    if full:
-        big = target > 1
-        t = where(big, target, 2.0)
-        stirling = t * t.log() - t + (t * (2 * math.pi)).log() * 0.5
-        losses = losses + where(big, stirling, 0.0)
+    if full:  # computed everywhere, as in torch: the target's gradient is NaN where it is <= 0 (0 * log 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
+        losses = losses + stirling.masked_fill(target <= 1, 0.0)
     return _reduce_loss(losses, reduction)
 
 
@@ -967,6 +969,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``."""
     reduction = _reduction(size_average, reduce, reduction)
+    _loss.refuse_grad("soft_margin_loss", "target", target)
     return _loss.SoftMarginLoss.apply(input, target, reduction=reduction)
 
 
@@ -1051,11 +1054,13 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     x = _margin_loss_input(input, target, "multi_margin_loss")
+    _loss.refuse_grad("multi_margin_loss", "weight", weight)
     classes = x.shape[1]
     t = target._data.reshape(-1, 1)
     if t.size and (t.min() < 0 or t.max() >= classes):
         raise RuntimeError("target out of range")
-    hinge = (margin - x.gather(1, Tensor._wrap(t)) + x).clamp_min(0)
+    z = margin - x.gather(1, Tensor._wrap(t)) + x
+    hinge = where(z > 0, z, 0.0)  # torch adds only the positive terms: a NaN one counts for nothing
     if p == 2:
         hinge = hinge * hinge
     if weight is not None:
