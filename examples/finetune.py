@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     try:
         if out:
             check_out(out)
-        if runs != ["scratch"]:  # the pretrained runs
+        if set(runs) - {"scratch"}:  # pretrained runs
             check_weights(args.model, weights)
         return _finetune(args, runs, weights, out)
     except UserError as e:

@@ -155,12 +155,11 @@ def fit(model: nn.Module, optimizer: torch.optim.Optimizer, train: TensorDataset
         resume: bool = False, extra: dict[str, Any] | None = None,
         on_epoch: Callable[[list[dict]], None] | None = None) -> tuple[list[dict], float]:
     """Train for ``epochs`` with a cosine learning rate schedule stepped per epoch, scoring ``val`` after
-    each; the history rows and the seconds spent. ``on_epoch`` (if any) is called with the history after
-    every epoch. With ``checkpoint``, all it takes to continue (model,
-    optimizer, scheduler, random state, history) and ``extra`` are saved there after every epoch, and
-    ``resume`` continues from it: the result is the same as an uninterrupted run. Resuming a checkpoint
-    whose ``extra`` differs raises UserError; a changed learning rate or number of epochs gives the
-    remaining epochs the schedule of the new values, and says so."""
+    each; the history rows and the seconds spent. After every epoch ``on_epoch`` (if any) gets the history
+    so far, and with ``checkpoint``, all it takes to continue (model, optimizer, scheduler, random state,
+    history) and ``extra`` are saved there; ``resume`` continues from it: the result is the same as an
+    uninterrupted run. Resuming a checkpoint whose ``extra`` differs raises UserError; a changed learning
+    rate or number of epochs gives the remaining epochs the schedule of the new values, and says so."""
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs)
     extra = extra or {}
     history, start, spent = [], 0, 0.0
