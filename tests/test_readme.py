@@ -174,8 +174,9 @@ def test_readme_commands_run_in_order_on_a_fresh_copy(tmp_path):
     (tmp_path / "bin").mkdir()
     (python := tmp_path / "bin" / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
     python.chmod(0o755)
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("TORCH_HOME", "XDG_CACHE_HOME", "MINITORCH_WEIGHTS_DIR", "PYTHONPATH")}
+    # PYTHONDONTWRITEBYTECODE too: as on a user's machine, the first command leaves the compiled modules for the next
+    env = {key: value for key, value in os.environ.items() if key not in (
+        "TORCH_HOME", "XDG_CACHE_HOME", "MINITORCH_WEIGHTS_DIR", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     env |= {"HOME": str(users_home(tmp_path / "home")), "PATH": f"{tmp_path / 'bin'}{os.pathsep}{env['PATH']}",
             "PYTHONPATH": str(installed_layout(repo, tmp_path / "site"))}
     ran = []
