@@ -25,11 +25,12 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+import tempfile
 from typing import Any
 
 import minitorch as torch
 import minitorch.models as models
-from minitorch import nn
+from minitorch import hub, nn
 from minitorch.datasets import IMG_EXTENSIONS, SyntheticGlyphs
 from minitorch.datasets.folder import make_dataset
 from minitorch.utils.data import Dataset, TensorDataset, random_split
@@ -164,8 +165,9 @@ def load_data(args, spec: dict[str, Any]) -> tuple:
 
 
 def run_one(run: str, args, weights: models.WeightsEnum, data, extra: dict[str, Any],
-            out: pathlib.Path | None) -> dict:
-    """Train one run (resuming from its checkpoint in ``out`` if asked); its history and results."""
+            out: pathlib.Path | None, on_epoch=None) -> dict:
+    """Train one run (resuming from its checkpoint in ``out`` if asked); its history and results.
+    ``on_epoch`` is called with the run's history after every epoch."""
     train, val, test = data
     torch.manual_seed(args.seed)
     model, params = build(run, args.model, weights, len(extra["classes"]))
@@ -173,7 +175,8 @@ def run_one(run: str, args, weights: models.WeightsEnum, data, extra: dict[str, 
     extra = {**extra, "weights": None if run == "scratch" else repr(weights)}
     history, seconds = fit(model, optimizer, train, loader(val, 256), epochs=args.epochs,
                            batch_size=args.batch_size, seed=args.seed, run=run,
-                           checkpoint=out / f"{run}.pt" if out else None, resume=args.resume, extra=extra)
+                           checkpoint=out / f"{run}.pt" if out else None, resume=args.resume, extra=extra,
+                           on_epoch=on_epoch)
     result = evaluate(model, loader(test, 256))
     return {"run": run, "trainable": trainable(model), "history": history, "seconds": seconds, **result}
 
@@ -188,12 +191,41 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return f"{action.help} (default: %(default)s)"
 
 
+def usable_weights(arch: str) -> list[str]:
+    """The weights entries of ``arch`` that can be loaded here: the project's files present in the weights
+    folder, and every downloaded entry (read from the hub cache, or downloaded into it)."""
+    return [name for name, entry in models.get_model_weights(arch).__members__.items()
+            if entry.url is not None or entry.path.is_file()]
+
+
+def check_weights(arch: str, weights: models.WeightsEnum) -> None:
+    """Load ``weights`` once now, before any data is prepared: a missing or corrupted file, or a download
+    that fails, stops the program at once (UserError) instead of after the data preparation."""
+    try:
+        weights.get_state_dict()
+    except (OSError, RuntimeError) as e:
+        entries = models.get_model_weights(arch).__members__
+        others = [name for name in usable_weights(arch) if entries[name] is not weights]
+        raise UserError(str(e).rstrip(".") + (f"; other weights {arch} can use: --weights {', '.join(others)}"
+                                              if others else "")) from None
+
+
+def check_out(out: pathlib.Path) -> None:
+    """Make the folder ``out`` and check that files can be written there (UserError if not)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=out).close()
+    except OSError as e:
+        raise UserError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+
+
 def make_parser() -> argparse.ArgumentParser:
     names = models.list_models()
-    listing = "\n".join(f"  {name:20s} --weights {', '.join(models.get_model_weights(name).__members__)}"
-                        for name in names)
+    listing = "\n".join(f"  {name:20s} --weights {', '.join(usable_weights(name))}" for name in names)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=_HelpFormatter,
-                                     epilog=f"models and their weights entries:\n{listing}")
+                                     epilog=f"models and the weights entries they can use here (the project's "
+                                            f"files in {models.weights_dir()}; torchvision's from the hub cache "
+                                            f"{hub.get_dir()}, or downloaded):\n{listing}")
     parser.add_argument("--model", default="resnet18", choices=names, metavar="MODEL",
                         help="a minitorch.models builder (listed below)")
     parser.add_argument("--weights", default=OFFLINE_WEIGHTS, help="the model's weights entry (listed below)")
@@ -237,6 +269,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     if args.image_size is None:
         args.image_size = default_image_size(weights)
     try:
+        if out:
+            check_out(out)
+        if set(runs) - {"scratch"}:  # pretrained runs
+            check_weights(args.model, weights)
         return _finetune(args, runs, weights, out)
     except UserError as e:
         raise SystemExit(f"{parser.prog}: error: {e}") from None
@@ -254,12 +290,15 @@ def _finetune(args, runs: list[str], weights: models.WeightsEnum, out: pathlib.P
     extra = {"architecture": args.model, "classes": classes, "transform": spec}
     # a resumed --out keeps the history of the runs not run this time
     kept = [row for row in read_history(out / "history.csv") if row["run"] not in runs] if out else []
-    results = []
+    results, history = [], []
+
+    def save_history(rows: list[dict]) -> None:  # after every epoch, so that an interrupted run keeps its rows
+        write_history(kept + history + rows, out / "history.csv")
     for run in runs:
-        results.append(run_one(run, args, weights, data, extra, out))
-        history = [row for r in results for row in r["history"]]
+        results.append(run_one(run, args, weights, data, extra, out, save_history if out else None))
+        history += results[-1]["history"]
         if out:
-            write_history(kept + history, out / "history.csv")
+            save_history([])
 
     print(f"\n{'run':30s} {'trainable params':>16s} {'epochs':>6s} {'test accuracy':>13s} {'time':>6s}")
     for r in results:
@@ -269,8 +308,9 @@ def _finetune(args, runs: list[str], weights: models.WeightsEnum, out: pathlib.P
         plot_history(history, args.plot, title=f"{args.model} on {args.data or 'SyntheticGlyphs'}")
         print(f"curves written to {args.plot}")
     if out:
-        print(f"checkpoints in {out}; classify images with: python examples/predict.py {out / (runs[-1] + '.pt')} "
-              f"IMAGE_OR_FOLDER")
+        best = max(results, key=lambda r: r["test_accuracy"])["run"]
+        print(f"checkpoints in {out}; classify images with the best run's: python examples/predict.py "
+              f"{out / (best + '.pt')} IMAGE_OR_FOLDER")
     return results
 
 

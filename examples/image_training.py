@@ -152,13 +152,14 @@ class Timer:
 
 def fit(model: nn.Module, optimizer: torch.optim.Optimizer, train: TensorDataset, val: DataLoader, *, epochs: int,
         batch_size: int, seed: int = 0, run: str = "train", checkpoint: pathlib.Path | None = None,
-        resume: bool = False, extra: dict[str, Any] | None = None) -> tuple[list[dict], float]:
+        resume: bool = False, extra: dict[str, Any] | None = None,
+        on_epoch: Callable[[list[dict]], None] | None = None) -> tuple[list[dict], float]:
     """Train for ``epochs`` with a cosine learning rate schedule stepped per epoch, scoring ``val`` after
-    each; the history rows and the seconds spent. With ``checkpoint``, all it takes to continue (model,
-    optimizer, scheduler, random state, history) and ``extra`` are saved there after every epoch, and
-    ``resume`` continues from it: the result is the same as an uninterrupted run. Resuming a checkpoint
-    whose ``extra`` differs raises UserError; a changed learning rate or number of epochs gives the
-    remaining epochs the schedule of the new values, and says so."""
+    each; the history rows and the seconds spent. After every epoch ``on_epoch`` (if any) gets the history
+    so far, and with ``checkpoint``, all it takes to continue (model, optimizer, scheduler, random state,
+    history) and ``extra`` are saved there; ``resume`` continues from it: the result is the same as an
+    uninterrupted run. Resuming a checkpoint whose ``extra`` differs raises UserError; a changed learning
+    rate or number of epochs gives the remaining epochs the schedule of the new values, and says so."""
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs)
     extra = extra or {}
     history, start, spent = [], 0, 0.0
@@ -190,6 +191,8 @@ def fit(model: nn.Module, optimizer: torch.optim.Optimizer, train: TensorDataset
             torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
                         "scheduler": scheduler.state_dict(), "rng": torch.get_rng_state(), "epoch": epoch + 1,
                         "history": history, "seconds": clock(), **extra}, checkpoint)
+        if on_epoch is not None:
+            on_epoch(history)
         print(f"{run} epoch {epoch + 1}/{epochs}: train loss {row['train_loss']:.3f} acc {row['train_accuracy']:.3f}"
               f" | val acc {row['val_accuracy']:.3f} | {row['seconds']:.0f} s", flush=True)
     return history, clock()

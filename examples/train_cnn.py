@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> dict:
     if args.resume and not checkpoint.is_file():
         parser.error(f"--resume: no checkpoint at {checkpoint}")
     history, _ = fit(model, optimizer, train, test, epochs=args.epochs, batch_size=args.batch_size,
-                     seed=args.seed, run=args.model, checkpoint=checkpoint, resume=args.resume)
-    write_history(history, checkpoint.with_suffix(".csv"))
+                     seed=args.seed, run=args.model, checkpoint=checkpoint, resume=args.resume,
+                     on_epoch=lambda rows: write_history(rows, checkpoint.with_suffix(".csv")))
     return {"model": model, "history": history}
 
 

@@ -1,7 +1,11 @@
 """examples/finetune.py as a new user tries it: each defect found that way, and examples/predict.py."""
 import math
 import pathlib
+import re
+import socket
 import sys
+import time
+import urllib.error
 import urllib.parse
 
 import numpy as np
@@ -11,7 +15,7 @@ from PIL import Image
 import minitorch
 import minitorch.models as models
 
-from test_image_examples import EXAMPLES, load_example  # noqa: F401  (EXAMPLES puts examples/ on sys.path)
+from test_image_examples import EXAMPLES, interrupt_at_evaluation, load_example  # noqa: F401  (EXAMPLES puts examples/ on sys.path)
 
 import image_training  # noqa: E402
 
@@ -182,7 +186,7 @@ def test_plot_without_matplotlib_fails_before_training(finetune, monkeypatch, ca
         finetune.main(["--plot", "curves.png"])
 
 
-def test_help_shows_defaults_and_the_models(finetune, capsys):
+def test_help_shows_defaults_and_the_models_with_the_weights_they_can_use(finetune, capsys):
     with pytest.raises(SystemExit) as stopped:
         finetune.main(["--help"])
     text = " ".join(capsys.readouterr().out.split())  # as wrapped for any terminal width
@@ -190,9 +194,71 @@ def test_help_shows_defaults_and_the_models(finetune, capsys):
     for default in ("--epochs EPOCHS epochs per run (default: 6)", "(default: resnet18)", "(default: SYNTHETIC_V1)",
                     "(default: 0.01)", "(default: 25)", "(default: 0)"):
         assert default in text
-    for name in models.list_models():
-        entries = list(models.get_model_weights(name).__members__)
-        assert "SYNTHETIC_V1" in entries and f"{name} --weights {', '.join(entries)}" in text
+    offered = {name: re.search(rf" {name} --weights ((?:\w+, )*\w+)", text).group(1).split(", ")
+               for name in models.list_models()}
+    # the repository has no resnet34 or resnet50 weights of its own: only torchvision's, downloaded, are offered
+    assert offered["resnet34"] == ["IMAGENET1K_V1", "DEFAULT"]
+    assert offered["resnet50"] == ["IMAGENET1K_V1", "IMAGENET1K_V2", "DEFAULT"]
+    assert offered["resnet18"] == ["IMAGENET1K_V1", "SYNTHETIC_V1", "DEFAULT"]
+    for name, names in offered.items():
+        entries = models.get_model_weights(name).__members__
+        assert names == [e for e in entries if entries[e].url is not None or entries[e].path.is_file()]
+        for entry in names:
+            if entries[entry].url is None:  # the project's own: they load (downloads cannot be tried here)
+                finetune.check_weights(name, entries[entry])
+
+
+def offline(url, *args, **kwargs):
+    """urlopen on a machine without network access."""
+    raise urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--model", "resnet34"], "ResNet34_Weights.SYNTHETIC_V1: weights file {weights}/resnet34-synthetic-v1.safetensors "
+                              "not found. Regenerate it with `python examples/pretrain.py --model resnet34` (or set "
+                              "MINITORCH_WEIGHTS_DIR to a folder that has it and its manifest.json); other weights "
+                              "resnet34 can use: --weights IMAGENET1K_V1, DEFAULT"),
+    (["--weights", "IMAGENET1K_V1"], "Could not download https://download.pytorch.org/models/resnet18-f37072fd.pth "
+                                     "([Errno -2] Name or service not known). Without network access, download the file elsewhere "
+                                     "and put it at {hub}/checkpoints/resnet18-f37072fd.pth; other weights resnet18 can use: "
+                                     "--weights SYNTHETIC_V1"),
+    (["--out", "{tmp}/file/run"], "--out {tmp}/file/run: cannot write there (Not a directory)"),
+], ids=["missing file", "no network", "out under a file"])
+def test_weights_and_out_are_checked_before_the_data(finetune, tmp_path, monkeypatch, capsys, argv, expected):
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path / "torch"))  # an empty hub cache
+    monkeypatch.setattr(finetune.hub.urllib.request, "urlopen", offline)
+    monkeypatch.setattr(finetune, "load_data", lambda *args: pytest.fail("prepared the data"))
+    (tmp_path / "file").write_text("")
+    names = {"tmp": tmp_path, "weights": models.weights_dir(), "hub": tmp_path / "torch" / "hub"}
+    start = time.perf_counter()
+    code, message = fails(finetune, [arg.format(**names) for arg in argv], capsys)
+    assert time.perf_counter() - start < 1
+    assert code == message and message.partition(": error: ")[2] == expected.format(**names)
+
+
+def test_scratch_alone_needs_no_pretrained_weights(finetune, tmp_path, monkeypatch):
+    monkeypatch.setenv(models.WEIGHTS_DIR_ENV, str(tmp_path))  # a weights folder without cifar_resnet20's file
+    argv = TINY + ["--data", str(make_images(tmp_path / "data", ["blue", "red"], n=3)), "--epochs", "1"]
+    with pytest.raises(SystemExit, match="cifar_resnet20-synthetic-v1.safetensors not found"):
+        finetune.main(argv + ["--runs", "full,scratch"])
+    (result,) = finetune.main(argv + ["--runs", "scratch"])
+    assert result["run"] == "scratch" and len(result["history"]) == 1
+
+
+def test_history_is_written_after_every_epoch(finetune, tmp_path, monkeypatch, capsys):
+    """A run killed in its second epoch leaves the rows of the epochs done, the earlier runs' included."""
+    out = tmp_path / "run"
+    argv = TINY + ["--data", str(make_images(tmp_path / "data", ["blue", "red"], n=4)), "--runs", "frozen,scratch",
+                   "--epochs", "2", "--out", str(out)]
+    # validations: frozen's two epochs, scratch's first; the fourth is at the end of scratch's second epoch
+    interrupt_at_evaluation(monkeypatch, evaluations=4)
+    with pytest.raises(SystemExit) as stopped:
+        finetune.main(argv)
+    assert stopped.value.code == 130
+    rows = image_training.read_history(out / "history.csv")
+    assert [(row["run"], row["epoch"]) for row in rows] == [("frozen", "1"), ("frozen", "2"), ("scratch", "1")]
+    saved = minitorch.load(out / "scratch.pt")["history"]
+    assert rows[2]["train_loss"] == f"{saved[0]['train_loss']:.6g}" and rows[2]["seconds"] != ""
 
 
 # ---- the checkpoint and examples/predict.py -----------------------------------------------------------------

@@ -28,14 +28,14 @@ def load_example(name):
     return module
 
 
-def interrupt_after_first_epoch(monkeypatch):
-    """Make the next training run stop (KeyboardInterrupt) once its first epoch is checkpointed;
-    returns the function that lifts it."""
+def interrupt_at_evaluation(monkeypatch, evaluations: int = 2):
+    """Make the next training stop (KeyboardInterrupt) at its ``evaluations``-th evaluation (by default, in a
+    single run, the one of its second epoch: once its first epoch is saved); returns the function that lifts it."""
     evaluate, calls = image_training.evaluate, []
 
     def interrupted(*args, **kwargs):
         calls.append(1)
-        if len(calls) == 2:
+        if len(calls) == evaluations:
             raise KeyboardInterrupt
         return evaluate(*args, **kwargs)
     monkeypatch.setattr(image_training, "evaluate", interrupted)
@@ -96,7 +96,7 @@ def test_finetune_resumes_and_checks_its_flags(pretrained, monkeypatch, tmp_path
     finetune = load_example("finetune")
     argv = ["--model", "cifar_resnet20", "--freeze", "--epochs", "2", "--train-size", "16", "--val-size", "8",
             "--test-size", "8", "--batch-size", "8", "--out", str(tmp_path)]
-    resume = interrupt_after_first_epoch(monkeypatch)
+    resume = interrupt_at_evaluation(monkeypatch)
     with pytest.raises(SystemExit) as stopped:
         finetune.main(argv)
     assert stopped.value.code == 130 and capsys.readouterr().err == "interrupted; continue with --resume\n"
@@ -143,9 +143,11 @@ def test_train_cnn_resumes_exactly(tmp_path, monkeypatch):
     train_cnn = load_example("train_cnn")
     argv = ["--epochs", "2", "--train-size", "48", "--test-size", "16", "--batch-size", "16"] + TINY
     straight = train_cnn.main(argv + ["--checkpoint", str(tmp_path / "a.pt")])
-    resume = interrupt_after_first_epoch(monkeypatch)
+    resume = interrupt_at_evaluation(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         train_cnn.main(argv + ["--checkpoint", str(tmp_path / "b.pt")])
+    with open(tmp_path / "b.csv") as fh:  # the history of the epoch done before the interruption
+        assert [row["train_loss"] for row in csv.DictReader(fh)] == [f"{straight['history'][0]['train_loss']:.6g}"]
     resume()
     resumed = train_cnn.main(argv + ["--checkpoint", str(tmp_path / "b.pt"), "--resume"])
     a, b = straight["model"].state_dict(), resumed["model"].state_dict()
