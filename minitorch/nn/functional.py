@@ -22,6 +22,7 @@ from .._ops import sampling as _sampling
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
 from .._ops.embedding import Embedding
+from .._ops.indexing import ARRAY, Made
 from .._ops.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg import Addmm, einsum, matmul
 from .._ops.pooling_functions import avg_pool2d
@@ -108,8 +109,7 @@ def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tenso
     _check_pad(input, pad, mode)
     op = {("reflect", 1): _pool.ReflectionPad1D, ("reflect", 3): _pool.ReflectionPad3D,
           ("replicate", 1): _pool.ReplicationPad1D, ("replicate", 3): _pool.ReplicationPad3D}.get((mode, n), ops[mode])
-    index = tuple(slice(None) if b == a == 0 else
-                  _pool.pad_index(input.shape[d], b, a, mode).reshape((-1,) + (1,) * (input.dim() - d - 1))
+    index = tuple(slice(None) if b == a == 0 else Made(_pool.pad_index, input.shape[d], b, a, mode, d, input.dim())
                   for d, (b, a) in enumerate(pairs))
     return op.apply(input, index=index)
 
@@ -560,7 +560,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         padding_idx += weight.shape[0]
     if max_norm is not None:
         _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
-    return Embedding.apply(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+    return Embedding.apply(weight, input, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
 
 
 _BAG_MODES = ("sum", "mean", "max")
@@ -619,12 +619,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
     if padding_idx is not None:
         used &= idx != padding_idx
     idx, bag = idx[used], bag[used]
-    rows = Embedding.apply(weight, indices=idx, scale_grad_by_freq=scale_grad_by_freq)
+    kept = [t for t in (input, offsets, per_sample_weights) if t is not None]
+    rows = Embedding.apply(weight, idx, *kept, scale_grad_by_freq=scale_grad_by_freq, keep_weight=True)
     if mode == "max":
         return _bag_max(rows, bag, bags)
     if per_sample_weights is not None:
         rows = rows * per_sample_weights[Tensor._wrap(np.flatnonzero(used))].unsqueeze(1)
-    out = _IndexScatter.apply(rows, shape=(bags, dim), index=(bag,), accumulate=True)
+    out = _IndexScatter.apply(rows, bag, shape=(bags, dim), index=(ARRAY,), accumulate=True)
     if mode == "mean":
         counts = np.maximum(np.bincount(bag, minlength=bags), 1).astype(weight._data.dtype)
         out = out / Tensor._wrap(counts[:, None])
@@ -635,14 +636,14 @@ def _bag_max(rows, bag, bags):
     """Per bag and column, the largest of ``rows`` (bags are contiguous runs of ``bag``); 0 for empty bags."""
     out_shape = (bags, rows.shape[1])
     if not bag.size:
-        return _IndexScatter.apply(rows, shape=out_shape, index=(bag,), accumulate=True)
+        return _IndexScatter.apply(rows, bag, shape=out_shape, index=(ARRAY,), accumulate=True)
     vals = rows._data
     starts = np.flatnonzero(np.r_[True, bag[1:] != bag[:-1]])
     top = np.maximum.reduceat(vals, starts, axis=0)
     is_top = vals == top[np.searchsorted(starts, np.arange(bag.size), side="right") - 1]
     first = np.minimum.reduceat(np.where(is_top, np.arange(bag.size)[:, None], bag.size), starts, axis=0)
     picked = rows.gather(0, Tensor._wrap(first))
-    return _IndexScatter.apply(picked, shape=out_shape, index=(bag[starts],), accumulate=True)
+    return _IndexScatter.apply(picked, bag[starts], shape=out_shape, index=(ARRAY,), accumulate=True)
 
 
 @functional_op
@@ -759,9 +760,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     bad = t[(t != ignore_index) & ((t < 0) | (t >= classes))]
     if bad.size:
         raise IndexError(f"Target {bad[0]} is out of bounds.")
-    w = None if weight is None else weight._data
     op = _loss.NllLoss2d if rest else _loss.NllLoss
-    out = op.apply(flat_in, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
+    out = op.apply(flat_in, target if target.dim() == 1 else target.reshape(-1), weight, ignore_index=ignore_index,
+                   reduction=reduction)
     return out.reshape(tuple(target.shape)) if reduction == "none" and rest else out
 
 
@@ -845,9 +846,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_dtype.C_NAMES[target.dtype]} but expected {_dtype.C_NAMES[input.dtype]}")
-    w = None if weight is None else np.broadcast_to(weight._data, input.shape)
-    return _loss.BinaryCrossEntropy.apply(input, target, weight=w, reduction=_reduction(size_average, reduce,
-                                                                                        reduction))
+    if weight is not None:
+        np.broadcast_to(weight._data, input.shape)  # (numpy's error where torch's expand would fail)
+    return _loss.BinaryCrossEntropy.apply(input, target, weight, reduction=_reduction(size_average, reduce, reduction))
 
 
 @functional_op
@@ -864,9 +865,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"be cast to the desired output type {_dtype.C_NAMES[target.dtype]}")
     if target.dtype is not input.dtype:
         input = input.to(target.dtype)
-    w = None if weight is None else weight._data
-    pw = None if pos_weight is None else pos_weight._data
-    return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight=w, pos_weight=pw,
+    return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight,
                                                     reduction=_reduction(size_average, reduce, reduction))
 
 
