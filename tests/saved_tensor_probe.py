@@ -128,7 +128,8 @@ def torch_registry():
 
     stand_in = types.ModuleType("minitorch")
     stand_in.__getattr__ = lambda attr: getattr(torch, attr)
-    stand_in.tensor, stand_in.nn, stand_in.autograd, stand_in._registry = torch.tensor, torch.nn, torch.autograd, _registry
+    stand_in.tensor, stand_in.nn, stand_in.autograd = torch.tensor, torch.nn, torch.autograd
+    stand_in._registry = _registry
     names = ("minitorch", "minitorch.nn", "minitorch.nn.functional", "minitorch.autograd", "registry_inputs")
     kept = {k: sys.modules.get(k) for k in names}
     sys.modules.update({"minitorch": stand_in, "minitorch.nn": torch.nn, "minitorch.nn.functional": F,
