@@ -27,7 +27,8 @@ TORCH = FIXTURE["ops"]
 COMPARED = sorted(name for name, answer in TORCH.items() if "error" not in answer)
 
 # Differences from PyTorch's answers kept on purpose (ops composed of others where torch has one fused node, or
-# the reverse): op -> why. None is a silently wrong gradient: what minitorch keeps is versioned and checked.
+# the reverse): op -> why. None of them gives a silently wrong gradient: what minitorch keeps is versioned and
+# checked; it keeps other tensors than torch's node.
 _FUSED_IN_TORCH = "composed of ops that keep what they compute from the inputs; torch's fused node keeps the inputs"
 KEPT = {
     **{name: _FUSED_IN_TORCH for name in (
@@ -156,6 +157,16 @@ def test_a_second_backward_without_retain_graph_is_refused_where_torchs_is(lib, 
     else:
         y.backward()
     assert x.grad is not None
+
+
+def test_an_in_place_op_on_a_view_frees_what_it_saved(lib):
+    x, w = lib.rand(4, requires_grad=True), lib.rand(2, requires_grad=True)
+    y = x + 0
+    y[0:2].mul_(w)  # the base's history: CopySlices around the MulBackward0 that keeps y[0:2]'s old values and w
+    loss = y.sum()
+    loss.backward()
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        loss.backward()
 
 
 def test_max_pool_keeps_its_maxima_positions_in_the_saved_record_only():

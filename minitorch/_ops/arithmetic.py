@@ -97,8 +97,7 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        # (a number needs no gradient: the other factor is not kept, without asking ``save_for``)
-        ctx.save_for_backward(a if type(b) is _ndarray else None, b if type(a) is _ndarray else None)
+        ctx.save_for_backward(a, b)
         r = binary(np.multiply, a, b)
         return r
 

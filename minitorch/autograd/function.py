@@ -183,12 +183,14 @@ class Op(Node):
         return register(function, **{"top_level": False, **where})
 
 
-def _needed(items, save_for, edges) -> list:
+def _needed(items, save_for, edges):
     """``items`` with None for those no gradient needs: item k is needed if input ``save_for[k]`` has an edge
     (``edges[i][0]`` is not None: it needs a gradient)."""
-    kept = list(items)
+    kept = items
     for k, i in enumerate(save_for):
-        if i is not None and kept[k] is not None and edges[i][0] is None:
+        if i is not None and edges[i][0] is None and kept[k] is not None:
+            if kept is items:
+                kept = list(items)
             kept[k] = None
     return kept
 
