@@ -21,6 +21,7 @@ from .unary import log
 from .._registry import register
 
 _ndarray = np.ndarray
+_NUMBERS = (int, float, complex, bool)  # Python numbers (exactly: numpy's scalars are a tensor's data)
 
 
 class Add(Op):
@@ -97,7 +98,8 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        # a Python number needs no gradient: the other factor is not kept (save_for drops it too, later)
+        ctx.save_for_backward(None if type(b) in _NUMBERS else a, None if type(a) in _NUMBERS else b)
         r = binary(np.multiply, a, b)
         return r
 
