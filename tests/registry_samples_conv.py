@@ -8,9 +8,9 @@ from registry_inputs import x
 
 
 def _indices_of(pool, shape, **kw):
-    """The indices of the maxima of a fixed input (max_unpool's second input)."""
+    """The indices of the maxima of a fixed input (max_unpool's second input), as a tensor the sample makes."""
     _, indices = pool(x(*shape, seed=5).detach(), 2, return_indices=True, **kw)
-    return indices
+    return mt.tensor(indices.tolist())
 
 
 def _quiet(fn):

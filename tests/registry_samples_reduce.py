@@ -24,7 +24,9 @@ def _zeros_and_ties():
                       requires_grad=True),)
 
 
-_LINES = idx([0, 1, 0, 2], [2, 2, 1, 0], [1, 0, 1, 1])
+def _scatter_reductions(a, s):
+    lines = idx([0, 1, 0, 2], [2, 2, 1, 0], [1, 0, 1, 1])
+    return tuple(a.scatter_reduce(1, lines, s, r) for r in ("sum", "prod", "mean", "amax"))
 
 SAMPLES = {
     "cumprod": (lambda t: t.cumprod(1), _one()),
@@ -56,9 +58,8 @@ SAMPLES = {
     "index_reduce": (lambda a, s: (a.index_reduce(0, idx(2, 0, 2), s, "prod"),
                                    a.index_reduce(1, idx(1, 1), s[:, :2] * 1, "mean", include_self=False)),
                      _with_source(3, 4)),
-    "scatter_reduce": (lambda a, s: tuple(a.scatter_reduce(1, _LINES, s, r) for r in ("sum", "prod", "mean", "amax")),
-                       _with_source(3, 4)),
-    "masked_scatter": (lambda a, s: a.masked_scatter(idx(1, 0, 0, 1).bool(), s), _with_source(7)),
+    "scatter_reduce": (_scatter_reductions, _with_source(3, 4)),
+    "masked_scatter": (lambda a, s: a.masked_scatter(mt.tensor([True, False, False, True]), s), _with_source(7)),
     "put": (lambda a, s: a.put(idx(1, -1, 5), s, accumulate=True), _with_source(3)),
     "put_": (lambda a, s: (a * 1).put_(idx(1, -1, 5), s), _with_source(3)),
     "index_put_": (lambda a, v: (a * 1).index_put_((idx(0, 2),), v), _with_source(4)),

@@ -21,6 +21,7 @@ from .unary import log
 from .._registry import register
 
 _ndarray = np.ndarray
+_NUMBERS = (int, float, complex, bool)  # Python numbers (exactly: numpy's scalars are a tensor's data)
 
 
 class Add(Op):
@@ -93,9 +94,12 @@ class RsubTensor(Op, name="RsubBackward0"):
 
 
 class Mul(Op):
+    save_for = (1, 0)  # a for b's gradient, b for a's
+
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        # a Python number needs no gradient: the other factor is not kept (save_for drops it too, later)
+        ctx.save_for_backward(None if type(b) in _NUMBERS else a, None if type(a) in _NUMBERS else b)
         r = binary(np.multiply, a, b)
         return r
 
@@ -107,6 +111,8 @@ class Mul(Op):
 
 
 class Div(Op):
+    save_for = (1, None)  # a for b's gradient; b for both
+
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -817,12 +823,13 @@ class NanToNum(Op):
     def forward(ctx, a, nan=0.0, posinf=None, neginf=None):
         if a.dtype.kind != "f":
             return a.copy()
-        ctx.finite = np.isfinite(a)
+        ctx.save_for_backward(a)
         return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
 
     @staticmethod
     def backward(ctx, g):
-        return g * ctx.finite
+        (a,) = ctx.saved_tensors
+        return g * np.isfinite(a if type(a) is _ndarray else a._data)
 
 
 @register

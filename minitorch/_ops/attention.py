@@ -102,45 +102,45 @@ class ScaledDotProductAttention(Op):
     def forward(ctx, q, k, v, bias=None, scale=1.0, dropout_p=0.0, safe=True, need_weights=False):
         s = _scores(q, k, bias, scale)
         m = s.max(-1, keepdims=True)
-        ctx.dead = None
+        dead = None
         if safe:
             dead = np.isneginf(m)
             if dead.any():
                 m[dead] = 0  # exp(-inf - 0) = 0 everywhere in the row; its sum is set to 1 below
-                ctx.dead = dead
+            else:
+                dead = None
         s -= m
         np.exp(s, out=s)
         total = s.sum(-1, keepdims=True)
-        if ctx.dead is not None:
-            total[ctx.dead] = 1
+        if dead is not None:
+            total[dead] = 1
         s *= 1 / total
-        ctx.log_norm = m + np.log(total)  # weights = exp(scores - log_norm)
+        log_norm = m + np.log(total)  # weights = exp(scores - log_norm)
         ctx.scale, ctx.dropout_p = scale, dropout_p
-        ctx.keep = None if dropout_p == 0 else keep_mask(s.shape, dropout_p) if dropout_p < 1 else np.zeros(s.shape, bool)
-        dropped = s if ctx.keep is None else s * _dropout_scale(ctx)
-        ctx.weights = s if need_weights else None  # returned anyway: keeping it costs nothing
-        ctx.save_for_backward(q, k, v, bias)
+        keep = None if dropout_p == 0 else keep_mask(s.shape, dropout_p) if dropout_p < 1 else np.zeros(s.shape, bool)
+        dropped = s if keep is None else s * _dropout_scale(keep, dropout_p, s.dtype)
+        # with need_weights the weights are kept (returned anyway: keeping them costs nothing)
+        ctx.save_for_backward(q, k, v, bias, log_norm, dead, keep, s if need_weights else None)
         out = np.matmul(dropped, v)
         if need_weights:  # a copy: changing the returned weights in place must not change the saved ones
-            return out, (dropped if ctx.keep is not None else s.copy())
+            return out, (dropped if keep is not None else s.copy())
         return out
 
     @staticmethod
     def backward(ctx, g, g_weights=None):
-        q, k, v, bias = ctx.saved_tensors
-        drop = None if ctx.keep is None else _dropout_scale(ctx)
+        q, k, v, bias, log_norm, dead, keep, weights = ctx.saved_tensors
+        drop = None if keep is None else _dropout_scale(_array(keep), ctx.dropout_p, _array(log_norm).dtype)
         if ctx._as_tensors:  # the weights as a function of q, k and bias, for higher derivatives
             s = matmul(q, k.mT) * ctx.scale
             if bias is not None:
                 s = s + bias
-            dead = None if ctx.dead is None else Tensor._wrap(ctx.dead)
             w = softmax(s if dead is None else masked_fill(s, dead, 0.0), -1)
             w = w if dead is None else masked_fill(w, dead, 0.0)
-        elif ctx.weights is not None:
-            w = ctx.weights
+        elif weights is not None:
+            w = weights
         else:
             w = _scores(q, k, bias, ctx.scale)
-            w -= ctx.log_norm
+            w -= log_norm
             w = np.exp(w, out=w)
         dropped = w if drop is None else w * drop
         d_weights = None if g is None else matmul(g, v.mT)
@@ -162,10 +162,14 @@ class ScaledDotProductAttention(Op):
                 matmul(dropped.mT, g) if need_v and g is not None else None, d_scores)
 
 
-def _dropout_scale(ctx) -> np.ndarray:
-    """The dropout factors: 1 / (1 - p) where kept, 0 where dropped (the mask is kept as bools)."""
-    p, dtype = ctx.dropout_p, ctx.log_norm.dtype
-    return ctx.keep.astype(dtype) / np.asarray(1.0 - p, dtype) if p < 1 else np.zeros(ctx.keep.shape, dtype)
+def _dropout_scale(keep: np.ndarray, p: float, dtype) -> np.ndarray:
+    """The dropout factors: 1 / (1 - p) where ``keep`` (bools), 0 where dropped."""
+    return keep.astype(dtype) / np.asarray(1.0 - p, dtype) if p < 1 else np.zeros(keep.shape, dtype)
+
+
+def _array(x):
+    """The array of a saved value (a tensor under create_graph)."""
+    return x if x is None or type(x) is np.ndarray else x._data
 
 
 def _attend(q, k, v, bias, scale: float, dropout_p: float, safe: bool, need_weights: bool = False):

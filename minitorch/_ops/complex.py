@@ -144,10 +144,12 @@ class Complex(Op):
                                f"{_type_name(real)} and {_type_name(imag)}")
         r = np.empty(broadcast_shape(real.shape, imag.shape), np.complex64 if real.dtype == np.float32 else np.complex128)
         r.real, r.imag = real, imag
+        ctx.save_for_backward(real, imag)  # only to check their versions, as torch's node does
         return r
 
     @staticmethod
     def backward(ctx, g):
+        ctx.check_saved()
         return Real.apply(g), Imag.apply(g)
 
 

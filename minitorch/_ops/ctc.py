@@ -46,10 +46,11 @@ def extended_labels(targets: np.ndarray, blank: int) -> tuple[np.ndarray, np.nda
 
 
 class CtcLoss(Op):
-    """Per-sample negative log-likelihoods of ``targets`` (N, L) under ``log_probs`` (T, N, C)."""
+    """Per-sample negative log-likelihoods of ``targets`` (N, L) under ``log_probs`` (T, N, C). ``kept``: the
+    tensor the targets were read from, saved only to check its version, as torch's node does."""
 
     @staticmethod
-    def forward(ctx, log_probs, targets=None, input_lengths=None, target_lengths=None, blank=0, zero_infinity=False):
+    def forward(ctx, log_probs, targets, input_lengths, target_lengths, *kept, blank=0, zero_infinity=False):
         lp = log_probs.astype(np.float64)
         steps, n, _ = lp.shape
         ext, skip = extended_labels(targets, blank)
@@ -79,14 +80,15 @@ class CtcLoss(Op):
             rec = np.where((t == last)[:, None], start, rec)
             beta[t] = np.where((t <= last)[:, None], rec + emit[t], _NEG_INF)
             following = beta[t]
-        ctx.save_for_backward(log_probs)
-        ctx.state = (lp, ext, alpha + beta, nll, input_lengths, zero_infinity, log_probs.dtype)
+        ctx.zero_infinity = zero_infinity
+        ctx.save_for_backward(log_probs, ext, alpha + beta, nll, input_lengths, *kept)
         return nll.astype(log_probs.dtype)
 
     @staticmethod
     def backward(ctx, g):
-        (log_probs,) = ctx.saved_tensors
-        return _CtcLossGrad.apply(g, log_probs, state=ctx.state)
+        log_probs, ext, ab, nll, input_lengths, *kept = ctx.saved_tensors
+        grad = _CtcLossGrad.apply(g, log_probs, ext, ab, nll, input_lengths, zero_infinity=ctx.zero_infinity)
+        return (grad,) + (None,) * (3 + len(kept))
 
 
 class _CtcLossGrad(Op, name="NotImplemented"):
@@ -94,8 +96,9 @@ class _CtcLossGrad(Op, name="NotImplemented"):
     sample's input length, and for infinite losses under ``zero_infinity``."""
 
     @staticmethod
-    def forward(ctx, g, log_probs, state=None):  # log_probs: only an edge, for double backward's error
-        lp, ext, ab, nll, input_lengths, zero_infinity, dtype = state
+    def forward(ctx, g, log_probs, ext, ab, nll, input_lengths, zero_infinity=False):
+        # (log_probs is an input for its values and for an edge, which double backward's error needs)
+        lp = log_probs.astype(np.float64)
         steps, n, classes = lp.shape
         top = ab.max(axis=2, keepdims=True)
         top = np.where(np.isfinite(top), top, 0.0)
@@ -107,7 +110,7 @@ class _CtcLossGrad(Op, name="NotImplemented"):
             grad = np.exp(lp) - np.exp(occupancy + nll[:, None] - lp)
         valid = (np.arange(steps)[:, None] < input_lengths) & ~(zero_infinity & np.isinf(nll))
         grad = np.where(valid[:, :, None], grad, 0.0) * g.astype(np.float64)[:, None]
-        return grad.astype(dtype)
+        return grad.astype(log_probs.dtype)
 
     @staticmethod
     def backward(ctx, gg):
@@ -147,8 +150,7 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
             raise RuntimeError(f"Expected tensor to have size at least {width} at dimension 1, but got size "
                                f"{padded.shape[1]} for argument #2 'targets' (while checking arguments for "
                                "ctc_loss_cpu)")
-    nll = CtcLoss.apply(lp, targets=padded, input_lengths=il, target_lengths=tl, blank=blank,
-                        zero_infinity=zero_infinity)
+    nll = CtcLoss.apply(lp, padded, il, tl, targets, blank=blank, zero_infinity=zero_infinity)
     if zero_infinity:
         nll = where(Tensor._wrap(np.isinf(nll._data)), 0.0, nll)
     if reduction == "mean":

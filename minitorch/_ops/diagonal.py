@@ -7,14 +7,14 @@ import numpy as np
 
 from .._registry import register
 from .._tensor import Tensor, _wrap_dim
-from .indexing import index_put
+from .indexing import Index, IndexPut, Made, axis_range
 from .view import movedim
 
 
-def _diagonal_index(rows: int, cols: int, offset: int) -> tuple[np.ndarray, np.ndarray]:
+def _diagonal_index(rows: int, cols: int, offset: int) -> tuple[Made, Made]:
+    """The (row, column) positions of the ``offset`` diagonal of a rows x cols matrix, as index recipes."""
     n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
-    i = np.arange(n)
-    return i + max(0, -offset), i + max(0, offset)
+    return Made(axis_range, n, 0, 1, max(0, -offset)), Made(axis_range, n, 0, 1, max(0, offset))
 
 
 @register
@@ -26,8 +26,7 @@ def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     moved = movedim(input, (d1, d2), (-2, -1))
     rows, cols = moved.shape[-2:]
-    i, j = _diagonal_index(rows, cols, offset)
-    return moved[..., Tensor._wrap(i), Tensor._wrap(j)]
+    return Index.apply(moved, index=(Ellipsis, *_diagonal_index(rows, cols, offset)))
 
 
 _diagonal = diagonal  # (diag's argument is called diagonal, as torch's is)
@@ -39,7 +38,7 @@ def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
     n = input.shape[-1] + abs(offset)
     rows, cols = _diagonal_index(n, n, offset)
     zeros = Tensor._wrap(np.zeros(tuple(input.shape[:-1]) + (n, n), input._data.dtype))
-    out = index_put(zeros, (slice(None),) * (input.dim() - 1) + (rows, cols), input)
+    out = IndexPut.apply(zeros, input, index=(slice(None),) * (input.dim() - 1) + (rows, cols))
     nd = out.dim()
     return movedim(out, (-2, -1), (_wrap_dim(dim1, nd), _wrap_dim(dim2, nd)))
 

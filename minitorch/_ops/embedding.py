@@ -6,27 +6,32 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import where
-from .indexing import IndexScatter
+from .indexing import ARRAY, IndexScatter
 
 
 class Embedding(Op):
     """``weight[indices]``; the row at ``padding_idx`` gets no gradient, and with ``scale_grad_by_freq`` each
-    row's gradient is divided by how often its index occurs."""
+    row's gradient is divided by how often its index occurs. ``kept``: the tensors ``indices`` was made from
+    (embedding_bag's), saved with it only to check their versions, as torch's node does; with ``keep_weight``,
+    ``weight`` too."""
 
     @staticmethod
-    def forward(ctx, weight, indices=None, padding_idx=None, scale_grad_by_freq=False):
-        ctx.weight_shape, ctx.indices, ctx.padding_idx = weight.shape, indices, padding_idx
-        ctx.scale_grad_by_freq = scale_grad_by_freq
+    def forward(ctx, weight, indices, *kept, padding_idx=None, scale_grad_by_freq=False, keep_weight=False):
+        ctx.weight_shape, ctx.padding_idx, ctx.scale_grad_by_freq = weight.shape, padding_idx, scale_grad_by_freq
+        ctx.save_for_backward(indices, *kept, *((weight,) if keep_weight else ()))
         return weight[indices]
 
     @staticmethod
     def backward(ctx, g):
+        indices = ctx.saved_tensors[0]
+        at = indices if type(indices) is np.ndarray else indices._data
         if ctx.padding_idx is not None:
-            g = where(np.expand_dims(ctx.indices == ctx.padding_idx, -1), 0.0, g)
+            g = where(np.expand_dims(at == ctx.padding_idx, -1), 0.0, g)
         if ctx.scale_grad_by_freq:
-            _, inverse, counts = np.unique(ctx.indices, return_inverse=True, return_counts=True)
-            g = g * np.expand_dims(1.0 / counts[inverse.reshape(ctx.indices.shape)], -1).astype(g.dtype)
-        return IndexScatter.apply(g, shape=ctx.weight_shape, index=(ctx.indices,), accumulate=True)
+            _, inverse, counts = np.unique(at, return_inverse=True, return_counts=True)
+            g = g * np.expand_dims(1.0 / counts[inverse.reshape(at.shape)], -1).astype(g.dtype)
+        grad = IndexScatter.apply(g, indices, shape=ctx.weight_shape, index=(ARRAY,), accumulate=True)
+        return (grad,) + (None,) * (len(ctx.next_functions) - 1)
 
 
 def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:

@@ -4,7 +4,11 @@ masked_fill/masked_select, nonzero.
 Two raw ops do the work for all gathering: ``Index`` reads ``a[index]`` for a
 numpy index, and its gradient ``IndexScatter`` writes (or, where indices can
 repeat, adds) the gradient back into zeros. Named subclasses give the graph
-nodes torch's names (``SelectBackward0``, ``GatherBackward0``, ...).
+nodes torch's names (``SelectBackward0``, ``GatherBackward0``, ...). The index
+is a template of Python values whose ``ARRAY`` places the index arrays take:
+those are inputs of the op (the user's index tensors, versioned, or arrays
+computed from values), saved for backward; ranges that depend only on shapes
+are ``Made`` recipes, so a node keeps no array it does not need.
 
 ``x[index]`` follows torch's order: integers, slices and None are applied
 first, as views (select, slice, unsqueeze), then the tensor/list indices, as one
@@ -12,6 +16,7 @@ advanced-indexing op over the dims that remain.
 """
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 
@@ -22,43 +27,123 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
 from .broadcast import broadcast_shape
-from .view import expanded_shape, reshape, unsqueeze
+from .view import expand, expanded_shape, reshape, unsqueeze
 from .._registry import register
 
 _ndarray = np.ndarray
 
 
+class _Slot:
+    """The place, in an index template, of an index array that the op takes as an input."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ARRAY"
+
+
+ARRAY = _Slot()
+
+
+class Made:
+    """An index array that depends only on Python values (shapes, offsets): kept in an index template as
+    the recipe ``fn(*args)`` and made when the index is used, so a graph keeps no array for it."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn, *args):
+        self.fn, self.args = fn, args
+
+    def __repr__(self) -> str:
+        return f"Made({self.fn.__name__}{self.args})"
+
+
+def fill(template: tuple, arrays) -> tuple:
+    """The numpy index: ``template`` (ints, slices, Ellipsis, None, ``Made`` recipes and ``ARRAY`` places)
+    with its places taken, in order, by ``arrays``."""
+    it = iter(arrays)
+    return tuple(next(it) if i is ARRAY else i.fn(*i.args) if type(i) is Made else i for i in template)
+
+
+def axis_range(size: int, axis: int, ndim: int, start: int = 0, step: int = 1) -> np.ndarray:
+    """``arange(start, start + size * step, step)`` along ``axis`` of ``ndim`` broadcasting axes."""
+    return np.arange(start, start + size * step, step).reshape((-1,) + (1,) * (ndim - axis - 1))
+
+
+def grid(shape, ndim: int | None = None) -> list:
+    """Open-grid coordinates of ``shape`` (each a range along its own axis of ``ndim`` axes), as recipes."""
+    ndim = len(shape) if ndim is None else ndim
+    return [Made(axis_range, n, k, ndim) for k, n in enumerate(shape)]
+
+
+def along(index, dim: int) -> tuple:
+    """The template and arrays that pick ``index`` (an array or tensor) along ``dim`` and the matching
+    position elsewhere: ``index`` at ``dim``, ranges over the other dims."""
+    shape = np.shape(index)
+    if not shape:  # a 0-d index of a 1-d input: one position
+        return (ARRAY,), (index,)
+    template = grid(shape)
+    template[dim] = ARRAY
+    return tuple(template), (index,)
+
+
+def as_vector(index):
+    """An index tensor of at most one dim as a vector (a 0-d one as a view of one element, which shares its
+    version)."""
+    return index.reshape(1) if index._data.ndim == 0 else index
+
+
+def put_along(g, index, shape, dim: int, accumulate: bool = False):
+    """Zeros of ``shape`` with ``g`` put at ``index`` (an array or tensor) along ``dim``: the gradient of
+    values picked along a dim."""
+    template, arrays = along(index, dim)
+    return IndexScatter.apply(g, *arrays, shape=shape, index=template, accumulate=accumulate)
+
+
 class Index(Op):
-    """``a[index]`` with a numpy index (advanced: a copy)."""
+    """``a[index]``, ``index`` a template whose ``ARRAY`` places the index arrays given after ``a`` take
+    (inputs without a gradient, saved for backward; advanced indexing makes a copy)."""
 
-    accumulate = True  # the index can repeat positions: gradients add up
+    accumulate = True    # the index can repeat positions: gradients add up
+    keeps_input = False  # whether ``a`` is saved too (only to check its version, as torch's node does)
 
-    @staticmethod
-    def forward(ctx, a, index=()):
+    @classmethod
+    def forward(cls, ctx, a, *arrays, index=()):
         ctx.in_shape, ctx.index = a.shape, index
-        return a[index]
+        if cls.keeps_input:
+            ctx.save_for_backward(a, *arrays)
+        elif arrays:
+            ctx.save_for_backward(*arrays)
+        return a[fill(index, arrays)]
 
-    @staticmethod
-    def backward(ctx, g):
-        return IndexScatter.apply(g, shape=ctx.in_shape, index=ctx.index, accumulate=ctx.accumulate)
+    @classmethod
+    def backward(cls, ctx, g):
+        arrays = ctx.saved_tensors[1:] if cls.keeps_input else ctx.saved_tensors
+        return (IndexScatter.apply(g, *arrays, shape=ctx.in_shape, index=ctx.index, accumulate=cls.accumulate),
+                *(None,) * len(arrays))
 
 
 class IndexScatter(Op, name="IndexBackwardBackward0"):
-    """The gradient of ``Index``: ``g`` placed at ``index`` in zeros of ``shape``."""
+    """The gradient of ``Index``: ``g`` placed at the index (a template and its arrays, as ``Index`` takes
+    them) in zeros of ``shape``."""
 
     @staticmethod
-    def forward(ctx, g, shape=(), index=(), accumulate=False):
+    def forward(ctx, g, *arrays, shape=(), index=(), accumulate=False):
         ctx.index = index
+        if arrays:
+            ctx.save_for_backward(*arrays)
         z = np.zeros(shape, g.dtype)
+        at = fill(index, arrays)
         if accumulate:
-            np.add.at(z, index, g)
+            np.add.at(z, at, g)
         else:
-            z[index] = g
+            z[at] = g
         return z
 
     @staticmethod
     def backward(ctx, gg):
-        return Index.apply(gg, index=ctx.index)
+        arrays = ctx.saved_tensors
+        return (Index.apply(gg, *arrays, index=ctx.index), *(None,) * len(arrays))
 
 
 class _BasicIndex(Index):
@@ -66,6 +151,11 @@ class _BasicIndex(Index):
 
     view = True
     accumulate = False
+
+    @staticmethod
+    def forward(ctx, a, index=()):
+        ctx.in_shape, ctx.index = a.shape, index
+        return a[index]
 
 
 class Select(_BasicIndex):
@@ -85,11 +175,23 @@ class IndexSelect(Index):
 
 
 class Gather(Index):
-    pass
+    keeps_input = True
 
 
-class MaskedSelect(Index):
-    accumulate = False
+class MaskedSelect(Op):
+    """The elements of ``a`` where ``mask`` is True, the two broadcast to one shape; ``a`` is saved too, only to
+    check its version, as torch's node does."""
+
+    @staticmethod
+    def forward(ctx, a, mask):
+        ctx.shape = shape = np.broadcast_shapes(a.shape, mask.shape)
+        ctx.save_for_backward(a, mask)
+        return np.broadcast_to(a, shape)[np.broadcast_to(mask, shape)]
+
+    @staticmethod
+    def backward(ctx, g):  # (a gradient of the broadcast shape: the engine sums it to the input's)
+        _, mask = ctx.saved_tensors
+        return IndexScatter.apply(g, expand(mask, ctx.shape), shape=ctx.shape, index=(ARRAY,)), None
 
 
 @register
@@ -212,7 +314,7 @@ def _expand_index(input, index):
             source += 1
         elif _is_advanced(item):
             arr = _advanced_array(item, tuple(shape), d)
-            advanced.append((d, arr))
+            advanced.append((d, arr, item if isinstance(item, Tensor) else arr))
             d += arr.ndim if arr.dtype == np.bool_ else 1
             source += 1
         elif isinstance(item, str):
@@ -241,9 +343,10 @@ def _apply_basic(x, steps):
     return x
 
 
-def _advanced_tuple(advanced):
-    """The numpy index for the advanced (tensor) indices, checked to broadcast together."""
-    shapes = [(np.count_nonzero(a),) * a.ndim if a.dtype == np.bool_ else a.shape for _, a in advanced]
+def _advanced_index(advanced) -> tuple:
+    """The index template and its arrays (tensors where the index gave tensors) for the advanced indices,
+    checked to broadcast together."""
+    shapes = [(np.count_nonzero(a),) * a.ndim if a.dtype == np.bool_ else a.shape for _, a, _ in advanced]
     if len(shapes) > 1:
         try:
             np.broadcast_shapes(*shapes)
@@ -251,10 +354,10 @@ def _advanced_tuple(advanced):
             raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
                              + ", ".join(str(list(s)) for s in shapes)) from None
     index = []
-    for d, arr in advanced:
+    for d, _, _ in advanced:
         index += [slice(None)] * (d - len(index)) if d > len(index) else []
-        index.append(arr)
-    return tuple(index)
+        index.append(ARRAY)
+    return tuple(index), [source for _, _, source in advanced]
 
 
 def getitem(self, index):
@@ -263,7 +366,8 @@ def getitem(self, index):
     if not advanced:
         return _apply_basic(self, steps)
     x = _apply_basic(self, steps) if steps else self
-    return Index.apply(x, index=_advanced_tuple(advanced))
+    template, arrays = _advanced_index(advanced)
+    return Index.apply(x, *arrays, index=template)
 
 
 def setitem(self, index, value) -> None:
@@ -281,7 +385,8 @@ def _setitem(self, index, value) -> None:
     steps, advanced = _expand_index(self, index)
     if advanced:
         x = _apply_basic(self, steps) if steps else self
-        IndexPut_.apply(x, value, index=_advanced_tuple(advanced))
+        template, arrays = _advanced_index(advanced)
+        IndexPut_.apply(x, value, *arrays, index=template)
         return
     from .copying import copy_, fill_
     view = _apply_basic(self, steps)
@@ -303,22 +408,34 @@ def _type_name(value) -> str:
 
 
 class IndexPut(Op):
-    """``a[index] = v`` (out of place: a copy of ``a``)."""
+    """``a[index] = alpha * v`` (or ``+=`` with ``accumulate``; out of place: a copy of ``a``), the index a template
+    and its arrays (as ``Index``)."""
+
+    keeps_values = False  # whether ``v`` is saved too (only to check its version, as torch's node does)
 
     @staticmethod
-    def forward(ctx, a, v, index=(), accumulate=False):
-        return _index_put_into(ctx, a.copy(), v, index, accumulate)
+    def forward(ctx, a, v, *arrays, index=(), accumulate=False, alpha=1):
+        return _index_put_into(ctx, a.copy(), v, arrays, index, accumulate, alpha)
 
-    @staticmethod
-    def backward(ctx, g):
-        need_a, need_v = ctx.needs_input_grad
-        ga = (g if ctx.accumulate else index_put(g, ctx.index, 0.0)) if need_a else None
-        gv = Index.apply(g, index=ctx.index) if need_v else None
-        return ga, gv
+    @classmethod
+    def backward(cls, ctx, g):
+        arrays = ctx.saved_tensors[1:] if cls.keeps_values else ctx.saved_tensors
+        need_a, need_v = ctx.needs_input_grad[:2]
+        ga = (g if ctx.accumulate else IndexPut.apply(g, 0.0, *arrays, index=ctx.index)) if need_a else None
+        gv = None
+        if need_v:
+            gv = Index.apply(g, *arrays, index=ctx.index)
+            gv = gv if ctx.alpha == 1 else gv * ctx.alpha
+        return (ga, gv, *(None,) * len(arrays))
 
 
-def _index_put_into(ctx, out, v, index, accumulate):
-    ctx.index, ctx.accumulate = index, accumulate
+def _index_put_into(ctx, out, v, arrays, template, accumulate, alpha=1):
+    """``out[index] = alpha * v`` (``+=`` with ``accumulate``), ``index`` the template filled with ``arrays``."""
+    ctx.index, ctx.accumulate, ctx.alpha = template, accumulate, alpha
+    ctx.save_for_backward(*((v,) + arrays if type(ctx).keeps_values else arrays))
+    if alpha != 1:
+        v = v * alpha
+    index = fill(template, arrays)
     if type(v) is _ndarray:
         v = drop_leading_ones(v, out[index].ndim)
     try:
@@ -349,38 +466,37 @@ class IndexPut_(IndexPut, name="IndexPutBackward0"):
     inplace = True
 
     @staticmethod
-    def forward(ctx, a, v, index=(), accumulate=False):
-        return _index_put_into(ctx, a, v, index, accumulate)
+    def forward(ctx, a, v, *arrays, index=(), accumulate=False, alpha=1):
+        return _index_put_into(ctx, a, v, arrays, index, accumulate, alpha)
 
 
 @register
 def index_put(input, indices, values, accumulate: bool = False):
     """Out-of-place ``input[indices] = values`` (or ``+=`` with accumulate)."""
-    return IndexPut.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
+    template, arrays = _put_index(indices)
+    return IndexPut.apply(input, values, *arrays, index=template, accumulate=accumulate)
 
 
 @register
 def index_put_(input, indices, values, accumulate: bool = False):
     """In-place ``input[indices] = values`` (or ``+=`` with accumulate)."""
-    return IndexPut_.apply(input, values, index=_raw_index(indices), accumulate=accumulate)
+    template, arrays = _put_index(indices)
+    return IndexPut_.apply(input, values, *arrays, index=template, accumulate=accumulate)
 
 
-def _raw_index(indices):
-    if isinstance(indices, tuple) and all(isinstance(i, (Tensor, _ndarray, slice)) for i in indices):
-        return tuple(i._data if isinstance(i, Tensor) else i for i in indices)
-    return indices
+def _put_index(indices) -> tuple:
+    """The index template and its arrays for a tuple of index tensors (or arrays, or slices)."""
+    template, arrays = [], []
+    for i in indices:
+        if isinstance(i, (Tensor, _ndarray, list)):
+            template.append(ARRAY)
+            arrays.append(np.asarray(i) if isinstance(i, list) else i)
+        else:
+            template.append(i)
+    return tuple(template), arrays
 
 
 # ---- gather / scatter / index_select / masks ------------------------------------------------------
-def _along(index, dim):
-    """numpy index that picks ``index`` along ``dim`` and the matching position elsewhere."""
-    nd = index.ndim
-    if nd == 0:  # a 0-d index of a 1-d input: one position
-        return (index,)
-    return tuple(index if d == dim else np.arange(index.shape[d]).reshape((-1,) + (1,) * (nd - d - 1))
-                 for d in range(nd))
-
-
 def _check_index(input, dim, index, name, src=None) -> int:
     """torch's checks of a gather/scatter index (integer dtype, same rank, within the sizes and bounds); the dim."""
     if index._data.dtype.kind not in "iu":
@@ -409,7 +525,8 @@ def _check_index(input, dim, index, name, src=None) -> int:
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (and likewise for other dims)."""
     d = _check_index(input, dim, index, "gather")
-    return Gather.apply(input, index=_along(index._data, d))
+    template, arrays = along(index, d)
+    return Gather.apply(input, *arrays, index=template)
 
 
 @register
@@ -434,9 +551,10 @@ class Scatter(Op, name="ScatterBackward0"):
     """``scatter(a, dim, index, src)``: a copy of ``a`` with ``src`` written at the positions."""
 
     @staticmethod
-    def forward(ctx, a, src, index=(), reduce_add=False):
-        ctx.index, ctx.add = index, reduce_add
-        ctx.src_shape = np.shape(src)
+    def forward(ctx, a, src, *arrays, index=(), reduce_add=False):
+        ctx.index, ctx.add, ctx.src_shape = index, reduce_add, np.shape(src)
+        ctx.save_for_backward(*arrays)
+        index = fill(index, arrays)
         out = a.copy()
         if ctx.src_shape:  # src may be larger than index: use its leading corner
             src = src[tuple(slice(0, n) for n in np.broadcast(*index).shape)]
@@ -449,13 +567,14 @@ class Scatter(Op, name="ScatterBackward0"):
     @staticmethod
     def backward(ctx, g):
         from .reduction import sum as sum_
-        need_a, need_src = ctx.needs_input_grad
-        ga = (g if ctx.add else index_put(g, ctx.index, 0.0)) if need_a else None
+        arrays, template = ctx.saved_tensors, ctx.index
+        need_a, need_src = ctx.needs_input_grad[:2]
+        ga = (g if ctx.add else IndexPut.apply(g, 0.0, *arrays, index=template)) if need_a else None
         gsrc = None
         if need_src:
-            picked = Index.apply(g, index=ctx.index)
+            picked = Index.apply(g, *arrays, index=template)
             gsrc = _pad_to(picked, ctx.src_shape) if ctx.src_shape else sum_(picked)
-        return ga, gsrc
+        return (ga, gsrc, *(None,) * len(arrays))
 
 
 class ScatterValue(Scatter, name="ScatterBackward1"):
@@ -477,7 +596,8 @@ def _scatter(ops, input, dim, index, src, reduce_add):
     """Run ``ops[0]`` (a tensor ``src``) or ``ops[1]`` (a number) after torch's index checks."""
     d = _check_index(input, dim, index, "scatter", src)
     op = ops[0] if isinstance(src, Tensor) else ops[1]
-    return op.apply(input, src, index=_along(index._data, d), reduce_add=reduce_add)
+    template, arrays = along(index, d)
+    return op.apply(input, src, *arrays, index=template, reduce_add=reduce_add)
 
 
 def _reduce_is_add(reduce) -> bool:
@@ -522,38 +642,38 @@ def index_select(input, dim: int, index):
     if index._data.dtype.kind not in "iu":
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     d = _wrap_dim(dim, input._data.ndim)
-    idx = index._data.reshape(-1)
+    idx = index._data
     if idx.size and (idx.max() >= input._data.shape[d] or idx.min() < -input._data.shape[d]):
         raise IndexError("index out of range in self")
-    return IndexSelect.apply(input, index=(slice(None),) * d + (idx,))
+    return IndexSelect.apply(input, as_vector(index), index=(slice(None),) * d + (ARRAY,))
 
 
 class MaskedFill(Op):
     """``where(mask, value, a)`` with a number ``value``; the mask may broadcast ``a`` to a larger shape."""
 
     @staticmethod
-    def forward(ctx, a, value=0, mask=None):
+    def forward(ctx, a, mask, value=0):
         r = _masked_fill(ctx, a, value, mask)
         return r
 
     @staticmethod
     def backward(ctx, g):
-        return where(ctx.saved_tensors[0], 0.0, g)
+        return where(ctx.saved_tensors[0], 0.0, g), None
 
 
 class MaskedFillTensor(Op, name="MaskedFillBackward1"):
     """``where(mask, value, a)`` with a 0-dim tensor ``value``, which gets the summed gradient."""
 
     @staticmethod
-    def forward(ctx, a, value, mask=None):
+    def forward(ctx, a, value, mask):
         r = _masked_fill(ctx, a, value, mask)
         return r
 
     @staticmethod
     def backward(ctx, g):
         (mask,) = ctx.saved_tensors
-        need_a, need_v = ctx.needs_input_grad
-        return (where(mask, 0.0, g) if need_a else None), (where(mask, g, 0.0) if need_v else None)
+        need_a, need_v, _ = ctx.needs_input_grad
+        return (where(mask, 0.0, g) if need_a else None), (where(mask, g, 0.0) if need_v else None), None
 
 
 def _masked_fill(ctx, a, value, mask):
@@ -564,6 +684,7 @@ def _masked_fill(ctx, a, value, mask):
 
 
 def _mask_array(mask, select=False):
+    """``mask`` (a tensor, or an array it is made into), checked to be boolean."""
     m = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if m.dtype != np.bool_:
         if select:
@@ -572,7 +693,7 @@ def _mask_array(mask, select=False):
         from .._tensor import _C_TYPE_NAMES
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_C_TYPE_NAMES[from_numpy_dtype(m.dtype)]}")
-    return m
+    return mask if isinstance(mask, Tensor) else m
 
 
 @register
@@ -583,8 +704,8 @@ def masked_fill(input, mask, value):
         if value._data.ndim:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value._data.ndim} dimension(s).")
-        return MaskedFillTensor.apply(input, value, mask=m)
-    return MaskedFill.apply(input, value=value, mask=m)
+        return MaskedFillTensor.apply(input, value, m)
+    return MaskedFill.apply(input, m, value=value)
 
 
 _MaskedFill_ = MaskedFill.inplace_variant()
@@ -595,19 +716,16 @@ _MaskedFillTensor_ = MaskedFillTensor.inplace_variant()
 def masked_fill_(input, mask, value):
     m = _mask_array(mask)
     if isinstance(value, Tensor):
-        return _MaskedFillTensor_.apply(input, value, mask=m)
-    return _MaskedFill_.apply(input, value=value, mask=m)
+        return _MaskedFillTensor_.apply(input, value, m)
+    return _MaskedFill_.apply(input, m, value=value)
 
 
 @register
 def masked_select(input, mask):
     """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
     m = _mask_array(mask, select=True)
-    if m.shape != input._data.shape:
-        from .view import expand
-        input = expand(input, broadcast_shape(m.shape, input._data.shape))
-        m = np.broadcast_to(m, input._data.shape)
-    return MaskedSelect.apply(input, index=m)
+    broadcast_shape(np.shape(m), input._data.shape)  # (torch's error where the shapes do not broadcast)
+    return MaskedSelect.apply(input, m)
 
 
 @register
@@ -649,7 +767,30 @@ def repeat_interleave(input, repeats=None, dim: int | None = None, *, output_siz
     return index_select(input, d, Tensor._wrap(index))
 
 
+class Take(Op):
+    """The entries of ``a``, read as a flat vector, at ``index`` (any shape); ``a`` is saved only to check its
+    version, as torch's node does."""
+
+    @staticmethod
+    def forward(ctx, a, index):
+        ctx.in_shape = a.shape
+        ctx.save_for_backward(a, index)
+        return a.reshape(-1)[index]
+
+    @staticmethod
+    def backward(ctx, g):
+        _, index = ctx.saved_tensors
+        flat = IndexScatter.apply(g, index, shape=(math.prod(ctx.in_shape),), index=(ARRAY,), accumulate=True)
+        return flat.reshape(ctx.in_shape), None
+
+
 @register
 def take(input, index):
     """The entries of ``input``, read as a flat vector, at ``index`` (any shape)."""
-    return input.reshape(-1)[index]
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {C_NAMES[index.dtype]}")
+    size = input._data.size
+    bad = index._data[(index._data >= size) | (index._data < -size)]
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {size} elements.")
+    return Take.apply(input, index)

@@ -458,7 +458,7 @@ def outer(input, vec2):
     for name, x in (("self", input), ("vec2", vec2)):
         if np.ndim(x) != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {np.ndim(x)}-D")
-    return unsqueeze(input, 1) * unsqueeze(vec2, 0)
+    return unsqueeze(input, 1) * vec2
 
 
 ger = register(outer, name="ger")

@@ -12,7 +12,7 @@ from ..autograd.function import Op
 from ..autograd.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import result_dtype
-from .indexing import IndexScatter
+from .indexing import ARRAY, IndexScatter, Made, axis_range
 from .unary import exp, log, sigmoid, sign
 
 
@@ -125,21 +125,25 @@ class HuberLoss(_ElementwiseLoss):
 
 class NllLoss(Op):
     """-weight[t] * logp[n, t] for each row n of (N, C) log-probabilities and class t = target[n];
-    rows whose target is ``ignore_index`` count for nothing and get no gradient."""
+    rows whose target is ``ignore_index`` count for nothing and get no gradient. ``logp`` is saved only to
+    check its version, as torch's node does."""
 
     @staticmethod
-    def forward(ctx, logp, target=None, weight=None, ignore_index=-100, reduction="mean"):
+    def forward(ctx, logp, target, weight, ignore_index=-100, reduction="mean"):
         coef, safe = target_weights(target, weight, ignore_index, logp.dtype)
         rows = np.arange(target.shape[0])
         total = float(coef.sum())
-        ctx.index, ctx.shape = (rows, safe), logp.shape
+        ctx.shape = logp.shape
         # d loss / d logp[n, t]; 0 for ignored rows, also when all are (then the others' is nan, as in torch)
-        ctx.slope = np.where(target != ignore_index, -spread(coef, reduction, total), 0.0)
+        slope = np.where(target != ignore_index, -spread(coef, reduction, total), 0.0)
+        ctx.save_for_backward(logp, target, weight, slope, safe)
         return reduce(-logp[rows, safe] * coef, reduction, total)
 
     @staticmethod
     def backward(ctx, g):
-        return IndexScatter.apply(g * ctx.slope, shape=ctx.shape, index=ctx.index, accumulate=False)
+        _, _, _, slope, safe = ctx.saved_tensors
+        rows = Made(axis_range, ctx.shape[0], 0, 1)
+        return IndexScatter.apply(g * slope, safe, shape=ctx.shape, index=(rows, ARRAY), accumulate=False), None, None
 
 
 class NllLoss2d(NllLoss, name="NllLoss2DBackward0"):
@@ -150,12 +154,12 @@ class BinaryCrossEntropy(Op):
     """-w * (y log(x) + (1 - y) log(1 - x)), with the logs clamped at -100 as in torch."""
 
     @staticmethod
-    def forward(ctx, x, y, weight=None, reduction="mean"):
+    def forward(ctx, x, y, weight, reduction="mean"):
         for values, name in ((x, "input"), (y, "target")):
             if not np.all((values >= 0) & (values <= 1)):  # NaN fails the test
                 raise RuntimeError(f"all elements of {name} should be between 0 and 1")
-        ctx.weight, ctx.reduction, ctx.count = weight, reduction, x.size
-        ctx.save_for_backward(x, y)
+        ctx.reduction, ctx.count = reduction, x.size
+        ctx.save_for_backward(x, y, weight)
         with np.errstate(divide="ignore"):
             log_x, log_1mx = np.maximum(np.log(x), -100), np.maximum(np.log1p(-x), -100)
         elementwise = -(y * log_x + (1 - y) * log_1mx)
@@ -163,21 +167,21 @@ class BinaryCrossEntropy(Op):
 
     @staticmethod
     def backward(ctx, g):
-        x, y = ctx.saved_tensors
-        need_x, need_y = ctx.needs_input_grad
-        g = _weighted(spread(g, ctx.reduction, ctx.count), ctx.weight)
+        x, y, weight = ctx.saved_tensors
+        need_x, need_y, _ = ctx.needs_input_grad
+        g = _weighted(spread(g, ctx.reduction, ctx.count), weight)
         gx = g * (x - y) / where(x * (1.0 - x) > 1e-12, x * (1.0 - x), 1e-12) if need_x else None
         gy = g * (log(1.0 - x) - log(x)) if need_y else None
-        return gx, gy
+        return gx, gy, None
 
 
 class BinaryCrossEntropyWithLogits(Op):
     """BCE of sigmoid(x), computed stably: (1 - y) x + (1 + (pw - 1) y) softplus(-x), times weight."""
 
     @staticmethod
-    def forward(ctx, x, y, weight=None, pos_weight=None, reduction="mean"):
-        ctx.weight, ctx.pos_weight, ctx.reduction, ctx.count = weight, pos_weight, reduction, x.size
-        ctx.save_for_backward(x, y)
+    def forward(ctx, x, y, weight, pos_weight, reduction="mean"):
+        ctx.reduction, ctx.count = reduction, x.size
+        ctx.save_for_backward(x, y, weight, pos_weight)
         softplus_neg = np.logaddexp(0, -x)
         scale = 1 + (pos_weight - 1) * y if pos_weight is not None else 1
         elementwise = (1 - y) * x + scale * softplus_neg
@@ -185,17 +189,16 @@ class BinaryCrossEntropyWithLogits(Op):
 
     @staticmethod
     def backward(ctx, g):
-        x, y = ctx.saved_tensors
-        need_x, need_y = ctx.needs_input_grad
-        g = _weighted(spread(g, ctx.reduction, ctx.count), ctx.weight)
-        pw = ctx.pos_weight
+        x, y, weight, pw = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad[:2]
+        g = _weighted(spread(g, ctx.reduction, ctx.count), weight)
         scale = (y * (pw - 1.0) + 1.0) if pw is not None else 1.0
         gx = g * ((1.0 - y) - sigmoid(-x) * scale) if need_x else None
         gy = None
         if need_y:
             softplus_neg = log(sigmoid(x)) * -1.0
             gy = g * (softplus_neg * (pw - 1.0) - x if pw is not None else x * -1.0)
-        return gx, gy
+        return gx, gy, None, None
 
 
 class SoftMarginLoss(Op):

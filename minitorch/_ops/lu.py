@@ -83,13 +83,12 @@ class LuFactor(Op, name="LinalgLuFactorExBackward0"):
     @staticmethod
     def forward(ctx, a):
         lu, pivots, info = lu_kernel(a)
-        ctx.pivots = pivots
-        ctx.save_for_backward(lu)
+        ctx.save_for_backward(lu, pivots)
         return lu, pivots, info
 
     @staticmethod
     def backward(ctx, gLU, g_pivots=None, g_info=None):
-        (LU,) = ctx.saved_tensors
+        LU, pivots = ctx.saved_tensors
         m, n = LU.shape[-2:]
         k = min(m, n)
         L, U = _unit_lower(LU), triu(LU)[..., :k, :]
@@ -104,7 +103,7 @@ class LuFactor(Op, name="LinalgLuFactorExBackward0"):
             gA = concat([_lu_square_backward(L1, U, gL1, gU - matmul(L2.mT, gL2_UinvT)), gL2_UinvT], -2)
         else:
             gA = _lu_square_backward(L, U, gL, gU)
-        return matmul(permutation(ctx.pivots, m, _dtype_of(LU)), gA)
+        return matmul(permutation(pivots if type(pivots) is np.ndarray else pivots._data, m, _dtype_of(LU)), gA)
 
 
 def _check_lu_input(name: str, A) -> None:

@@ -179,6 +179,8 @@ class _Normalization(Op):
     """Normalise ``x`` (viewed as ``view_shape``) over ``axes`` by its own statistics; scale/shift
     by weight/bias reshaped to ``param_shape``."""
 
+    keeps_bias = False
+
     @staticmethod
     def forward(ctx, x, weight, bias, eps=1e-5, axes=(), view_shape=None, param_shape=None):
         view = x.reshape(view_shape) if view_shape else x
@@ -186,7 +188,9 @@ class _Normalization(Op):
         invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
         ctx.eps, ctx.axes, ctx.view_shape, ctx.param_shape = eps, axes, view_shape, param_shape
         ctx.bias_shape = None if bias is None else bias.shape
-        ctx.save_for_backward(x, weight, m.astype(x.dtype, copy=False), invstd)
+        # layer norm's bias only to check its version, as torch's node does
+        ctx.save_for_backward(x, weight, bias if type(ctx).keeps_bias else None, m.astype(x.dtype, copy=False),
+                              invstd)
         out = view - m
         out *= invstd
         out = out.reshape(x.shape)
@@ -198,7 +202,7 @@ class _Normalization(Op):
 
     @staticmethod
     def backward(ctx, g):
-        x, weight, m, invstd = ctx.saved_tensors
+        x, weight, _, m, invstd = ctx.saved_tensors
         need_x, need_w, need_b = ctx.needs_input_grad
         shape, axes, view_shape, param_shape = x.shape, ctx.axes, ctx.view_shape, ctx.param_shape
         view = x.reshape(view_shape) if view_shape else x
@@ -225,7 +229,7 @@ def _broadcast_shape(param_shape, ndim):
 
 
 class NativeLayerNorm(_Normalization):
-    pass
+    keeps_bias = True
 
 
 class NativeGroupNorm(_Normalization):
@@ -251,11 +255,13 @@ class CrossMapLrn2d(Op, name="CrossMapLRN2dBackward"):
         scale = k + alpha / size * window
         first = c - (size + 1) // 2  # the first channel of the backward window of channel c
         band = ((c >= first[:, None]) & (c < first[:, None] + size)).astype(x.dtype)
-        ctx.state = (x, x * scale ** -beta, scale, band, 2 * alpha * beta / size, beta)
-        return ctx.state[1]
+        out = x * scale ** -beta
+        ctx.factor, ctx.beta = 2 * alpha * beta / size, beta
+        ctx.save_for_backward(x, out, scale, band)
+        return out
 
     @staticmethod
     def backward(ctx, g):
-        x, out, scale, band, factor, beta = ctx.state
+        x, out, scale, band = ctx.saved_tensors
         accum = einsum("cj,njhw->nchw", band, g * (out / scale))
-        return g * scale ** -beta - accum * (x * factor)
+        return g * scale ** -ctx.beta - accum * (x * ctx.factor)

@@ -107,12 +107,16 @@ class Frexp(Op):
         if a.dtype.kind != "f":
             raise RuntimeError("torch.frexp() only supports floating-point dtypes")
         mantissa, exponent = np.frexp(a)
-        ctx.scale = np.ldexp(a.dtype.type(1), -exponent)  # d mantissa / d a: a constant 2 ** -exponent
-        return np.asarray(mantissa), np.asarray(exponent, np.int32)
+        exponent = np.asarray(exponent, np.int32)
+        ctx.one = a.dtype.type(1)
+        ctx.save_for_backward(exponent)
+        return np.asarray(mantissa), exponent
 
     @staticmethod
     def backward(ctx, g, _):
-        return None if g is None else g * ctx.scale
+        (exponent,) = ctx.saved_tensors
+        exponent = exponent if type(exponent) is np.ndarray else exponent._data
+        return None if g is None else g * np.ldexp(ctx.one, -exponent)  # d mantissa / d a: 2 ** -exponent
 
 
 class Heaviside(NoDerivative):

@@ -9,6 +9,7 @@ through the same windows, by index (max, nearest, pad) or evenly (average).
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -16,7 +17,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..autograd.function import Op
 from .conv import _conv_nd, _conv_transpose_nd
 from .geometry import Geometry, Taps, _window_slice, _windows
-from .indexing import Index, IndexScatter
+from .indexing import Index, Made, along
 
 
 def pooled_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
@@ -45,58 +46,56 @@ def _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode):
 
 
 class MaxPlan:
-    """One max_pool2d: the tap (kernel position, 0 .. kh*kw-1) holding each maximum, the gradient's
-    scatter back to those taps and its adjoint, the gather from them: one pass per tap over the
-    contiguous window views of ``conv.Taps``. ``track``: whether to find the taps (needed for a
-    gradient or the indices; not in inference)."""
+    """The geometry of one max_pool2d (Python values only): the pooling, which also finds the tap (kernel
+    position, 0 .. kh*kw-1) holding each maximum (``arg``), the gradient's scatter back to those taps and
+    its adjoint, the gather from them: one pass per tap over the contiguous window views of ``conv.Taps``."""
 
-    def __init__(self, shape, kernel, stride, padding, dilation, ceil_mode, track=True):
+    def __init__(self, shape, kernel, stride, padding, dilation, ceil_mode):
         self.in_shape, self.kernel, self.padding, self.dilation = tuple(shape), tuple(kernel), padding, dilation
         self.oh, self.ow, geo = _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode)
         self.taps = Taps(shape[-2:], kernel, geo, (self.oh, self.ow))
-        self.track, self.arg = track, None
 
     def _out(self, a: np.ndarray) -> np.ndarray:
         return self.taps.off_grid(a).reshape(self.in_shape[:-2] + (self.oh, self.ow))
 
-    def pool(self, x: np.ndarray) -> np.ndarray:
+    def pool(self, x: np.ndarray, track: bool = True) -> tuple:
+        """The maxima, and (with ``track``: needed for a gradient or the indices) their taps, else None."""
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
         planes = _planes(x)
         windows = self.taps.windows(self.taps.split(planes, fill), planes.shape[0])
         values = windows[0].copy()
         for v in windows[1:]:
             np.maximum(values, v, out=values)  # propagates NaN, as torch does
-        if self.track:
+        arg = None
+        if track:
             arg = np.zeros(values.shape, np.uint8 if len(windows) < 256 else np.int64)
             for k in reversed(range(len(windows))):  # the first maximum wins: arg = k where equal
                 arg += (windows[k] == values) * (k - arg)
             if values.dtype.kind == "f" and np.isnan(values).any():  # in torch the last NaN of a window wins
                 for k, v in enumerate(windows):
                     np.copyto(arg, k, where=np.isnan(v))
-            self.arg = arg
-        return self._out(values)
+        return self._out(values), arg
 
-    def indices(self) -> np.ndarray:
+    def indices(self, arg: np.ndarray) -> np.ndarray:
         """Flat (H*W) index into the unpadded input of each maximum, as torch returns them."""
-        ki, kj = np.divmod(self._out(self.arg).astype(np.int64), self.kernel[1])
+        ki, kj = np.divmod(self._out(arg).astype(np.int64), self.kernel[1])
         stride = self.taps.g.stride
         rows = np.arange(self.oh)[:, None] * stride[0] + ki * self.dilation[0] - self.padding[0]
         cols = np.arange(self.ow)[None, :] * stride[1] + kj * self.dilation[1] - self.padding[1]
         return rows * self.in_shape[-1] + cols
 
-    def scatter(self, g: np.ndarray) -> np.ndarray:
-        """Each output gradient added at its window's maximum."""
+    def scatter(self, g: np.ndarray, arg: np.ndarray) -> np.ndarray:
+        """Each output gradient added at its window's maximum (tap ``arg``)."""
         g4 = _planes(g)
         grid = self.taps.on_grid(g4.reshape(-1, self.oh, self.ow))
-        return self.taps.scatter(lambda k: _masked(grid, self.arg == k), grid.shape[0], g.dtype).reshape(
-            self.in_shape)
+        return self.taps.scatter(lambda k: _masked(grid, arg == k), grid.shape[0], g.dtype).reshape(self.in_shape)
 
-    def gather(self, gg: np.ndarray) -> np.ndarray:
-        """The adjoint of ``scatter``: each output reads the input at its window's maximum."""
+    def gather(self, gg: np.ndarray, arg: np.ndarray) -> np.ndarray:
+        """The adjoint of ``scatter``: each output reads the input at its window's maximum (tap ``arg``)."""
         planes = _planes(gg)
-        out = np.zeros(self.arg.shape, gg.dtype)
+        out = np.zeros(arg.shape, gg.dtype)
         for k, source in enumerate(self.taps.windows(self.taps.split(planes), planes.shape[0])):
-            out += _masked(source, self.arg == k)
+            out += _masked(source, arg == k)
         return self._out(out)
 
 
@@ -114,34 +113,43 @@ def _planes(a: np.ndarray) -> np.ndarray:
 
 class MaxPool2d(Op, name="MaxPool2DWithIndicesBackward0"):
     """Max over each window; with ``return_indices``, also the flat (H*W) index of each maximum.
-    ``track``: whether a gradient may be asked for (the maxima's positions are kept only then)."""
+    ``track``: whether a gradient may be asked for (the maxima's taps are found and saved only then, with
+    ``x``, saved only to check its version, as torch's node does)."""
 
     @staticmethod
     def forward(ctx, x, return_indices=False, track=True, **geometry):
-        ctx.plan = plan = MaxPlan(x.shape, track=track or return_indices, **geometry)
-        values = plan.pool(x)
-        return (values, plan.indices()) if return_indices else values
+        ctx.plan = plan = MaxPlan(x.shape, **geometry)
+        values, arg = plan.pool(x, track or return_indices)
+        if track:
+            ctx.save_for_backward(x, arg)
+        return (values, plan.indices(arg)) if return_indices else values
 
     @staticmethod
     def backward(ctx, g, g_indices=None):
-        return MaxPool2dScatter.apply(g, plan=ctx.plan)
+        _, arg = ctx.saved_tensors
+        return MaxPool2dScatter.apply(g, arg, plan=ctx.plan)
 
 
 class _Adjoint(Op):
-    """One of a pair of linear ops that are each other's gradient, both computed by a plan (``MaxPlan``,
-    ``AvgPlan``): forward is ``plan.<method>``, backward the other op of the pair (``adjoint``)."""
+    """One of a pair of linear ops that are each other's gradient, both computed by a plan of Python values
+    (``MaxPlan``, ``AvgPlan``) and arrays given after the input (the maxima's taps, the divisors), which
+    are saved: forward is ``plan.<method>(x, *arrays)``, backward the other op of the pair (``adjoint``).
+    ``keeps_input``: ``x`` is saved too, only to check its version, as torch's node does."""
 
     method = ""
     adjoint: type[Op]
+    keeps_input = False
 
-    @staticmethod
-    def forward(ctx, x, plan=None):
+    @classmethod
+    def forward(cls, ctx, x, *arrays, plan=None):
         ctx.plan = plan
-        return getattr(plan, type(ctx).method)(x)
+        ctx.save_for_backward(*((x,) + arrays if cls.keeps_input else arrays))
+        return getattr(plan, cls.method)(x, *arrays)
 
-    @staticmethod
-    def backward(ctx, g):
-        return type(ctx).adjoint.apply(g, plan=ctx.plan)
+    @classmethod
+    def backward(cls, ctx, g):
+        arrays = ctx.saved_tensors[1:] if cls.keeps_input else ctx.saved_tensors
+        return (cls.adjoint.apply(g, *arrays, plan=ctx.plan), *(None,) * len(arrays))
 
 
 class MaxPool2dScatter(_Adjoint, name="MaxPool2DWithIndicesBackwardBackward0"):
@@ -158,25 +166,30 @@ MaxPool2dScatter.adjoint, MaxPool2dGather.adjoint = MaxPool2dGather, MaxPool2dSc
 
 
 class AvgPlan:
-    """The geometry of one avg_pool2d: the pooling ``apply`` and its adjoint ``spread``."""
+    """The geometry of one avg_pool2d (Python values only): the pooling ``apply`` and its adjoint ``spread``,
+    both given the per-window divisors (``divisor()``)."""
 
     def __init__(self, shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-        h, w = shape[-2:]
-        self.in_shape, self.kernel = tuple(shape), tuple(kernel)
+        self.in_shape, self.kernel, self.padding = tuple(shape), tuple(kernel), tuple(padding)
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
         self.oh, self.ow, self.geo = _pool_geometry(shape, kernel, stride, padding, (1, 1), ceil_mode)
-        self.divisor = _avg_divisor(h, w, kernel, padding, self.geo, self.oh, self.ow, count_include_pad,
-                                    divisor_override)
 
-    def apply(self, x: np.ndarray) -> np.ndarray:
+    def divisor(self):
+        """Per output, the number the window's sum is divided by (an array, or one number)."""
+        h, w = self.in_shape[-2:]
+        return _avg_divisor(h, w, self.kernel, self.padding, self.geo, self.oh, self.ow, self.count_include_pad,
+                            self.divisor_override)
+
+    def apply(self, x: np.ndarray, divisor) -> np.ndarray:
         h, w = self.in_shape[-2:]
         xp = np.pad(x.reshape((-1, 1, h, w)), ((0, 0), (0, 0)) + self.geo.pads)
         sums = _windows(xp, self.kernel[0], self.kernel[1], self.oh, self.ow, self.geo).sum(axis=(2, 3))
-        return (sums / self.divisor).astype(x.dtype, copy=False).reshape(self.in_shape[:-2] + (self.oh, self.ow))
+        return (sums / divisor).astype(x.dtype, copy=False).reshape(self.in_shape[:-2] + (self.oh, self.ow))
 
-    def spread(self, g: np.ndarray) -> np.ndarray:
+    def spread(self, g: np.ndarray, divisor) -> np.ndarray:
         h, w = self.in_shape[-2:]
         (pt, pb), (pl, pr) = self.geo.pads
-        share = (g / self.divisor).astype(g.dtype, copy=False).reshape((-1, 1, self.oh, self.ow))
+        share = (g / divisor).astype(g.dtype, copy=False).reshape((-1, 1, self.oh, self.ow))
         gp = np.zeros((share.shape[0], 1, h + pt + pb, w + pl + pr), g.dtype)
         for i in range(self.kernel[0]):
             for j in range(self.kernel[1]):
@@ -199,14 +212,9 @@ def _avg_divisor(h, w, kernel, padding, geo, oh, ow, count_include_pad, divisor_
 
 
 class AvgPool2d(_Adjoint, name="AvgPool2DBackward0"):
-    """Average over each window: the plan is built from the geometry, or given when this op is
-    the gradient of its adjoint."""
+    """Average over each window (``AvgPlan``, and its divisors)."""
 
-    method = "apply"
-
-    @staticmethod
-    def forward(ctx, x, plan=None, **geometry):
-        return _Adjoint.forward(ctx, x, plan=AvgPlan(x.shape, **geometry) if plan is None else plan)
+    method, keeps_input = "apply", True
 
 
 class AvgPool2dSpread(_Adjoint, name="AvgPool2DBackwardBackward0"):
@@ -219,25 +227,25 @@ AvgPool2d.adjoint, AvgPool2dSpread.adjoint = AvgPool2dSpread, AvgPool2d
 
 
 class AvgPlan3d:
-    """One avg_pool3d: window sums by a one-channel convolution of each (D, H, W) plane, over the per-window
-    ``divisor`` (an array of the output's spatial shape); ``spread`` is the adjoint."""
+    """One avg_pool3d (Python values only): window sums by a one-channel convolution of each (D, H, W) plane,
+    over the per-window ``divisor`` (an array of the output's spatial shape); ``spread`` is the adjoint."""
 
-    def __init__(self, shape, kernel, geometry: Geometry, divisor: np.ndarray):
-        self.in_shape, self.kernel, self.geo, self.divisor = tuple(shape), tuple(kernel), geometry, divisor
+    def __init__(self, shape, kernel, geometry: Geometry):
+        self.in_shape, self.kernel, self.geo = tuple(shape), tuple(kernel), geometry
 
-    def apply(self, x: np.ndarray) -> np.ndarray:
+    def apply(self, x: np.ndarray, divisor: np.ndarray) -> np.ndarray:
         ones = np.ones((1, 1) + self.kernel, x.dtype)
         sums = _conv_nd(x.reshape((-1, 1) + self.in_shape[-3:]), ones, self.geo)
-        return (sums / self.divisor).astype(x.dtype, copy=False).reshape(self.in_shape[:-3] + self.divisor.shape)
+        return (sums / divisor).astype(x.dtype, copy=False).reshape(self.in_shape[:-3] + divisor.shape)
 
-    def spread(self, g: np.ndarray) -> np.ndarray:
-        share = (g / self.divisor).astype(g.dtype, copy=False).reshape((-1, 1) + self.divisor.shape)
+    def spread(self, g: np.ndarray, divisor: np.ndarray) -> np.ndarray:
+        share = (g / divisor).astype(g.dtype, copy=False).reshape((-1, 1) + divisor.shape)
         ones = np.ones((1, 1) + self.kernel, g.dtype)
         return _conv_transpose_nd(share, ones, self.geo, self.in_shape[-3:]).reshape(self.in_shape)
 
 
 class AvgPool3d(_Adjoint, name="AvgPool3DBackward0"):
-    method = "apply"
+    method, keeps_input = "apply", True
 
 
 class AvgPool3dSpread(_Adjoint, name="AvgPool3DBackwardBackward0"):
@@ -257,28 +265,36 @@ def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:
 
 
 class Separable(Op):
-    """A linear map along each of the last ``len(matrices)`` dims: y = x multiplied by ``matrices[i]`` along
-    dim ``-len(matrices) + i`` (adaptive average pooling, linear interpolation). ``supports[i]`` is the pair
-    (entries read, entries read with weight 0) of ``matrices[i]`` in torch's loops (by default: its nonzero
-    entries, none with weight 0): a NaN or inf reaches the outputs that read it, not every output of its row."""
+    """A linear map along each of the last ``len(matrices)`` dims: y = x multiplied by ``matrices[i]`` (or, with
+    ``transpose``, its transpose) along dim ``-len(matrices) + i`` (adaptive average pooling, interpolation).
+    The matrices are given as ``Made`` recipes, made when used, of (matrix, support) pairs: the support is (entries
+    read, entries read with weight 0) in torch's loops, so that a NaN or inf reaches the outputs that read it, not
+    every output of its row. ``keeps_input``: ``x`` is saved, only to check its version, as torch's node does."""
 
-    @staticmethod
-    def forward(ctx, x, matrices=(), supports=None):
-        supports = supports or tuple((m != 0, None) for m in matrices)
-        ctx.matrices, ctx.supports = matrices, supports
+    keeps_input = False
+
+    @classmethod
+    def forward(cls, ctx, x, matrices=(), transpose=False):
+        ctx.matrices, ctx.transpose = matrices, transpose
+        if cls.keeps_input:
+            ctx.save_for_backward(x)
         finite = x.dtype.kind != "f" or bool(np.isfinite(x).all())
         first = x.ndim - len(matrices)
-        for axis, m, support in zip(range(first, x.ndim), matrices, supports):
+        for axis, recipe in enumerate(matrices, first):
+            m, support = recipe.fn(*recipe.args)
+            if transpose:
+                m, support = np.ascontiguousarray(m.T), tuple(_t(s) for s in support)
             if finite:
                 x = m @ x if axis == x.ndim - 2 else np.moveaxis(np.moveaxis(x, axis, -1) @ m.T, -1, axis)
             else:
                 x = np.moveaxis(_taps_product(np.moveaxis(x, axis, -1), m.T, *(_t(s) for s in support)), -1, axis)
         return x
 
-    @staticmethod
-    def backward(ctx, g):
-        return Separable.apply(g, matrices=tuple(np.ascontiguousarray(m.T) for m in ctx.matrices),
-                               supports=tuple(tuple(_t(s) for s in support) for support in ctx.supports))
+    @classmethod
+    def backward(cls, ctx, g):
+        if cls.keeps_input:
+            ctx.check_saved()
+        return Separable.apply(g, matrices=ctx.matrices, transpose=not ctx.transpose)
 
 
 def _t(mask):
@@ -299,47 +315,56 @@ def _taps_product(x: np.ndarray, m: np.ndarray, reads: np.ndarray, zero_reads) -
 
 
 class AdaptiveAvgPool2d(Separable, name="AdaptiveAvgPool2DBackward0"):
-    pass
+    keeps_input = True
 
 
 class AdaptiveAvgPool3d(Separable, name="AdaptiveAvgPool3DBackward0"):
-    pass
+    keeps_input = True
 
 
 class UpsampleBilinear2d(Separable, name="UpsampleBilinear2DBackward0"):
     pass
 
 
+def adaptive_plan(size: int, out: int, dtype) -> tuple:
+    """``Separable``'s (matrix, support) for adaptive average pooling of one dim."""
+    m = _adaptive_matrix(size, out, dtype)
+    return m, (m != 0, None)
+
+
 def adaptive_avg_matrices(sizes, outs, dtype) -> tuple:
-    return tuple(_adaptive_matrix(n, o, dtype) for n, o in zip(sizes, outs))
+    return tuple(Made(adaptive_plan, n, o, dtype) for n, o in zip(sizes, outs))
 
 
-class UpsampleNearest2d(Op, name="UpsampleNearest2DBackward0"):
+def _nearest(size: int, scale: float, n: int, axis: int, ndim: int) -> np.ndarray:
+    """The source positions of ``size`` outputs, ``scale`` inputs apart, in a dim of ``n`` inputs, along ``axis``
+    of ``ndim`` broadcasting axes."""
+    return np.minimum((np.arange(size) * scale).astype(np.int64), n - 1).reshape((-1,) + (1,) * (ndim - axis - 1))
+
+
+class UpsampleNearest2d(Index, name="UpsampleNearest2DBackward0"):
     """Nearest-neighbour resize of the last two dims: output pixel (y, x) copies input
     (floor(y * scale_h), floor(x * scale_w)), with torch's scales (in/out, or 1/scale_factor)."""
 
-    @staticmethod
-    def forward(ctx, x, size=(1, 1), scales=(1.0, 1.0)):
-        rows = np.minimum((np.arange(size[0]) * scales[0]).astype(np.int64), x.shape[-2] - 1)
-        cols = np.minimum((np.arange(size[1]) * scales[1]).astype(np.int64), x.shape[-1] - 1)
-        ctx.in_shape, ctx.index = x.shape, (Ellipsis, rows[:, None], cols[None, :])
-        return x[ctx.index]
 
-    @staticmethod
-    def backward(ctx, g):
-        return IndexScatter.apply(g, shape=ctx.in_shape, index=ctx.index, accumulate=True)
+def nearest_index(shape, size, scales) -> tuple:
+    """``UpsampleNearest2d``'s index template for an input of ``shape``."""
+    return (Ellipsis, *(Made(_nearest, size[k], scales[k], shape[k - 2], k, 2) for k in range(2)))
 
 
-def pad_index(size: int, before: int, after: int, mode: str) -> np.ndarray:
-    """Source positions for a dim padded by ``before``/``after`` in reflect, replicate or circular mode."""
+def pad_index(size: int, before: int, after: int, mode: str, axis: int = 0, ndim: int = 1) -> np.ndarray:
+    """Source positions for a dim padded by ``before``/``after`` in reflect, replicate or circular mode (along
+    ``axis`` of ``ndim`` broadcasting axes)."""
     i = np.arange(-before, size + after)
     if mode == "reflect":
         period = 2 * (size - 1)
         i = np.abs(i) % period if period else np.zeros_like(i)
-        return np.where(i >= size, period - i, i)
-    if mode == "replicate":
-        return np.clip(i, 0, size - 1)
-    return i % size  # circular
+        i = np.where(i >= size, period - i, i)
+    elif mode == "replicate":
+        i = np.clip(i, 0, size - 1)
+    else:  # circular
+        i = i % size
+    return i.reshape((-1,) + (1,) * (ndim - axis - 1))
 
 
 class ConstantPadNd(Op):
@@ -356,7 +381,9 @@ class ConstantPadNd(Op):
 
 
 class IndexPad(Index):
-    """reflect / replicate / circular padding: a gather with a per-dim index map."""
+    """reflect / replicate / circular padding: a gather with a per-dim index map (``pad_index`` recipes)."""
+
+    keeps_input = True
 
 
 class ReflectionPad2D(IndexPad, name="ReflectionPad2DBackward0"):
@@ -387,28 +414,53 @@ class ReplicationPad3D(IndexPad, name="ReplicationPad3DBackward0"):
     pass
 
 
-class AdaptiveMaxPool2D(Index, name="AdaptiveMaxPool2DBackward0"):
-    """The maxima of adaptive windows, gathered by the index of each (windows may overlap: gradients add)."""
+class _WindowMax(Index):
+    """The maxima of pooling windows, gathered by the coordinates of each (found from the input's values,
+    given as the index arrays); the input is saved too, only to check its version, as torch's node does.
+    Windows may overlap: gradients add."""
+
+    keeps_input = True
 
 
-class AdaptiveMaxPool3D(Index, name="AdaptiveMaxPool3DBackward0"):
+class AdaptiveMaxPool2D(_WindowMax, name="AdaptiveMaxPool2DBackward0"):
     pass
 
 
-class MaxPool3D(Index, name="MaxPool3DWithIndicesBackward0"):
-    """The maxima of 3-d windows, gathered by the index of each."""
-
-
-class FractionalMaxPool2D(Index, name="FractionalMaxPool2DBackward0"):
+class AdaptiveMaxPool3D(_WindowMax, name="AdaptiveMaxPool3DBackward0"):
     pass
 
 
-class FractionalMaxPool3D(Index, name="FractionalMaxPool3DBackward0"):
+class MaxPool3D(_WindowMax, name="MaxPool3DWithIndicesBackward0"):
     pass
 
 
-class MaxUnpool(IndexScatter):
-    """Values written at flat per-plane indices into zeros (max_pool's indices undone)."""
+class FractionalMaxPool2D(_WindowMax, name="FractionalMaxPool2DBackward0"):
+    pass
+
+
+class FractionalMaxPool3D(_WindowMax, name="FractionalMaxPool3DBackward0"):
+    pass
+
+
+class MaxUnpool(Op):
+    """Values written at their flat per-plane ``indices`` (max_pool's) into zeros of ``shape``, whose last
+    ``dims`` dims are the planes'."""
+
+    @staticmethod
+    def forward(ctx, x, indices, shape=(), dims=2):
+        ctx.in_shape, ctx.shape, ctx.dims = x.shape, shape, dims
+        ctx.save_for_backward(indices)
+        planes, size = math.prod(shape[:-dims]), math.prod(x.shape[-dims:])
+        out = np.zeros((planes, math.prod(shape[-dims:])), x.dtype)
+        np.put_along_axis(out, indices.reshape(planes, size), x.reshape(planes, size), 1)
+        return out.reshape(shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        (indices,) = ctx.saved_tensors
+        planes, size = math.prod(ctx.shape[:-ctx.dims]), math.prod(ctx.in_shape[-ctx.dims:])
+        template, arrays = along(indices.reshape(planes, size), 1)
+        return Index.apply(g.reshape(planes, -1), *arrays, index=template).reshape(ctx.in_shape), None
 
 
 class MaxUnpool1D(MaxUnpool, name="MaxUnpool1DBackward0"):
@@ -456,8 +508,8 @@ def window_max_position(windows: np.ndarray) -> np.ndarray:
 
 
 def adaptive_max_index(a: np.ndarray, bounds):
-    """For (..., *S) ``a`` and, per dim of S, the windows' (start, end) bounds: the gather index of each
-    window's first maximum, and its flat (prod(S)) position as torch returns it."""
+    """For (..., *S) ``a`` and, per dim of S, the windows' (start, end) bounds: the coordinates in S of each
+    window's first maximum (one array per dim), and its flat (prod(S)) position as torch returns it."""
     k = len(bounds)
     lead, size = a.shape[:-k], a.shape[-k:]
     planes = a.reshape((-1,) + size)
@@ -470,5 +522,4 @@ def adaptive_max_index(a: np.ndarray, bounds):
         for d, offset in enumerate(np.unravel_index(flat, [b1 - b0 for b0, b1 in box])):
             coords[d][(slice(None),) + cell] = box[d][0] + offset
     coords = [c.reshape(lead + outs) for c in coords]
-    lead_index = tuple(i.reshape(i.shape + (1,) * k) for i in np.indices(lead, sparse=True)) if lead else ()
-    return lead_index + tuple(coords), np.ravel_multi_index(coords, size)
+    return tuple(coords), np.ravel_multi_index(coords, size)

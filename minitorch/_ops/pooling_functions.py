@@ -16,6 +16,7 @@ from ..autograd.grad_mode import is_grad_enabled
 from . import pooling as _pool
 from .._factories import rand
 from .conv import _geometry, _ntuple
+from .indexing import ARRAY, grid
 from .reduction import mean
 from .unary import abs as _abs
 from .unary import relu, sign
@@ -73,9 +74,11 @@ def _pool3d_input(input):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
 
 
-def _lead_index(lead: tuple, dims: int) -> tuple:
-    """Index arrays over the leading (batch, channel) dims, broadcasting against ``dims`` more."""
-    return tuple(i.reshape(i.shape + (1,) * dims) for i in np.indices(lead, sparse=True))
+def _gathered(op, input, coords, dims: int):
+    """``op`` (a ``_WindowMax``) gathering ``input`` at the per-plane ``coords`` (arrays over the leading
+    (batch, channel) dims and the output's ``dims`` dims)."""
+    lead = tuple(input.shape[:-dims])
+    return op.apply(input, *coords, index=tuple(grid(lead, len(lead) + dims)) + (ARRAY,) * dims)
 
 
 def _squeezed(out, return_indices: bool):
@@ -118,7 +121,7 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, c
     lead, size = tuple(input.shape[:-3]), tuple(input.shape[-3:])
     coords = _pool.window_argmax(input._data.reshape((-1,) + size), kernel, stride, padding, dilation, ceil_mode)
     coords = tuple(c.reshape(lead + c.shape[1:]) for c in coords)
-    out = _pool.MaxPool3D.apply(input, index=_lead_index(lead, 3) + coords)
+    out = _gathered(_pool.MaxPool3D, input, coords, 3)
     return (out, Tensor._wrap(np.ravel_multi_index(coords, size))) if return_indices else out
 
 
@@ -154,8 +157,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     _pool_input(input, "avg_pool2d")
     kernel, stride, padding, _ = _window_args("avg_pool2d", 2, kernel_size, stride, padding)
     _check_half(padding, kernel, (1, 1))
-    return _pool.AvgPool2d.apply(input, kernel=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
-                                 count_include_pad=count_include_pad, divisor_override=divisor_override)
+    plan = _pool.AvgPlan(input.shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return _pool.AvgPool2d.apply(input, plan.divisor(), plan=plan)
 
 
 def _window_counts(size, out, k, s, p, count_include_pad) -> np.ndarray:
@@ -186,8 +189,8 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     else:
         counts = [_window_counts(*args, count_include_pad) for args in zip(size, out, kernel, stride, padding)]
         divisor = counts[0][:, None, None] * counts[1][:, None] * counts[2]
-    plan = _pool.AvgPlan3d(input.shape, kernel, _geometry(stride, pads, (1, 1, 1), 1), divisor)
-    return _pool.AvgPool3d.apply(input, plan=plan)
+    plan = _pool.AvgPlan3d(input.shape, kernel, _geometry(stride, pads, (1, 1, 1), 1))
+    return _pool.AvgPool3d.apply(input, divisor, plan=plan)
 
 
 # ---- adaptive pooling -----------------------------------------------------------------------------------------
@@ -241,8 +244,8 @@ def _adaptive_max(input, output_size, return_indices, dims, op):
                                f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being empty")
     out = _adaptive_size(input, output_size, dims)
     size = input.shape[-dims:]
-    index, flat = _pool.adaptive_max_index(input._data, [_adaptive_bounds(n, o) for n, o in zip(size, out)])
-    values = op.apply(input, index=index)
+    coords, flat = _pool.adaptive_max_index(input._data, [_adaptive_bounds(n, o) for n, o in zip(size, out)])
+    values = _gathered(op, input, coords, dims)
     return (values, Tensor._wrap(flat)) if return_indices else values
 
 
@@ -369,7 +372,7 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_i
         shape[1 + d] = st.shape[1]
         coords.append((st.reshape(shape) + offset).reshape(lead + out))
     coords = tuple(coords)
-    values = op.apply(input, index=_lead_index(lead, dims) + coords)
+    values = _gathered(op, input, coords, dims)
     return (values, Tensor._wrap(np.ravel_multi_index(coords, size))) if return_indices else values
 
 
@@ -432,8 +435,7 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, dims,
         bad = flat.max() if flat.max() >= plane else flat.min()
         raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
                            f"{'x'.join(map(str, out))})")
-    index = _lead_index(lead, dims) + np.unravel_index(flat, out)
-    return op.apply(input, shape=lead + out, index=index, accumulate=False)
+    return op.apply(input, indices, shape=lead + out, dims=dims)
 
 
 @register(method=False, top_level=False, functional=True)

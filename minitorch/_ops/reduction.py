@@ -16,7 +16,7 @@ from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
 from .broadcast import floating
-from .indexing import IndexScatter, _along
+from .indexing import put_along
 from .unary import exp
 from .view import expand
 from .._registry import register
@@ -260,17 +260,17 @@ class _ExtremumDim(Op):
         work = _as_vector_if_0d(a)
         idx = np.expand_dims(cls.arg(work, axis=dim), dim)
         values = np.take_along_axis(work, idx, dim)
-        ctx.save_for_backward(idx)
         shape = _kept_shape(a.shape, (dim,)) if keepdim else a.shape[:dim] + a.shape[dim + 1:]
-        return values.reshape(shape), idx.reshape(shape).astype(np.int64)
+        indices = idx.reshape(shape).astype(np.int64)
+        ctx.save_for_backward(indices)
+        return values.reshape(shape), indices
 
     @staticmethod
     def backward(ctx, g, g_indices=None):
-        (idx,) = ctx.saved_tensors
-        idx = idx if type(idx) is _ndarray else idx._data
-        shape = _as_vector_if_0d(np.empty(ctx.in_shape, np.bool_)).shape
-        r = IndexScatter.apply(g.reshape(idx.shape), shape=shape, index=_along(idx, ctx.dim), accumulate=False)
-        return r.reshape(ctx.in_shape)
+        (indices,) = ctx.saved_tensors
+        shape = ctx.in_shape or (1,)  # a 0-dim input reduces as a vector of one element
+        kept = shape[:ctx.dim] + (1,) + shape[ctx.dim + 1:]
+        return put_along(g.reshape(kept), indices.reshape(kept), shape, ctx.dim).reshape(ctx.in_shape)
 
 
 def _as_vector_if_0d(a):

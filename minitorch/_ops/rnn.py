@@ -138,7 +138,6 @@ class LSTMRecurrence(Op):
     @staticmethod
     def forward(ctx, gi, h0, c0, w_hh, w_hr, batch_sizes=(), reverse=False):
         ctx.batch_sizes, ctx.reverse = batch_sizes, reverse
-        ctx.save_for_backward(gi, h0, c0, w_hh, w_hr)
         n, hidden = gi.shape[0], c0.shape[1]
         dtype = gi.dtype
         act = np.empty_like(gi)   # i, f, g, o after their activations
@@ -165,16 +164,15 @@ class LSTMRecurrence(Op):
                 np.multiply(z[:, o], tanh_c[rows], out=h_raw[rows])
                 np.matmul(h_raw[rows], w_hr.T, out=out[rows])
             h[:bs] = out[rows]
-        ctx.kept = act, c_prev, tanh_c, h_prev, h_raw
+        ctx.save_for_backward(gi, h0, c0, w_hh, w_hr, act, c_prev, tanh_c, h_prev, h_raw)
         return out, h, c
 
     @staticmethod
     def backward(ctx, g_out, g_h, g_c):
-        gi, h0, c0, w_hh, w_hr = ctx.saved_tensors
+        gi, h0, c0, w_hh, w_hr, act, c_prev, tanh_c, h_prev, h_raw = ctx.saved_tensors
         if ctx._as_tensors:
             return _recomposed_vjp(ctx, _CELLS["LSTM"], (gi, h0, c0, w_hh, w_hr), (h0, c0),
                                    (t(w_hh), None, None if w_hr is None else t(w_hr)), (g_out, g_h, g_c))
-        act, c_prev, tanh_c, h_prev, h_raw = ctx.kept
         hidden = c0.shape[1]
         dh, dc = _state_grad(g_h, h0, gi.dtype), _state_grad(g_c, c0, gi.dtype)
         d_act = np.empty_like(act)   # the gradient of the gates before their activations
@@ -238,7 +236,6 @@ class GRURecurrence(Op):
     @staticmethod
     def forward(ctx, gi, h0, w_hh, b_hh, batch_sizes=(), reverse=False):
         ctx.batch_sizes, ctx.reverse = batch_sizes, reverse
-        ctx.save_for_backward(gi, h0, w_hh, b_hh)
         n, hidden = gi.shape[0], h0.shape[1]
         act = np.empty_like(gi)   # r, z, n
         gh_n, h_prev, out = (np.empty((n, hidden), gi.dtype) for _ in range(3))
@@ -259,16 +256,15 @@ class GRURecurrence(Op):
             hb *= a[:, hidden:2 * hidden]
             hb += a[:, nb]
             out[rows] = hb
-        ctx.kept = act, gh_n, h_prev
+        ctx.save_for_backward(gi, h0, w_hh, b_hh, act, gh_n, h_prev)
         return out, h
 
     @staticmethod
     def backward(ctx, g_out, g_h):
-        gi, h0, w_hh, b_hh = ctx.saved_tensors
+        gi, h0, w_hh, b_hh, act, gh_n, h_prev = ctx.saved_tensors
         if ctx._as_tensors:
             return _recomposed_vjp(ctx, _CELLS["GRU"], (gi, h0, w_hh, b_hh), (h0,), (t(w_hh), b_hh, None),
                                    (g_out, g_h))
-        act, gh_n, h_prev = ctx.kept
         hidden = h0.shape[1]
         dh = _state_grad(g_h, h0, gi.dtype)
         d_gi, d_gh = np.empty_like(act), np.empty_like(act)   # gradients of the input and hidden projections
@@ -295,7 +291,6 @@ class ElmanRecurrence(Op):
     @staticmethod
     def forward(ctx, gi, h0, w_hh, relu=False, batch_sizes=(), reverse=False):
         ctx.batch_sizes, ctx.reverse, ctx.relu = batch_sizes, reverse, relu
-        ctx.save_for_backward(gi, h0, w_hh)
         out, h_prev = np.empty_like(gi), np.empty_like(gi)
         h = h0.astype(gi.dtype)
         for rows, bs in _row_blocks(batch_sizes, reverse):
@@ -308,16 +303,15 @@ class ElmanRecurrence(Op):
             else:
                 np.tanh(o, out=o)
             hb[...] = o
-        ctx.kept = out, h_prev
+        ctx.save_for_backward(gi, h0, w_hh, out, h_prev)
         return out, h
 
     @staticmethod
     def backward(ctx, g_out, g_h):
-        gi, h0, w_hh = ctx.saved_tensors
+        gi, h0, w_hh, out, h_prev = ctx.saved_tensors
         if ctx._as_tensors:
             cell = _CELLS["RNN_RELU" if ctx.relu else "RNN_TANH"]
             return _recomposed_vjp(ctx, cell, (gi, h0, w_hh), (h0,), (t(w_hh), None, None), (g_out, g_h))
-        out, h_prev = ctx.kept
         dh = _state_grad(g_h, h0, gi.dtype)
         d_pre = np.empty_like(out)   # the gradient before the activation
         for rows, bs in reversed(_row_blocks(ctx.batch_sizes, ctx.reverse)):

@@ -17,7 +17,7 @@ from .._registry import register
 from .._tensor import Tensor
 from . import pooling as _pool
 from .arithmetic import where
-from .indexing import Index
+from .indexing import ARRAY, Index, Made, axis_range
 from .linalg import matmul
 
 
@@ -50,8 +50,8 @@ def _node(mode: str, dims: int) -> type:
     name = {"nearest": "UpsampleNearest", "nearest-exact": "UpsampleNearestExact", "area": "AdaptiveAvgPool",
             "bicubic": "UpsampleBicubic", "linear": "UpsampleLinear", "bilinear": "UpsampleBilinear",
             "trilinear": "UpsampleTrilinear"}[mode] + f"{dims}D"
-    if name not in _NODES:
-        _NODES[name] = type(name, (_pool.Separable,), {}, name=name + "Backward0")
+    if name not in _NODES:  # (torch's adaptive average pooling saves its input; its upsampling nodes save nothing)
+        _NODES[name] = type(name, (_pool.Separable,), {"keeps_input": mode == "area"}, name=name + "Backward0")
     return _NODES[name]
 
 
@@ -64,8 +64,7 @@ def _resize_matrix(n: int, out: int, mode: str, align_corners: bool, scale, dtyp
     step, from ``scale_factor`` when given), and its support for ``Separable``: the entries each output reads,
     and those it reads with weight 0 (torch's loops compute every tap, so 0 * inf there is NaN)."""
     if mode == "area":
-        m = _pool._adaptive_matrix(n, out, dtype)
-        return m, (m != 0, None)
+        return _pool.adaptive_plan(n, out, dtype)
     rows = np.arange(out)
     m, reads, zero_reads = np.zeros((out, n), dtype), np.zeros((out, n), bool), np.zeros((out, n), bool)
     for index, weight in _taps(n, out, mode, align_corners, scale):
@@ -134,12 +133,11 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
                          f"spatial dimensions of {list(sizes)} and output size of {list(outs)}. Please provide input "
                          "tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
     if mode == "nearest" and dims == 2:  # a gather is cheaper than two 0/1 matrix products
-        return _pool.UpsampleNearest2d.apply(input, size=outs, scales=tuple(
-            n / o if s is None else 1.0 / s for n, o, s in zip(sizes, outs, scales)))
+        steps = tuple(n / o if s is None else 1.0 / s for n, o, s in zip(sizes, outs, scales))
+        return _pool.UpsampleNearest2d.apply(input, index=_pool.nearest_index(input.shape, outs, steps))
     dtype = input._data.dtype if input._data.dtype.kind == "f" else _dtype.get_default_dtype().np
-    matrices, supports = zip(*(_resize_matrix(n, o, mode, align_corners, s, dtype)
-                               for n, o, s in zip(sizes, outs, scales)))
-    return _node(mode, dims).apply(input, matrices=matrices, supports=supports)
+    matrices = tuple(Made(_resize_matrix, n, o, mode, align_corners, s, dtype) for n, o, s in zip(sizes, outs, scales))
+    return _node(mode, dims).apply(input, matrices=matrices)
 
 
 # ---- deprecated upsampling ------------------------------------------------------------------------------------
@@ -250,16 +248,23 @@ def _cubic_weights(t: Tensor) -> list[Tensor]:
     return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
-def _gather(input: Tensor, corner: list[np.ndarray]) -> Tensor:
-    """input[n, :, z, y, x] at integer corner coordinates (x first), zero outside: (N, *out, C)."""
+class _CornerGather(Index, name="IndexBackward0"):
+    """``Index`` of grid_sample's corner values; the input and the grid (given after the index arrays) are
+    saved too, only to check their versions, as torch's node does."""
+
+    keeps_input = True
+
+
+def _gather(input: Tensor, corner: list[np.ndarray], grid: Tensor) -> Tensor:
+    """input[n, :, z, y, x] at integer corner coordinates (x first) of ``grid``, zero outside: (N, *out, C)."""
     size = tuple(input.shape[2:])
     inside = np.ones(corner[0].shape, bool)
     index = []
     for c, n in zip(reversed(corner), size):
         inside &= (c >= 0) & (c < n)
         index.append(np.clip(c, 0, n - 1))
-    batch = np.arange(input.shape[0]).reshape((-1,) + (1,) * (corner[0].ndim - 1))
-    values = Index.apply(input, index=(batch, slice(None), *index))
+    batch = Made(axis_range, input.shape[0], 0, corner[0].ndim)
+    values = _CornerGather.apply(input, *index, grid, index=(batch, slice(None)) + (ARRAY,) * len(index))
     return values * Tensor._wrap(inside[..., None].astype(input._data.dtype))
 
 
@@ -289,7 +294,7 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
     if interpolation_mode != 2:  # bicubic pads each tap instead
         coords = [_pad_coord(c, n, mode, align_corners) for c, n in zip(coords, size)]
     if interpolation_mode == 1:
-        return _channels_first(_gather(input, [np.rint(c._data).astype(np.int64) for c in coords]))
+        return _channels_first(_gather(input, [np.rint(c._data).astype(np.int64) for c in coords], grid))
     low = [np.floor(c._data) for c in coords]
     frac = [c - Tensor._wrap(f.astype(c._data.dtype)) for c, f in zip(coords, low)]
     if interpolation_mode == 2:
@@ -302,7 +307,7 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
         if interpolation_mode == 2:
             points = [_pad_coord(Tensor._wrap(p), n, mode, align_corners)._data for p, n in zip(points, size)]
         weight = math.prod(w[t] for w, t in zip(weights, taps))
-        term = _gather(input, [p.astype(np.int64) for p in points]) * weight.unsqueeze(-1)
+        term = _gather(input, [p.astype(np.int64) for p in points], grid) * weight.unsqueeze(-1)
         out = term if out is None else out + term
     return _channels_first(out)
 

@@ -9,7 +9,7 @@ from .._registry import register
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
-from .indexing import IndexScatter, _along, narrow
+from .indexing import narrow, put_along
 from .reduction import Cumsum, ProdDim, _return_type, cumsum, return_types
 from .reduction import sum as sum_
 from .unary import exp, log
@@ -99,22 +99,24 @@ class _CumExtremum(Op):
 
     @classmethod
     def forward(cls, ctx, a, dim=0):
-        ctx.shape, ctx.dim = a.shape, dim
+        ctx.dim = dim
         work = a.reshape(1) if a.ndim == 0 else a
         values = cls.ufunc.accumulate(work, axis=dim) if work.shape[dim] else work.copy()
         hit = work == values
         if a.dtype.kind == "f":
             hit |= np.isnan(work)
         positions = np.arange(work.shape[dim]).reshape((-1,) + (1,) * (work.ndim - dim - 1))
-        indices = np.maximum.accumulate(np.where(hit, positions, 0), axis=dim) if work.size else hit.astype(np.int64)
-        ctx.index = indices
-        return values.reshape(a.shape), indices.astype(np.int64).reshape(a.shape)
+        indices = np.maximum.accumulate(np.where(hit, positions, 0), axis=dim) if work.size else hit
+        indices = indices.astype(np.int64).reshape(a.shape)
+        ctx.save_for_backward(a, indices)  # ``a`` only to check its version, as torch's node does
+        return values.reshape(a.shape), indices
 
     @staticmethod
     def backward(ctx, g, g_indices=None):
-        shape = ctx.index.shape
-        r = IndexScatter.apply(g.reshape(shape), shape=shape, index=_along(ctx.index, ctx.dim), accumulate=True)
-        return r.reshape(ctx.shape)
+        a, indices = ctx.saved_tensors
+        shape = np.shape(a) or (1,)  # a 0-dim input scans as a vector of one element
+        grad = put_along(g.reshape(shape), indices.reshape(shape), shape, ctx.dim, accumulate=True)
+        return grad.reshape(np.shape(a))
 
 
 class Cummax(_CumExtremum):

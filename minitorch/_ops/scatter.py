@@ -14,7 +14,9 @@ from .._registry import register
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
 from .arithmetic import where
-from .indexing import Index, IndexPut, IndexScatter, MaskedFill, MaskedFillTensor, _along, _check_index, select
+from .view import expand
+from .indexing import (ARRAY, Index, IndexPut, IndexScatter, Made, MaskedFill, MaskedFillTensor, _check_index, along,
+                       as_vector, axis_range, fill, grid, select)
 
 _ndarray = np.ndarray
 
@@ -23,34 +25,58 @@ def _array(x):
     return x if type(x) is _ndarray else x._data
 
 
-def _grid(shape, ndim=None):
-    """Open-grid coordinates of ``shape`` (each an arange along its own axis of ``ndim`` axes)."""
-    ndim = len(shape) if ndim is None else ndim
-    return [np.arange(n).reshape((-1,) + (1,) * (ndim - k - 1)) for k, n in enumerate(shape)]
-
-
 # ---- index_add / index_copy / index_fill / index_reduce -------------------------------------------------------
 class IndexAdd(IndexPut):
-    pass
+    keeps_values = True
 
 
 class IndexCopy(IndexPut):
-    pass
+    keeps_values = True
 
 
-class Put(IndexPut):
-    pass
+def _slices_mask(shape, index, dim):
+    """Where the slices ``index`` (an array or tensor) along ``dim`` lie in a tensor of ``shape``
+    (broadcastable to it)."""
+    mask = np.zeros(shape[dim] if shape else 1, bool)
+    mask[_array(index)] = True
+    return mask.reshape((-1,) + (1,) * (len(shape) - dim - 1)) if shape else mask.reshape(())
 
 
 class IndexFill(MaskedFill):
-    pass
+    """``a`` with the slices ``index`` along ``dim`` set to the number ``value``."""
+
+    @staticmethod
+    def forward(ctx, a, index, value=0, dim=0):
+        ctx.dim = dim
+        r = MaskedFill.forward(ctx, a, _slices_mask(a.shape, index, dim), value)
+        ctx.save_for_backward(index)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        (index,) = ctx.saved_tensors
+        return where(_slices_mask(np.shape(g), index, ctx.dim), 0.0, g), None
 
 
 class IndexFillTensor(MaskedFillTensor, name="IndexFillBackward1"):
-    pass
+    """``a`` with the slices ``index`` along ``dim`` set to the 0-dim tensor ``value``."""
+
+    @staticmethod
+    def forward(ctx, a, value, index, dim=0):
+        ctx.dim = dim
+        r = MaskedFillTensor.forward(ctx, a, value, _slices_mask(a.shape, index, dim))
+        ctx.save_for_backward(index)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        (index,) = ctx.saved_tensors
+        mask = _slices_mask(np.shape(g), index, ctx.dim)
+        need_a, need_v, _ = ctx.needs_input_grad
+        return (where(mask, 0.0, g) if need_a else None), (where(mask, g, 0.0) if need_v else None), None
 
 
-_IndexAdd_, _IndexCopy_, _Put_ = IndexAdd.inplace_variant(), IndexCopy.inplace_variant(), Put.inplace_variant()
+_IndexAdd_, _IndexCopy_ = IndexAdd.inplace_variant(), IndexCopy.inplace_variant()
 _IndexFill_, _IndexFillTensor_ = IndexFill.inplace_variant(), IndexFillTensor.inplace_variant()
 
 
@@ -89,7 +115,7 @@ def _fail(name, check, **details):
 
 
 def _vector_index(name, input, dim, index):
-    """The checked 1-D index along ``dim`` (as torch's index_* ops check it) and the wrapped dim."""
+    """The checked index array (as 1-D) along ``dim`` (as torch's index_* ops check it) and the wrapped dim."""
     idx = index._data
     if idx.dtype.kind not in "iu":
         _fail(name, "dtype", dtype=C_NAMES[index.dtype])
@@ -105,7 +131,8 @@ def _vector_index(name, input, dim, index):
 
 
 def _source_index(name, input, dim, index, source):
-    """The numpy index of the slices ``index`` along ``dim``, checked against ``source``."""
+    """The index template of the slices ``index`` along ``dim`` (its array: ``as_vector(index)``), checked
+    against ``source``; and the wrapped dim."""
     idx, d = _vector_index(name, input, dim, index)
     shape, src = input._data.shape, source._data.shape
     count = src[d] if len(src) > d else 1
@@ -118,12 +145,12 @@ def _source_index(name, input, dim, index, source):
               theirs=theirs[at] if theirs else 1)
     if source._data.dtype != input._data.dtype:
         _fail(name, "scalar", self=C_NAMES[input.dtype], source=C_NAMES[source.dtype])
-    return (slice(None),) * d + (idx,), d
+    return (slice(None),) * d + (ARRAY,), d
 
 
 def _index_add(op, input, dim, index, source, alpha):
     at, _ = _source_index("index_add_", input, dim, index, source)
-    return op.apply(input, source if alpha == 1 else source * alpha, index=at, accumulate=True)
+    return op.apply(input, source, as_vector(index), index=at, accumulate=True, alpha=alpha)
 
 
 @register
@@ -139,7 +166,7 @@ def index_add_(input, dim: int, index, source, *, alpha=1):
 
 def _index_copy(op, input, dim, index, source):
     at, _ = _source_index("index_copy_", input, dim, index, source)
-    return op.apply(input, source, index=at, accumulate=False)
+    return op.apply(input, source, as_vector(index), index=at, accumulate=False)
 
 
 @register
@@ -156,16 +183,13 @@ def index_copy_(input, dim: int, index, source):
 def _index_fill(ops, input, dim, index, value):
     if index._data.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    idx, d = _vector_index("index_fill_", input, dim, index)
-    mask = np.zeros(input._data.shape[d] if input._data.ndim else 1, bool)
-    mask[idx] = True
-    mask = mask.reshape((-1,) + (1,) * (input._data.ndim - d - 1)) if input._data.ndim else mask.reshape(())
+    _, d = _vector_index("index_fill_", input, dim, index)
     if isinstance(value, Tensor):
         if value._data.ndim:
             raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value._data.ndim} dimension(s).")
-        return ops[1].apply(input, value, mask=mask)
-    return ops[0].apply(input, value=value, mask=mask)
+        return ops[1].apply(input, value, as_vector(index), dim=d)
+    return ops[0].apply(input, as_vector(index), value=value, dim=d)
 
 
 @register
@@ -194,72 +218,79 @@ def _identity(reduce, dtype):
 
 
 class ScatterReduce(Op, name="ScatterReduceBackward0"):
-    """``a`` with the ``src`` values reduced into the positions ``index`` (with or without ``a``'s own values).
-    ``nan_is_extreme``: a NaN in ``src`` counts as a maximum (minimum) and, in a product, gets the product of the
-    others as a zero does (torch's segment_reduce; its scatter_reduce gives it no gradient and NaN)."""
+    """``a`` with the ``src`` values reduced into the positions of the index (a template and its arrays, as
+    ``Index`` takes them), with or without ``a``'s own values there. ``nan_is_extreme``: a NaN in ``src`` counts as
+    a maximum (minimum) and, in a product, gets the product of the others as a zero does (torch's segment_reduce;
+    its scatter_reduce gives it no gradient and NaN)."""
 
     nan_is_extreme = False
 
     @staticmethod
-    def forward(ctx, a, src, index=(), reduce="sum", include_self=True):
+    def forward(ctx, a, src, *arrays, index=(), reduce="sum", include_self=True):
         ctx.index, ctx.reduce, ctx.include_self = index, reduce, include_self
+        at = fill(index, arrays)
         out = a.copy()
         touched = np.zeros(a.shape, bool)
-        touched[index] = True
+        touched[at] = True
         if not include_self:
             out[touched] = _identity(reduce, a.dtype)
-        _UFUNCS[reduce].at(out, index, src)
-        ctx.touched = touched
+        _UFUNCS[reduce].at(out, at, src)
+        counts = None
         if reduce == "mean":
             counts = np.zeros(a.shape, np.int64)
-            np.add.at(counts, index, 1)
+            np.add.at(counts, at, 1)
             counts = np.maximum(counts + include_self, 1)
             out = out // counts if a.dtype.kind in "iu" else (out / counts).astype(a.dtype)
-            ctx.counts = counts.astype(a.dtype)
-        ctx.save_for_backward(a, src, out)
+            counts = counts.astype(a.dtype)
+        ctx.save_for_backward(a, src, out, touched, counts, *arrays)
         return out
 
     @staticmethod
     def backward(ctx, g):
-        a, src, out = ctx.saved_tensors
-        index, reduce, touched = ctx.index, ctx.reduce, ctx.touched
+        a, src, out, touched, counts, *arrays = ctx.saved_tensors
+        reduce, template = ctx.reduce, ctx.index
         if reduce == "mean":
-            g = g / ctx.counts
+            g = g / counts
         if reduce in ("sum", "mean"):
-            ga, gs = g, Index.apply(g, index=index)
+            ga, gs = g, Index.apply(g, *arrays, index=template)
         elif reduce == "prod":
-            ga, gs = _prod_grads(ctx, g, a, src, out)
+            ga, gs = _prod_grads(ctx, g, a, src, out, arrays)
         else:  # amax/amin: the gradient is shared evenly by the values equal to the result
-            a_hit = (_array(a) == _array(out)) & (ctx.include_self | ~touched)
-            src_hit = _array(src) == _array(out)[index]
+            at = fill(template, [_array(i) for i in arrays])
+            a_hit = (_array(a) == _array(out)) & (ctx.include_self | ~_array(touched))
+            src_hit = _array(src) == _array(out)[at]
             if ctx.nan_is_extreme:
                 src_hit |= np.isnan(_array(src))
             count = a_hit.astype(np.float64)
-            np.add.at(count, index, src_hit)
+            np.add.at(count, at, src_hit)
             g = g / np.maximum(count, 1).astype(_array(a).dtype)
-            ga, gs = where(a_hit, g, 0.0), where(src_hit, Index.apply(g, index=index), 0.0)
+            ga, gs = where(a_hit, g, 0.0), where(src_hit, Index.apply(g, *arrays, index=template), 0.0)
         if not ctx.include_self:
             ga = where(touched, 0.0, ga)
-        return ga, gs
+        return (ga, gs, *(None,) * len(arrays))
 
 
-def _prod_grads(ctx, g, a, src, out):
+def _prod_grads(ctx, g, a, src, out, arrays):
     """Gradients of a product reduction, exact where factors are zero: a zero factor gets the product of the
     others; with two zeros in a product every gradient of it is 0."""
-    apply = ScatterReduce.apply
-    params = dict(index=ctx.index, reduce="prod", include_self=ctx.include_self)
+    template = ctx.index
+
+    def reduced(base, values):
+        return ScatterReduce.apply(base, values, *arrays, index=template, reduce="prod", include_self=ctx.include_self)
+
     src_zero = _array(src) == 0
     if ctx.nan_is_extreme:
         src_zero |= np.isnan(_array(src))
     if not (_array(a) == 0).any() and not src_zero.any():
-        return g * out / a, Index.apply(g * out, index=ctx.index) / src
+        return g * out / a, Index.apply(g * out, *arrays, index=template) / src
     a_safe = where(a == 0, 1.0, a)
-    ga = g * apply(a_safe, src, **params) / a_safe
+    ga = g * reduced(a_safe, src) / a_safe
+    at = fill(template, [_array(i) for i in arrays])
     zeros = np.zeros(_array(a).shape, np.int64)
-    np.add.at(zeros, ctx.index, src_zero)
-    single = src_zero & (zeros[ctx.index] == 1)
-    without_it = Index.apply(g * apply(a, where(single, 1.0, src), **params), index=ctx.index)
-    gs = where(single, without_it, Index.apply(g * out, index=ctx.index) / where(src_zero, 1.0, src))
+    np.add.at(zeros, at, src_zero)
+    single = src_zero & (zeros[at] == 1)
+    without_it = Index.apply(g * reduced(a, where(single, 1.0, src)), *arrays, index=template)
+    gs = where(single, without_it, Index.apply(g * out, *arrays, index=template) / where(src_zero, 1.0, src))
     return ga, gs
 
 
@@ -278,7 +309,8 @@ def _scatter_reduce(op, input, dim, index, src, reduce, include_self):
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if src._data.shape != index._data.shape:  # only the corner of src that index covers is read
         src = src[tuple(slice(0, n) for n in index._data.shape)]
-    return op.apply(input, src, index=_along(index._data, d), reduce=reduce, include_self=include_self)
+    template, arrays = along(index, d)
+    return op.apply(input, src, *arrays, index=template, reduce=reduce, include_self=include_self)
 
 
 @register
@@ -296,9 +328,8 @@ def scatter_reduce_(input, dim: int, index, src, reduce: str, *, include_self: b
 def _index_reduce(op, input, dim, index, source, reduce, include_self):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
-    (*_, idx), d = _source_index("index_reduce_", input, dim, index, source)
-    full = np.broadcast_to(idx.reshape((-1,) + (1,) * (source._data.ndim - d - 1)), source._data.shape)
-    return op.apply(input, source, index=_along(full, d), reduce=reduce, include_self=include_self)
+    template, _ = _source_index("index_reduce_", input, dim, index, source)
+    return op.apply(input, source, as_vector(index), index=template, reduce=reduce, include_self=include_self)
 
 
 @register
@@ -318,22 +349,24 @@ class MaskedScatter(Op):
     """The first elements of ``src`` written, in order, where ``mask`` is True."""
 
     @staticmethod
-    def forward(ctx, a, src, mask=None):
+    def forward(ctx, a, src, mask):
+        ctx.save_for_backward(mask)
         out = np.array(np.broadcast_to(a, np.broadcast_shapes(a.shape, mask.shape)))
         mask = np.broadcast_to(mask, out.shape)
         count = int(mask.sum())
         if count > src.size:
             raise RuntimeError("Number of elements of source < number of ones in mask")
         out[mask] = src.reshape(-1)[:count]
-        ctx.mask, ctx.count, ctx.src_shape = mask, count, src.shape
+        ctx.count, ctx.src_shape = count, src.shape
         return out
 
     @staticmethod
     def backward(ctx, g):
+        (mask,) = ctx.saved_tensors
         size = int(np.prod(ctx.src_shape))
-        picked = Index.apply(g, index=ctx.mask)
+        picked = Index.apply(g, expand(mask, np.shape(g)), index=(ARRAY,))
         gs = IndexScatter.apply(picked, shape=(size,), index=(slice(0, ctx.count),), accumulate=False)
-        return where(ctx.mask, 0.0, g), gs.reshape(ctx.src_shape)
+        return where(mask, 0.0, g), gs.reshape(ctx.src_shape), None
 
 
 _MaskedScatter_ = MaskedScatter.inplace_variant()
@@ -346,7 +379,7 @@ def _masked_scatter(op, input, mask, source):
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                            f"{C_NAMES[input.dtype]} and {C_NAMES[source.dtype]}")
-    return op.apply(input, source, mask=mask._data)
+    return op.apply(input, source, mask)
 
 
 @register
@@ -360,6 +393,38 @@ def masked_scatter_(input, mask, source):
     return _masked_scatter(_MaskedScatter_, input, mask, source)
 
 
+class Put(Op):
+    """``a``, read as a flat vector, with ``source`` written (or added) at ``index``; ``source`` is saved only
+    to check its version, as torch's node does."""
+
+    @staticmethod
+    def forward(ctx, a, source, index, accumulate=False):
+        ctx.accumulate, ctx.source_shape = accumulate, source.shape
+        ctx.save_for_backward(source, index)
+        out = a.copy()
+        flat, at = out.reshape(-1), index.reshape(-1)
+        if accumulate:
+            np.add.at(flat, at, source.reshape(-1))
+        else:
+            flat[at] = source.reshape(-1)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        _, index = ctx.saved_tensors
+        need_a, need_source, _ = ctx.needs_input_grad
+        flat = g.reshape(-1)
+        ga = gs = None
+        if need_a:
+            ga = g if ctx.accumulate else IndexPut.apply(flat, 0.0, index, index=(ARRAY,)).reshape(np.shape(g))
+        if need_source:
+            gs = Index.apply(flat, index, index=(ARRAY,)).reshape(ctx.source_shape)
+        return ga, gs, None
+
+
+_Put_ = Put.inplace_variant()
+
+
 def _put(op, input, index, source, accumulate):
     idx = index._data
     if idx.dtype != np.int64:
@@ -371,8 +436,7 @@ def _put(op, input, index, source, accumulate):
     bad = idx[(idx >= n) | (idx < -n)]
     if bad.size:
         raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {n} elements.")
-    at = np.unravel_index(idx % max(n, 1), input._data.shape)
-    return op.apply(input, source.reshape(idx.shape), index=at, accumulate=accumulate)
+    return op.apply(input, source, index, accumulate=accumulate)
 
 
 @register
@@ -404,7 +468,7 @@ class AsStridedScatter(IndexPut):
 
 
 def _embed(op, input, src, at, region):
-    """``op`` writing ``src`` into the region (of shape ``region``) that the coordinates ``at`` pick."""
+    """``op`` writing ``src`` into the region (of shape ``region``) that the index template ``at`` picks."""
     if tuple(src._data.shape) != tuple(region):
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                            f"{list(src._data.shape)}, slice size = {list(region)}")
@@ -417,9 +481,7 @@ def select_scatter(input, src, dim: int, index: int):
     select(input, dim, index)  # torch's range check and message
     shape = input._data.shape
     d = _wrap_dim(dim, len(shape))
-    region = shape[:d] + shape[d + 1:]
-    grid = _grid(region)
-    return _embed(SelectScatter, input, src, grid[:d] + [np.asarray(index % shape[d])] + grid[d:], region)
+    return _embed(SelectScatter, input, src, (slice(None),) * d + (index % shape[d],), shape[:d] + shape[d + 1:])
 
 
 @register
@@ -427,11 +489,9 @@ def slice_scatter(input, src, dim: int = 0, start: int | None = None, end: int |
     """A copy of ``input`` with ``src`` written into the slice ``start:end:step`` along ``dim``."""
     shape = input._data.shape
     d = _wrap_dim(dim, len(shape))
-    positions = np.arange(*slice(start, end, step).indices(shape[d]))
-    region = shape[:d] + (positions.size,) + shape[d + 1:]
-    grid = _grid(region)
-    grid[d] = positions.reshape(grid[d].shape)
-    return _embed(SliceScatter, input, src, grid, region)
+    where_ = slice(*slice(start, end, step).indices(shape[d]))
+    region = shape[:d] + (len(range(where_.start, where_.stop, where_.step)),) + shape[d + 1:]
+    return _embed(SliceScatter, input, src, (slice(None),) * d + (where_,), region)
 
 
 @register
@@ -445,16 +505,16 @@ def diagonal_scatter(input, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
     length = max(0, min(shape[d1] - row, shape[d2] - col))
     rest = [k for k in range(len(shape)) if k not in (d1, d2)]
     region = tuple(shape[k] for k in rest) + (length,)
-    grid = _grid(region)
     at = [None] * len(shape)
-    for k, coordinate in zip(rest, grid):
+    for k, coordinate in zip(rest, grid(region)):
         at[k] = coordinate
-    at[d1], at[d2] = row + grid[-1], col + grid[-1]
+    last = len(region) - 1
+    at[d1], at[d2] = Made(axis_range, length, last, len(region), row), Made(axis_range, length, last, len(region), col)
     return _embed(DiagonalScatter, input, src, at, region)
 
 
 def _strided_positions(size, stride, offset, storage_size, itemsize):
-    """Storage positions of the elements of an ``as_strided(size, stride, offset)`` view, checked to fit."""
+    """The sizes and strides as ints, checked to fit a storage of ``storage_size`` elements from ``offset``."""
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
@@ -463,7 +523,19 @@ def _strided_positions(size, stride, offset, storage_size, itemsize):
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
                            f"itemsize {itemsize} requiring a storage size of {needed * itemsize} are out of bounds "
                            f"for storage of size {storage_size * itemsize}")
-    return offset + sum((g * s for g, s in zip(_grid(size), stride)), np.zeros((), np.int64)), size
+    return size, stride
+
+
+def _positions(size, stride, offset) -> np.ndarray:
+    """Storage positions of the elements of an ``as_strided(size, stride, offset)`` view."""
+    nd = len(size)
+    at = offset + sum((axis_range(n, k, nd) * s for k, (n, s) in enumerate(zip(size, stride))), np.zeros((), np.int64))
+    return np.broadcast_to(at, size)
+
+
+def _coordinate(k, size, stride, offset, shape) -> np.ndarray:
+    """Coordinate ``k``, in a contiguous array of ``shape``, of the elements of an ``as_strided`` view of it."""
+    return np.unravel_index(_positions(size, stride, offset), shape)[k]
 
 
 @register
@@ -471,27 +543,30 @@ def as_strided_scatter(input, src, size, stride, storage_offset: int | None = No
     """A copy of ``input`` (contiguous) with ``src`` written into the view ``as_strided(size, stride,
     storage_offset)``."""
     a = input._data
-    positions, size = _strided_positions(size, stride, storage_offset or 0, a.size, a.itemsize)
-    at = np.unravel_index(np.broadcast_to(positions, size), a.shape)
+    offset = storage_offset or 0
+    size, stride = _strided_positions(size, stride, offset, a.size, a.itemsize)
+    at = [Made(_coordinate, k, size, stride, offset, a.shape) for k in range(a.ndim)]
     return _embed(AsStridedScatter, input, src, at, size)
 
 
 # ---- strided views ----------------------------------------------------------------------------------------------
 class AsStrided(Op):
-    """A view of the storage of ``a`` with the given sizes, strides (in elements) and offset."""
+    """A view of the storage of ``a`` with the given sizes, strides (in elements) and offset; ``own`` is where
+    ``a`` lies in the storage, as (sizes, strides, offset)."""
 
     view = True
 
     @staticmethod
-    def forward(ctx, a, storage=None, offset=0, size=(), stride=(), positions=None, own=None):
-        ctx.positions, ctx.own, ctx.storage_size = positions, own, storage.size
+    def forward(ctx, a, storage=None, offset=0, size=(), stride=(), own=()):
+        ctx.view, ctx.own, ctx.storage_size = (size, stride, offset), own, storage.size
         return np.lib.stride_tricks.as_strided(storage[offset:], size, tuple(s * storage.itemsize for s in stride))
 
     @staticmethod
     def backward(ctx, g):
         # into the storage (adding where view elements share memory), then read back where ``a`` lies
-        full = IndexScatter.apply(g, shape=(ctx.storage_size,), index=(ctx.positions,), accumulate=True)
-        return Index.apply(full, index=(ctx.own,))
+        full = IndexScatter.apply(g, shape=(ctx.storage_size,), index=(Made(_positions, *ctx.view),),
+                                  accumulate=True)
+        return Index.apply(full, index=(Made(_positions, *ctx.own),))
 
 
 def _storage(t):
@@ -514,10 +589,15 @@ def as_strided(input, size, stride, storage_offset: int | None = None):
     (default: ``input``'s own)."""
     storage, own_offset, own_stride = _storage(input)
     offset = own_offset if storage_offset is None else storage_offset
-    positions, size = _strided_positions(size, stride, offset, storage.size, storage.itemsize)
-    own, _ = _strided_positions(input._data.shape, own_stride, own_offset, storage.size, storage.itemsize)
-    return AsStrided.apply(input, storage=storage, offset=offset, size=size, stride=tuple(int(s) for s in stride),
-                           positions=np.broadcast_to(positions, size), own=np.broadcast_to(own, input._data.shape))
+    size, stride = _strided_positions(size, stride, offset, storage.size, storage.itemsize)
+    own = _strided_positions(input._data.shape, own_stride, own_offset, storage.size, storage.itemsize)
+    return AsStrided.apply(input, storage=storage, offset=offset, size=size, stride=stride, own=own + (own_offset,))
+
+
+def _window_positions(count: int, step: int, size: int, dim: int, ndim: int) -> np.ndarray:
+    """Along ``dim`` of ``ndim`` axes (the last one the window's): where each element of ``count`` windows of
+    ``size``, ``step`` apart, lies."""
+    return axis_range(count, dim, ndim, step=step) + np.arange(size)
 
 
 class Unfold(Op):
@@ -532,8 +612,8 @@ class Unfold(Op):
         shape = work.shape[:dim] + (count,) + work.shape[dim + 1:] + (size,)
         s = work.strides
         out = np.lib.stride_tricks.as_strided(work, shape, s[:dim] + (s[dim] * step,) + s[dim + 1:] + (s[dim],))
-        at = _grid(shape[:-1], len(shape))
-        at[dim] = at[dim] * step + np.arange(size)
+        at = grid(shape[:-1], len(shape))
+        at[dim] = Made(_window_positions, count, step, size, dim, len(shape))
         ctx.in_shape, ctx.work_shape, ctx.out_shape, ctx.index = a.shape, work.shape, shape, tuple(at)
         return out if a.ndim else out.reshape(size)
 
@@ -576,7 +656,7 @@ def fill_diagonal_(input, fill_value, wrap: bool = False):
     end = input._data.size if wrap or len(shape) > 2 else min(shape[0], shape[1]) * shape[1]
     mask = np.zeros(input._data.size, bool)
     mask[:end:step] = True
-    return FillDiagonal.apply(input, value=fill_value, mask=mask.reshape(shape))
+    return FillDiagonal.apply(input, mask.reshape(shape), value=fill_value)
 
 
 def _python_map(name, input, fn, *others):
@@ -650,7 +730,10 @@ def segment_reduce(data, reduce: str, *, lengths=None, indices=None, offsets=Non
     fill = _EMPTY_SEGMENT[reduce] if initial is None else initial
     base = Tensor._wrap(np.full(out_shape, fill, data._data.dtype))
     op_reduce = "sum" if reduce == "mean" else reduce
-    out = SegmentReduce.apply(base, data, index=_along(index, a), reduce=op_reduce, include_self=initial is not None)
+    template, arrays = along(index, a)
+    # the lengths (or offsets) go in after the index's arrays: saved only to check their version, as torch's node does
+    out = SegmentReduce.apply(base, data, *arrays, lengths if lengths is not None else offsets, index=template,
+                              reduce=op_reduce, include_self=initial is not None)
     if reduce != "mean":
         return out
     counts = sizes.reshape(sizes.shape + (1,) * (len(shape) - a - 1)).astype(data._data.dtype)

@@ -7,23 +7,26 @@ import numpy as np
 from .._registry import register
 from .._tensor import _wrap_dim
 from ..autograd.function import Op
-from .indexing import IndexScatter, _along
+from .indexing import put_along
 from .reduction import _return_type, return_types
 
 
 class _Picked(Op):
-    """Values taken from ``a`` at ``index`` (an int64 array along ``dim``), with those indices."""
+    """Values taken from ``a`` at ``index`` (an int64 array along ``dim``, computed from ``a``), with those
+    indices: the indices returned are saved for backward."""
 
     @staticmethod
-    def forward(ctx, a, index=None, dim=-1):
-        ctx.shape, ctx.dim, ctx.index = a.shape, dim, index  # the index: a constant of the graph
+    def forward(ctx, a, index, dim=-1):
+        ctx.shape, ctx.dim = a.shape, dim
+        ctx.save_for_backward(index)
         return np.take_along_axis(a, index, dim) if a.ndim else a.copy(), index
 
     @staticmethod
     def backward(ctx, g, g_indices=None):
         if not ctx.shape:
-            return g
-        return IndexScatter.apply(g, shape=ctx.shape, index=_along(ctx.index, ctx.dim), accumulate=False)
+            return g, None
+        (index,) = ctx.saved_tensors
+        return put_along(g, index, ctx.shape, ctx.dim), None
 
 
 class Sort(_Picked, name="SortBackward0"):
@@ -54,7 +57,7 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool | None = N
     """Values along ``dim`` in order, and where each came from (ties keep their order)."""
     d = _wrap_dim(dim, input.dim())
     op = Sort if stable is None else SortStable
-    values, indices = op.apply(input, index=_order(input._data, d, descending), dim=d)
+    values, indices = op.apply(input, _order(input._data, d, descending), dim=d)
     return return_types.sort(values, indices)
 
 
@@ -73,7 +76,7 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
         raise RuntimeError("selected index k out of range")
     order = _order(input._data, d, largest)
     index = np.take(order, np.arange(k), axis=d) if input.dim() else order
-    values, indices = Topk.apply(input, index=index, dim=d)
+    values, indices = Topk.apply(input, index, dim=d)
     return return_types.topk(values, indices)
 
 
@@ -87,15 +90,20 @@ class _Selected(_Picked):
     """One value per line along ``dim`` (``index`` has size 1 there), kept as a dim of 1 or dropped."""
 
     @staticmethod
-    def forward(ctx, a, index=None, dim=-1, keepdim=False):
+    def forward(ctx, a, index, dim=-1, keepdim=False):
         values, index = _Picked.forward(ctx, a, index, dim)
         if not keepdim and a.ndim:
             values, index = values.squeeze(dim), index.squeeze(dim)
+            ctx.save_for_backward(index)
         return values, index
 
     @staticmethod
     def backward(ctx, g, g_indices=None):
-        return _Picked.backward(ctx, g.reshape(ctx.index.shape), g_indices)
+        if not ctx.shape:
+            return g, None
+        (index,) = ctx.saved_tensors
+        kept = ctx.shape[:ctx.dim] + (1,) + ctx.shape[ctx.dim + 1:]
+        return put_along(g.reshape(kept), index.reshape(kept), ctx.shape, ctx.dim), None
 
 
 class Kthvalue(_Selected):
@@ -127,9 +135,9 @@ def _select(op, result_type, input, dim, keepdim, position):
         raise IndexError(f"{result_type.__name__}(): Expected reduction dim {d} to have non-zero size.")
     order = _order(a, d, False)
     if not a.ndim:
-        return result_type(*op.apply(input, index=order, dim=d, keepdim=keepdim))
+        return result_type(*op.apply(input, order, dim=d, keepdim=keepdim))
     at = position(np.take_along_axis(a, order, d), order, d)
-    return result_type(*op.apply(input, index=np.take_along_axis(order, at, d), dim=d, keepdim=keepdim))
+    return result_type(*op.apply(input, np.take_along_axis(order, at, d), dim=d, keepdim=keepdim))
 
 
 def _middle(skip_nan: bool):

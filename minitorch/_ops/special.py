@@ -481,13 +481,13 @@ class Erfinv(Op):
     @staticmethod
     def forward(ctx, a):
         r = _erfinv(a)
-        ctx.save_for_backward(r)
+        ctx.save_for_backward(a, r)  # a only to check its version, as torch's node does
         return r
 
     @staticmethod
     @_quiet
     def backward(ctx, g):
-        (r,) = ctx.saved_tensors
+        _, r = ctx.saved_tensors
         return g * exp(r * r) * (_SQRT_PI / 2)
 
 

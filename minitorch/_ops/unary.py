@@ -185,7 +185,19 @@ class Sign(Op):
 
 
 class Sgn(Sign):
-    """``sign`` for real tensors (``sgn`` differs from it only for complex ones)."""
+    """``sign`` for real tensors (``sgn`` differs from it only for complex ones); the input and result are
+    saved only to check their versions, as torch's node does."""
+
+    @staticmethod
+    def forward(ctx, a):
+        r = Sign.forward(ctx, a)
+        ctx.save_for_backward(a, r)
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        ctx.check_saved()
+        return Sign.backward(ctx, g)
 
 
 class Sin(Op):

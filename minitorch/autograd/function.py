@@ -22,7 +22,7 @@ from .._settings import broadcast_shape, output_mismatch
 from . import anomaly_mode
 from .grad_mode import no_grad, set_grad_enabled, state
 from .._registry import register
-from .graph import NO_EDGE, Node, _sequence, forward_name, gradient_edge
+from .graph import NO_EDGE, RELEASED_MESSAGE, Node, _sequence, forward_name, gradient_edge
 
 _new = object.__new__
 Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
@@ -42,9 +42,14 @@ class Op(Node):
     3. ``backward`` is written with operators and ops (never numpy-only helpers on values that
        depend on the inputs), so it also runs on tensors under ``create_graph`` and higher-order
        gradients come for free. Where a formula needs numpy, branch on ``ctx._as_tensors``.
-    4. ``ctx.save_for_backward`` takes the very arrays forward received or returned (they are
-       found by identity, to check their versions); anything else saved is a constant.
-    5. State the op computes in forward (plans, statistics) lives on ``ctx``, set in forward.
+    4. Everything backward reads goes through ``ctx.save_for_backward``: it takes the very arrays
+       forward received or returned (found by identity, to check their versions); anything else saved
+       (an array forward computed) is a constant. All of it is freed by backward (without
+       ``retain_graph``), after which running the node again raises torch's error. So a tensor
+       backward reads (an index, a mask, a weight; integer and boolean ones too) is a positional input,
+       never a keyword argument; ``save_for`` keeps an item only if a gradient needs it, as torch does.
+    5. ``ctx`` holds Python values only (shapes, flags, plans made of numbers); index arrays that
+       depend only on those are recipes (``indexing.Made``), made again when used.
     6. Public names come from ``Op.function()`` / ``Op.inplace_function()`` or ``@register``
        (``minitorch._registry``): that one line makes the Tensor method and the
        ``minitorch.*`` function; ``tests/test_registry.py`` sweeps every registered op with
@@ -57,6 +62,9 @@ class Op(Node):
     inplace = False
     view = False
     _to_save = None       # what forward passed to save_for_backward, until it is packed
+    # Per item forward saves: the position of the input whose gradient needs it (None: always kept). An item
+    # no gradient needs is not kept (as torch saves ``self`` of ``self * other`` only if ``other`` needs grad).
+    save_for = None
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -69,6 +77,11 @@ class Op(Node):
         self._to_save = arrays
 
     saved_tensors = property(Node._unpack, doc="What forward saved: arrays, or tensors under create_graph.")
+
+    def check_saved(self) -> None:
+        """Check the versions of what forward saved, for a backward that reads none of it (inputs kept only
+        for that check, as torch's node keeps them)."""
+        self._unpack(False)
 
     @property
     def needs_input_grad(self) -> tuple:
@@ -124,6 +137,9 @@ class Op(Node):
         if to_save is not None:
             del self._to_save
             if to_save:
+                save_for = self.save_for
+                if save_for is not None and NO_EDGE in self.next_functions:  # an input needs no gradient
+                    to_save = _needed(to_save, save_for, self.next_functions)
                 self._pack(to_save, arrays, inputs, raw_outputs, results)
         out = results[0]._data
         self._out_shape, self._out_dtype = out.shape, out.dtype  # Node._set_meta, inlined: once per op
@@ -131,6 +147,8 @@ class Op(Node):
             self._more_meta = tuple((r._data.shape, r._data.dtype) for r in results[1:])
 
     def _apply(self, grads, create_graph):
+        if self._released:  # (as torch's nodes, which unpack all they saved before computing anything)
+            raise RuntimeError(RELEASED_MESSAGE)
         self._as_tensors = create_graph
         res = type(self).backward(self, *grads)
         return res if type(res) is tuple else (res,)
@@ -172,6 +190,18 @@ def zeros_for(g):
     if isinstance(g, Tensor):
         return Tensor._wrap(np.zeros(g._data.shape, g._data.dtype))
     return np.zeros_like(g)
+
+
+def _needed(items, save_for, edges):
+    """``items`` with None for those no gradient needs: item k is needed if input ``save_for[k]`` has an edge
+    (``edges[i][0]`` is not None: it needs a gradient)."""
+    kept = items
+    for k, i in enumerate(save_for):
+        if i is not None and edges[i][0] is None and kept[k] is not None:
+            if kept is items:
+                kept = list(items)
+            kept[k] = None
+    return kept
 
 
 # The elementwise math whose derivative formulas assume real numbers (a complex one needs conj(f'(z))):
@@ -327,6 +357,9 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     if out is not target:
         saved = ctx._to_save
         if saved and record:
+            if ctx.save_for is not None:  # (what no gradient needs is dropped now: no snapshot for it)
+                edges = [(x if isinstance(x, Tensor) and x._requires_grad else None, 0) for x in inputs]
+                saved = _needed(saved, ctx.save_for, edges)
             if any(s is target for s in saved):
                 # forward saved the value about to be overwritten: keep it, in the graph (higher orders)
                 snapshot = t.clone()

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
+from .._dtype import C_NAMES, from_numpy_dtype
 from ..utils.hooks import add_hook
 from .grad_mode import state
 
@@ -356,7 +356,9 @@ def forward_name(node) -> str:
 
 def _modified_message(arr, current, expected, source, vc) -> str:
     shape = ", ".join(str(s) for s in arr.shape)
-    kind = from_numpy_dtype(arr.dtype).legacy_name
+    dtype = from_numpy_dtype(arr.dtype)
+    # torch names a type by its legacy tensor class, or as CPU<scalar>Type where there is none (bool, complex)
+    kind = f"CPU{C_NAMES[dtype]}Type" if dtype.is_bool or dtype.is_complex else dtype.legacy_name
     fn, nr = source
     producer = "" if fn is None or isinstance(fn, AccumulateGrad) else f", which is output {nr} of {forward_name(fn)},"
     msg = (f"one of the variables needed for gradient computation has been modified by an inplace operation: "

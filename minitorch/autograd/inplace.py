@@ -77,6 +77,13 @@ class CopySlices(Node):
         self.fn = fn
         self.region = _Region(base._data, view_arr)
 
+    # what the in-place op saved is this node's: backward frees it here, and summaries show it
+    _saved = property(lambda self: self.fn._saved, lambda self, value: setattr(self.fn, "_saved", value))
+    _released = property(lambda self: self.fn._released, lambda self, value: setattr(self.fn, "_released", value))
+
+    def _saved_entries(self) -> list:
+        return self.fn._saved_entries()
+
     def _apply(self, grads, create_graph):
         grad = grads[0]
         fn_grads = self.fn._apply([RegionOf.apply(grad, region=self.region)], create_graph)

@@ -43,12 +43,13 @@ class StandardGamma(Op, name="StandardGammaBackward0"):
     def forward(ctx, alpha):
         x = numpy_generator(None).standard_gamma(alpha.astype(np.float64))
         x = np.maximum(x, np.finfo(alpha.dtype).tiny).astype(alpha.dtype)
-        ctx.grad_alpha = standard_gamma_grad(alpha, x).astype(alpha.dtype)
+        ctx.save_for_backward(alpha, standard_gamma_grad(alpha, x).astype(alpha.dtype))
         return x
 
     @staticmethod
     def backward(ctx, g):
-        return g * ctx.grad_alpha
+        _, grad_alpha = ctx.saved_tensors
+        return g * grad_alpha
 
 
 def standard_gamma(alpha):

@@ -22,6 +22,7 @@ from .._ops import sampling as _sampling
 from .._ops.arithmetic import clamp, mul_, where
 from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
 from .._ops.embedding import Embedding
+from .._ops.indexing import ARRAY, Made
 from .._ops.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg import Addmm, einsum, matmul
 from .._ops.pooling_functions import avg_pool2d
@@ -109,8 +110,7 @@ def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tenso
     _check_pad(input, pad, mode)
     op = {("reflect", 1): _pool.ReflectionPad1D, ("reflect", 3): _pool.ReflectionPad3D,
           ("replicate", 1): _pool.ReplicationPad1D, ("replicate", 3): _pool.ReplicationPad3D}.get((mode, n), ops[mode])
-    index = tuple(slice(None) if b == a == 0 else
-                  _pool.pad_index(input.shape[d], b, a, mode).reshape((-1,) + (1,) * (input.dim() - d - 1))
+    index = tuple(slice(None) if b == a == 0 else Made(_pool.pad_index, input.shape[d], b, a, mode, d, input.dim())
                   for d, (b, a) in enumerate(pairs))
     return op.apply(input, index=index)
 
@@ -561,7 +561,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         padding_idx += weight.shape[0]
     if max_norm is not None:
         _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
-    return Embedding.apply(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+    return Embedding.apply(weight, input, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
 
 
 _BAG_MODES = ("sum", "mean", "max")
@@ -620,12 +620,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
     if padding_idx is not None:
         used &= idx != padding_idx
     idx, bag = idx[used], bag[used]
-    rows = Embedding.apply(weight, indices=idx, scale_grad_by_freq=scale_grad_by_freq)
+    kept = [t for t in (input, offsets, per_sample_weights) if t is not None]
+    rows = Embedding.apply(weight, idx, *kept, scale_grad_by_freq=scale_grad_by_freq, keep_weight=True)
     if mode == "max":
         return _bag_max(rows, bag, bags)
     if per_sample_weights is not None:
         rows = rows * per_sample_weights[Tensor._wrap(np.flatnonzero(used))].unsqueeze(1)
-    out = _IndexScatter.apply(rows, shape=(bags, dim), index=(bag,), accumulate=True)
+    out = _IndexScatter.apply(rows, bag, shape=(bags, dim), index=(ARRAY,), accumulate=True)
     if mode == "mean":
         counts = np.maximum(np.bincount(bag, minlength=bags), 1).astype(weight._data.dtype)
         out = out / Tensor._wrap(counts[:, None])
@@ -636,14 +637,14 @@ def _bag_max(rows, bag, bags):
     """Per bag and column, the largest of ``rows`` (bags are contiguous runs of ``bag``); 0 for empty bags."""
     out_shape = (bags, rows.shape[1])
     if not bag.size:
-        return _IndexScatter.apply(rows, shape=out_shape, index=(bag,), accumulate=True)
+        return _IndexScatter.apply(rows, bag, shape=out_shape, index=(ARRAY,), accumulate=True)
     vals = rows._data
     starts = np.flatnonzero(np.r_[True, bag[1:] != bag[:-1]])
     top = np.maximum.reduceat(vals, starts, axis=0)
     is_top = vals == top[np.searchsorted(starts, np.arange(bag.size), side="right") - 1]
     first = np.minimum.reduceat(np.where(is_top, np.arange(bag.size)[:, None], bag.size), starts, axis=0)
     picked = rows.gather(0, Tensor._wrap(first))
-    return _IndexScatter.apply(picked, shape=out_shape, index=(bag[starts],), accumulate=True)
+    return _IndexScatter.apply(picked, bag[starts], shape=out_shape, index=(ARRAY,), accumulate=True)
 
 
 @functional_op
@@ -761,9 +762,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     bad = t[(t != ignore_index) & ((t < 0) | (t >= classes))]
     if bad.size:
         raise IndexError(f"Target {bad[0]} is out of bounds.")
-    w = None if weight is None else weight._data
     op = _loss.NllLoss2d if rest else _loss.NllLoss
-    out = op.apply(flat_in, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
+    out = op.apply(flat_in, target if target.dim() == 1 else target.reshape(-1), weight, ignore_index=ignore_index,
+                   reduction=reduction)
     return out.reshape(tuple(target.shape)) if reduction == "none" and rest else out
 
 
@@ -848,9 +849,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_dtype.C_NAMES[target.dtype]} but expected {_dtype.C_NAMES[input.dtype]}")
     _loss.refuse_grad("binary_cross_entropy", "weight", weight)
-    w = None if weight is None else np.broadcast_to(weight._data, broadcast_shapes(target.shape, weight.shape))
-    return _loss.BinaryCrossEntropy.apply(input, target, weight=w, reduction=_reduction(size_average, reduce,
-                                                                                        reduction))
+    if weight is not None:
+        broadcast_shapes(target.shape, weight.shape)  # torch's error where its expand would fail
+    return _loss.BinaryCrossEntropy.apply(input, target, weight, reduction=_reduction(size_average, reduce, reduction))
 
 
 @functional_op
@@ -869,10 +870,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         input = input.to(target.dtype)
     _loss.refuse_grad("binary_cross_entropy_with_logits", "weight", weight)
     _loss.refuse_grad("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
-    w = None if weight is None else weight._data
-    pw = None if pos_weight is None else pos_weight._data
-    broadcast_shape(*(a.shape for a in (pw, input, w) if a is not None))  # torch's order of the operands
-    return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight=w, pos_weight=pw,
+    broadcast_shape(*(a.shape for a in (pos_weight, input, weight) if a is not None))  # torch's order of the operands
+    return _loss.BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight,
                                                     reduction=_reduction(size_average, reduce, reduction))
 
 
@@ -1056,15 +1055,16 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
     x = _margin_loss_input(input, target, "multi_margin_loss")
     _loss.refuse_grad("multi_margin_loss", "weight", weight)
     classes = x.shape[1]
-    t = target._data.reshape(-1, 1)
+    rows = target.reshape(-1, 1)  # a view: its version is checked in backward, as torch's node checks target's
+    t = rows._data
     if t.size and (t.min() < 0 or t.max() >= classes):
         raise RuntimeError("target out of range")
-    z = margin - x.gather(1, Tensor._wrap(t)) + x
+    z = margin - x.gather(1, rows) + x
     hinge = where(z > 0, z, 0.0)  # torch adds only the positive terms: a NaN one counts for nothing
     if p == 2:
         hinge = hinge * hinge
     if weight is not None:
-        hinge = hinge * weight[Tensor._wrap(t)]
+        hinge = hinge * weight.gather(0, rows.reshape(-1)).reshape(-1, 1)
     losses = where(Tensor._wrap(t == np.arange(classes)), 0.0, hinge).sum(1) / classes
     if input.dim() < 2 and reduction == "none":
         losses = losses.reshape(target.shape)

@@ -7,7 +7,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..._ops.indexing import IndexScatter
+from ..._ops.indexing import ARRAY, IndexScatter
 from ..._ops.view import cat
 from ..._tensor import Tensor
 from .. import functional as F
@@ -79,7 +79,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
                 continue
             local = F.log_softmax(projection(input[Tensor._wrap(rows)]), dim=1)
             local = local.gather(1, Tensor._wrap(t[rows, None] - self.cutoffs[i])).squeeze(1)
-            output = output + IndexScatter.apply(local, shape=(len(t),), index=(rows,))
+            output = output + IndexScatter.apply(local, rows, shape=(len(t),), index=(ARRAY,))
         loss = (-output).mean()
         return _ASMoutput(output if batched else output.squeeze(0), loss)
 
