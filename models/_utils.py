@@ -88,13 +88,13 @@ def _ovewrite_named_param(kwargs: dict[str, Any], param: str, new_value: Any) ->
 
 
 def _build(factory: Callable[..., M], weights: WeightsEnum | None, progress: bool, kwargs: dict[str, Any]) -> M:
-    """``factory(**kwargs)`` with ``weights`` loaded into it. The weights file is read and verified before the
-    model is built; ``num_classes`` becomes the number of the weights' categories (an error if the caller asked
-    for another number), as in torchvision."""
+    """``factory(**kwargs)`` with ``weights`` loaded into it. ``num_classes`` becomes the number of the weights'
+    categories (an error, before any download, if the caller asked for another number), as in torchvision; the
+    weights file is read and verified before the model is built."""
     if weights is None:
         return factory(**kwargs)
-    state_dict = weights.get_state_dict(progress=progress, check_hash=True)
     _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
+    state_dict = weights.get_state_dict(progress=progress, check_hash=True)
     model = factory(**kwargs)
     model.load_state_dict(state_dict)
     return model
