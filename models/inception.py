@@ -49,7 +49,8 @@ def _pooled(x: Tensor, conv: nn.Module) -> Tensor:
 class InceptionA(_Branches):
     """35x35 block: 1x1 (64); 1x1 (48), 5x5 (64); 1x1 (64), 3x3 (96), 3x3 (96); avg pool, 1x1 (``pool_features``)."""
 
-    def __init__(self, in_channels: int, pool_features: int, conv_block: Callable[..., nn.Module] | None = None) -> None:
+    def __init__(self, in_channels: int, pool_features: int,
+                 conv_block: Callable[..., nn.Module] | None = None) -> None:
         super().__init__()
         if conv_block is None:
             conv_block = BasicConv2d

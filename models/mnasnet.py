@@ -35,7 +35,8 @@ class _InvertedResidual(nn.Module):
         mid_ch = in_ch * expansion_factor
         self.apply_residual = in_ch == out_ch and stride == 1
         self.layers = nn.Sequential(
-            nn.Conv2d(in_ch, mid_ch, 1, bias=False), nn.BatchNorm2d(mid_ch, momentum=bn_momentum), nn.ReLU(inplace=True),
+            nn.Conv2d(in_ch, mid_ch, 1, bias=False), nn.BatchNorm2d(mid_ch, momentum=bn_momentum),
+            nn.ReLU(inplace=True),
             nn.Conv2d(mid_ch, mid_ch, kernel_size, padding=kernel_size // 2, stride=stride, groups=mid_ch, bias=False),
             nn.BatchNorm2d(mid_ch, momentum=bn_momentum), nn.ReLU(inplace=True),
             nn.Conv2d(mid_ch, out_ch, 1, bias=False), nn.BatchNorm2d(out_ch, momentum=bn_momentum))
@@ -151,7 +152,8 @@ def _mnasnet_weights(file: str, resize_size: int, num_params: int, accuracy: tup
     docs = ("These weights reproduce closely the results of the paper." if original
             else new_recipe_docs(claim="were trained from scratch"))
     recipe = "https://github.com/1e100/mnasnet_trainer" if original else "https://github.com/pytorch/vision/pull/6019"
-    return _imagenet_weights(f"https://download.pytorch.org/models/{file}", resize_size, accuracy, num_params=num_params,
+    return _imagenet_weights(f"https://download.pytorch.org/models/{file}", resize_size, accuracy,
+                             num_params=num_params,
                              recipe=recipe, _ops=ops, _file_size=file_size, _docs=docs)
 
 

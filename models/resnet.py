@@ -19,9 +19,10 @@ from ._utils import _build, _ovewrite_named_param, handle_legacy_interface
 
 __all__ = ["ResNet", "BasicBlock", "Bottleneck", "CifarResNet", "ResNet18_Weights", "ResNet34_Weights",
            "ResNet50_Weights", "ResNet101_Weights", "ResNet152_Weights", "ResNeXt50_32X4D_Weights",
-           "ResNeXt101_32X8D_Weights", "ResNeXt101_64X4D_Weights", "Wide_ResNet50_2_Weights", "Wide_ResNet101_2_Weights",
-           "Cifar_ResNet20_Weights", "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
-           "resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2", "cifar_resnet20"]
+           "ResNeXt101_32X8D_Weights", "ResNeXt101_64X4D_Weights", "Wide_ResNet50_2_Weights",
+           "Wide_ResNet101_2_Weights", "Cifar_ResNet20_Weights", "resnet18", "resnet34", "resnet50", "resnet101",
+           "resnet152", "resnext50_32x4d", "resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2",
+           "wide_resnet101_2", "cifar_resnet20"]
 
 
 def conv3x3(in_planes: int, out_planes: int, stride: int = 1, groups: int = 1, dilation: int = 1) -> nn.Conv2d:
@@ -302,7 +303,8 @@ class ResNeXt101_32X8D_Weights(WeightsEnum):
 
 class ResNeXt101_64X4D_Weights(WeightsEnum):
     IMAGENET1K_V1 = _v2("resnext101_64x4d-173b62eb.pth", 83455272, (83.246, 96.454), 15.46, 319.318,
-                        "https://github.com/pytorch/vision/pull/5935", new_recipe_docs(claim="were trained from scratch"))
+                        "https://github.com/pytorch/vision/pull/5935",
+                        new_recipe_docs(claim="were trained from scratch"))
     DEFAULT = IMAGENET1K_V1
 
 

@@ -118,7 +118,8 @@ def _shufflenet_weights(file: str, resize_size: int, num_params: int, accuracy: 
             else new_recipe_docs(claim="were trained from scratch"))
     recipe = "https://github.com/ericsun99/Shufflenet-v2-Pytorch" if original else \
         "https://github.com/pytorch/vision/pull/5906"
-    return _imagenet_weights(f"https://download.pytorch.org/models/{file}", resize_size, accuracy, num_params=num_params,
+    return _imagenet_weights(f"https://download.pytorch.org/models/{file}", resize_size, accuracy,
+                             num_params=num_params,
                              recipe=recipe, _ops=ops, _file_size=file_size, _docs=docs)
 
 

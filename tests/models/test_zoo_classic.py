@@ -64,7 +64,8 @@ def test_signatures(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_outcomes(family):
     for name, call in FAMILIES[family].outcomes.items():
-        assert outcome(models, minitorch.nn, call) == FIXTURES[family]["outcomes"][name], name
+        with skipped_init():  # the calls look at structure, or at values they set themselves
+            assert outcome(models, minitorch.nn, call) == FIXTURES[family]["outcomes"][name], name
 
 
 @pytest.mark.parametrize("family,case", CASES, ids=[case for _, case in CASES])

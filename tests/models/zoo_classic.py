@@ -12,6 +12,8 @@ network makes affordable.
 from __future__ import annotations
 
 import functools
+import re
+from unittest import mock
 
 from zoo_record import Case, Family, resolve
 
@@ -64,6 +66,58 @@ def _inception(models, nn):
     return model
 
 
+def _with_weights(builder, source, observe, **kwargs):
+    """A call: ``builder(**kwargs)`` (``kwargs`` name weights) with the weights' file replaced by the state_dict
+    ``source(models)`` (no download), then ``observe(model)``."""
+    def call(models, nn):
+        state = source(models)
+        with mock.patch.object(models.get_model_weights(builder), "get_state_dict", lambda *args, **kw: state):
+            return observe(models.get_model(builder, **kwargs))
+    return call
+
+
+def _googlenet_state(models):
+    return models.GoogLeNet(init_weights=False).state_dict()
+
+
+def _inception_state(models):
+    return models.Inception3(init_weights=False).state_dict()
+
+
+def _googlenet_seen(model):
+    return model.aux_logits, model.transform_input, model.aux1 is None, model.aux2 is None, model.fc.out_features
+
+
+def _inception_seen(model):
+    return model.aux_logits, model.transform_input, model.AuxLogits is None, model.fc.out_features
+
+
+def _densenet_v1_state(models):
+    """densenet121's state_dict as torchvision's checkpoints have it (saved before batch norms counted their
+    batches, with keys ``norm.1`` for ``norm1``, ...), with one entry set to 0.5 to see it loaded."""
+    state = models.densenet121().state_dict()
+    key = "features.denseblock2.denselayer3.conv2.weight"
+    state[key] = state[key] * 0 + 0.5
+    return {re.sub(r"(denselayer\d+\.(?:norm|relu|conv))([12])\.", r"\1.\2.", k): v for k, v in state.items()
+            if not k.endswith("num_batches_tracked")}
+
+
+def _mnasnet_version_1(models, nn):
+    """A version 1 state_dict (made by loading the version 2 one with version 1 metadata: the stem is rebuilt, then
+    its sizes do not match) loaded into a new mnasnet0_5: the stem is rebuilt, with a warning."""
+    model = models.mnasnet0_5()
+    state = model.state_dict()
+    state._metadata[""]["version"] = 1
+    try:
+        model.load_state_dict(state)
+    except RuntimeError as e:
+        mismatch = re.findall(r"size mismatch for (\S+):", str(e))  # (the messages print torch.Size)
+    fresh = models.mnasnet0_5()
+    fresh.load_state_dict(model.state_dict())
+    return (mismatch, fresh._version, fresh.state_dict()._metadata[""], [m.out_channels for m in fresh.layers[:8]
+                                                                          if isinstance(m, nn.Conv2d)])
+
+
 RESNET_BUILDERS = ("resnet101", "resnet152", "resnext50_32x4d", "resnext101_32x8d", "resnext101_64x4d",
                    "wide_resnet50_2", "wide_resnet101_2")
 
@@ -91,7 +145,9 @@ FAMILIES = {
             growth_rate=4, block_config=(2, 1, 2, 1), num_init_features=8, bn_size=2, num_classes=10),
             (2, 3, 32, 32), ("eval", "train"))},
         outcomes={"num_classes_with_weights": lambda models, nn: models.densenet121(weights="DEFAULT",
-                                                                                    num_classes=10)}),
+                                                                                    num_classes=10),
+                  "checkpoint_keys": _with_weights("densenet121", _densenet_v1_state, lambda m: (
+                      m.features.denseblock2.denselayer3.conv2.weight.detach().sum().item()), weights="DEFAULT")}),
     "googlenet": Family(
         builders=("googlenet",),
         signatures=("googlenet:GoogLeNet", "googlenet:Inception", "googlenet:InceptionAux", "googlenet:BasicConv2d"),
@@ -100,6 +156,12 @@ FAMILIES = {
                   "aux_logits_false_with_weights": lambda models, nn: models.googlenet(weights="DEFAULT",
                                                                                        aux_logits=False),
                   "num_classes_with_weights": lambda models, nn: models.googlenet(weights="DEFAULT", num_classes=10),
+                  "weights": _with_weights("googlenet", _googlenet_state, _googlenet_seen, weights="DEFAULT"),
+                  "weights_aux": _with_weights("googlenet", _googlenet_state, _googlenet_seen, weights="DEFAULT",
+                                               aux_logits=True),
+                  "weights_raw_input": _with_weights("googlenet", _googlenet_state, _googlenet_seen,
+                                                     weights="IMAGENET1K_V1", transform_input=False),
+                  "pretrained": _with_weights("googlenet", _googlenet_state, _googlenet_seen, pretrained=True),
                   "outputs": lambda models, nn: (models.GoogLeNetOutputs._fields, models.GoogLeNetOutputs.__name__,
                                                  models.googlenet.__name__)}),
     "inception": Family(
@@ -107,11 +169,16 @@ FAMILIES = {
         signatures=("inception:Inception3", "inception:InceptionA", "inception:InceptionB", "inception:InceptionC",
                     "inception:InceptionD", "inception:InceptionE", "inception:InceptionAux",
                     "inception:BasicConv2d"),
-        cases={"inception_v3_narrow": Case(_inception, (2, 3, 299, 299), ("eval", "train"))},
+        cases={"inception_v3_narrow": Case(_inception, (1, 3, 75, 75)),
+               # the auxiliary classifier runs in training, from 299x299 images (two: batch statistics)
+               "inception_v3_narrow_train": Case(_inception, (2, 3, 299, 299), ("train",), init=False)},
         outcomes={"blocks": lambda models, nn: models.Inception3(inception_blocks=[]),
                   "aux_logits_false_with_weights": lambda models, nn: models.inception_v3(weights="DEFAULT",
                                                                                           aux_logits=False),
-                  "outputs": lambda models, nn: (models.InceptionOutputs._fields, models.InceptionOutputs.__name__)}),
+                  "outputs": lambda models, nn: (models.InceptionOutputs._fields, models.InceptionOutputs.__name__),
+                  "weights": _with_weights("inception_v3", _inception_state, _inception_seen, weights="DEFAULT"),
+                  "weights_raw_input": _with_weights("inception_v3", _inception_state, _inception_seen,
+                                                     weights="DEFAULT", transform_input=False)}),
     "shufflenetv2": Family(
         builders=("shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0"),
         signatures=("shufflenetv2:ShuffleNetV2", "shufflenetv2:InvertedResidual"),
@@ -139,5 +206,8 @@ FAMILIES = {
                   "round_up_bias": lambda models, nn: models.mnasnet._round_to_multiple_of(10, 8, 1.0),
                   "stride": lambda models, nn: models.mnasnet._InvertedResidual(8, 8, 3, 3, 3),
                   "kernel": lambda models, nn: models.mnasnet._InvertedResidual(8, 8, 7, 1, 3),
-                  "repeats": lambda models, nn: models.mnasnet._stack(8, 8, 3, 1, 3, 0, 0.1)}),
+                  "repeats": lambda models, nn: models.mnasnet._stack(8, 8, 3, 1, 3, 0, 0.1),
+                  "version_1": _mnasnet_version_1,
+                  "no_version": lambda models, nn: models.mnasnet0_5().load_state_dict(
+                      dict(models.mnasnet0_5().state_dict()))}),
 }
