@@ -6,6 +6,7 @@ zoo_classic.py says which)."""
 import contextlib
 import hashlib
 import json
+import pathlib
 import warnings
 
 import pytest
@@ -74,3 +75,16 @@ def test_forward_backward_and_initialisation(family, case):
     # a case that does not check the initialisation skips it (AlexNet's and VGG's classifiers before narrowing)
     actual = run_case(minitorch, models, spec, contextlib.nullcontext if spec.init else skipped_init)
     assert_close_record(actual, FIXTURES[family]["cases"][case], case)
+
+
+def test_readme_models_table():
+    """The README's models table has each builder's row: torchvision's parameter count, the default weights' file
+    size and the ImageNet weights."""
+    readme = (pathlib.Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in readme.splitlines() if line.startswith("| ")}
+    assert rows["model"] == "| model | parameters | size (MB) | weights |"
+    for name in ["resnet18", "resnet34", "resnet50"] + [name for _, name in BUILDERS]:
+        weights = models.get_model_weights(name)
+        entries = [m.name + (" (default)" if m is weights.DEFAULT else "") for m in weights if m.url is not None]
+        meta = weights.DEFAULT.meta
+        assert rows[name] == f"| {name} | {meta['num_params']:,} | {meta['_file_size']} | {', '.join(entries)} |"
