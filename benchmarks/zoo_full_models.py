@@ -19,15 +19,16 @@ import subprocess
 import sys
 import time
 
+import numpy as np
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "models"))
+from zoo_classic import FAMILIES  # noqa: E402
+from zoo_record import deterministic, set_deterministic_state  # noqa: E402
 
 
 def run_one(lib_name: str, name: str) -> dict:
     """Build, load deterministic weights, run eval forward/backward (and, on minitorch, a train step)."""
-    import numpy as np
-    from zoo_record import deterministic, set_deterministic_state
-
     if lib_name == "torch":
         import torch as lib
         import torchvision.models as models
@@ -72,7 +73,6 @@ def main() -> None:
     if args.one:
         print(json.dumps(run_one(*args.one)))
         return
-    from zoo_classic import FAMILIES
     names = args.builders or [name for family in FAMILIES.values() for name in family.builders]
     print("| model | parameters | build (s) | eval fwd+bwd (s) | train fwd+bwd (s) | train output | peak RSS (MB) "
           "| output sum: minitorch / torchvision | input grad abs sum: minitorch / torchvision |")

@@ -1,6 +1,8 @@
 """``minitorch.models``: image classifiers with torchvision's structure, names and weights API.
 
-``resnet18``, ``resnet34``, ``resnet50`` and ``mobilenet_v2`` build torchvision's architectures (same
+The builders of torchvision's classification families (``resnet18`` ... ``wide_resnet101_2``, ``alexnet``,
+``vgg11`` ... ``vgg19_bn``, ``squeezenet1_0``, ``densenet121``, ``googlenet``, ``inception_v3``,
+``shufflenet_v2_x0_5``, ``mnasnet0_5``, ``mobilenet_v2``, ...) build torchvision's architectures (same
 state_dict keys and shapes, so torchvision checkpoints load with ``minitorch.load``). ``cifar_resnet20``
 and ``cifar_mobilenet_v2`` are small presets for 32x32 images that train on a CPU in minutes. Each
 builder takes ``weights`` (a member of its weights enum, its name, or None), ``progress`` and the legacy
