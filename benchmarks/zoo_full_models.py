@@ -23,7 +23,7 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "models"))
-from zoo_classic import FAMILIES  # noqa: E402
+from zoo_classic_cases import FAMILIES  # noqa: E402
 from zoo_record import deterministic, set_deterministic_state  # noqa: E402
 
 

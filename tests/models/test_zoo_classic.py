@@ -2,7 +2,7 @@
 (tests/fixtures/zoo/*.json.gz, from tests/fixtures/make_zoo_fixtures.py): every builder's module tree, state_dict
 keys, shapes, dtypes and parameter count, its warnings, signature and weights enum; the classes' signatures; errors;
 and forward/backward numbers and initialisation of small models with deterministic weights (tests/models/
-zoo_classic.py says which)."""
+zoo_classic_cases.py says which)."""
 import contextlib
 import hashlib
 import json
@@ -14,7 +14,7 @@ import pytest
 import minitorch
 import minitorch.models as models
 from minitorch.models._api import IMAGENET_CATEGORIES
-from zoo_classic import FAMILIES
+from zoo_classic_cases import FAMILIES
 from zoo_record import outcome, resolve, run_case, signature, structure, weights_record
 from zoo_support import assert_close_record, cheap_parameters, load_fixture, skipped_init
 

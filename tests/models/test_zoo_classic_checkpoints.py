@@ -4,7 +4,7 @@ metadata (the modules' versions).
 
 Per family: its smallest builder with the keys, shapes and dtypes torchvision recorded (tests/fixtures/zoo), or,
 where every builder is big for the suite (AlexNet, VGG, DenseNet, GoogLeNet with its auxiliary classifiers, Inception
-v3, the ResNets), the model of its first case in tests/models/zoo_classic.py.
+v3, the ResNets), the model of its first case in tests/models/zoo_classic_cases.py.
 """
 from collections import OrderedDict
 
@@ -12,7 +12,7 @@ import pytest
 
 import minitorch
 import minitorch.models as models
-from zoo_classic import FAMILIES
+from zoo_classic_cases import FAMILIES
 from zoo_record import deterministic, dtype_name
 from zoo_support import load_fixture, skipped_init
 

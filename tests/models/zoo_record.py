@@ -1,7 +1,7 @@
 """What the model-zoo tests compare between minitorch and torchvision, computed by the same code for both.
 
 Every function takes the library (``torch`` or ``minitorch``) and its models package (``torchvision.models`` or
-``minitorch.models``) as arguments, so tests/fixtures/make_zoo_fixtures.py records torchvision's answers with it
+``minitorch.models``) as arguments, so tests/fixtures/zoo_classic.py records torchvision's answers with it
 and the tests compute minitorch's with it. Nothing here imports torch.
 
 - ``structure``: a model's module tree (qualified name, class name, ``extra_repr``), its state_dict keys with
@@ -35,12 +35,12 @@ class Case:
     build: Callable[[Any, Any], Any]
     input: tuple[int, ...]
     modes: tuple[str, ...] = ("eval",)
-    init: bool = True  # False: the build draws too many random numbers for the suite (see zoo_classic)
+    init: bool = True  # False: the build draws too many random numbers for the suite (see zoo_classic_cases)
 
 
 @dataclass(frozen=True)
 class Family:
-    """A family of torchvision's zoo, recorded in tests/fixtures/zoo/<name>.json.
+    """A family of torchvision's zoo, recorded in tests/fixtures/zoo/<name>.json.gz.
 
     ``builders``: its builder names; ``signatures``: ``"module:attr"`` paths (in the models package) of the classes
     and functions whose parameters are compared; ``cases``: reduced or small models whose numbers are compared;
