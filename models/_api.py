@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 import minitorch
 from minitorch import hub, nn, serialization
 from minitorch.datasets._presets import ImageClassification
+from minitorch.datasets.transforms import InterpolationMode
 
 __all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
            "list_models", "read_manifest", "update_manifest", "weights_dir"]
@@ -112,17 +113,25 @@ IMAGENET_CATEGORIES: list[str] = json.loads((_PACKAGE_WEIGHTS / "imagenet_catego
 PAPER_RECIPE_DOCS = "These weights reproduce closely the results of the paper using a simple training recipe."
 
 
-def new_recipe_docs(variant: str = "") -> str:
-    """The ``_docs`` of torchvision's entries trained with (``variant`` of) its newer recipe."""
-    return (f"These weights improve upon the results of the original paper by using {variant}TorchVision's `new "
-            "training recipe <https://pytorch.org/blog/how-to-train-state-of-the-art-models-using-torchvision-latest-"
-            "primitives/>`_.")
+def new_recipe_docs(variant: str = "", claim: str = "improve upon the results of the original paper") -> str:
+    """The ``_docs`` of torchvision's entries trained with (``variant`` of) its newer recipe, which ``claim``."""
+    return (f"These weights {claim} by using {variant}TorchVision's `new training recipe "
+            "<https://pytorch.org/blog/how-to-train-state-of-the-art-models-using-torchvision-latest-primitives/>`_.")
 
 
-def _imagenet_weights(url: str, resize_size: int, accuracy: tuple[float, float], **meta: Any) -> Weights:
-    """An entry of torchvision's ImageNet weights: evaluated at 224 pixels after resizing to ``resize_size``, with
-    its ImageNet-1K top-1 and top-5 ``accuracy`` (%)."""
-    return Weights(url=url, transforms=partial(ImageClassification, crop_size=224, resize_size=resize_size),
+PORTED_DOCS = "These weights are ported from the original paper."
+
+
+def _imagenet_weights(url: str, resize_size: int, accuracy: tuple[float, float], crop_size: int = 224,
+                      interpolation: InterpolationMode = InterpolationMode.BILINEAR,
+                      mean: tuple[float, ...] = (0.485, 0.456, 0.406), std: tuple[float, ...] = (0.229, 0.224, 0.225),
+                      **meta: Any) -> Weights:
+    """An entry of torchvision's ImageNet weights: evaluated at ``crop_size`` pixels (default 224) after resizing to
+    ``resize_size`` with ``interpolation`` and normalising by ``mean`` and ``std``, with its ImageNet-1K top-1 and
+    top-5 ``accuracy`` (%)."""
+    transforms = partial(ImageClassification, crop_size=crop_size, resize_size=resize_size,
+                         interpolation=interpolation, mean=mean, std=std)
+    return Weights(url=url, transforms=transforms,
                    meta={"min_size": (1, 1), "categories": IMAGENET_CATEGORIES, **meta,
                          "_metrics": {"ImageNet-1K": {"acc@1": accuracy[0], "acc@5": accuracy[1]}}})
 

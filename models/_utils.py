@@ -90,9 +90,11 @@ def _ovewrite_named_param(kwargs: dict[str, Any], param: str, new_value: Any) ->
 def _build(factory: Callable[..., M], weights: WeightsEnum | None, progress: bool, kwargs: dict[str, Any]) -> M:
     """``factory(**kwargs)`` with ``weights`` loaded into it. The weights file is read and verified before the
     model is built; ``num_classes`` becomes the number of the weights' categories (an error if the caller asked
-    for another number), as in torchvision."""
+    for another number, before any download where the categories are known without the file), as in torchvision."""
     if weights is None:
         return factory(**kwargs)
+    if "categories" in weights.meta:  # the project's own weights have theirs in the manifest, beside the file
+        _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
     state_dict = weights.get_state_dict(progress=progress, check_hash=True)
     _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
     model = factory(**kwargs)

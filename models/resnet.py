@@ -13,11 +13,16 @@ from typing import Any, Callable
 import minitorch
 from minitorch import Tensor, nn
 
-from ._api import PAPER_RECIPE_DOCS, WeightsEnum, _imagenet_weights, new_recipe_docs, _synthetic_weights, register_model
-from ._utils import _build, handle_legacy_interface
+from ._api import (PAPER_RECIPE_DOCS, Weights, WeightsEnum, _imagenet_weights, _synthetic_weights, new_recipe_docs,
+                   register_model)
+from ._utils import _build, _ovewrite_named_param, handle_legacy_interface
 
 __all__ = ["ResNet", "BasicBlock", "Bottleneck", "CifarResNet", "ResNet18_Weights", "ResNet34_Weights",
-           "ResNet50_Weights", "Cifar_ResNet20_Weights", "resnet18", "resnet34", "resnet50", "cifar_resnet20"]
+           "ResNet50_Weights", "ResNet101_Weights", "ResNet152_Weights", "ResNeXt50_32X4D_Weights",
+           "ResNeXt101_32X8D_Weights", "ResNeXt101_64X4D_Weights", "Wide_ResNet50_2_Weights",
+           "Wide_ResNet101_2_Weights", "Cifar_ResNet20_Weights", "resnet18", "resnet34", "resnet50", "resnet101",
+           "resnet152", "resnext50_32x4d", "resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2",
+           "wide_resnet101_2", "cifar_resnet20"]
 
 
 def conv3x3(in_planes: int, out_planes: int, stride: int = 1, groups: int = 1, dilation: int = 1) -> nn.Conv2d:
@@ -251,6 +256,73 @@ class ResNet50_Weights(WeightsEnum):
     DEFAULT = IMAGENET1K_V2
 
 
+def _v1(file: str, num_params: int, accuracy: tuple[float, float], ops: float, file_size: float,
+        recipe: str = _RESNET_RECIPE) -> Weights:
+    """torchvision's first ImageNet weights of a ResNet (resized from 256)."""
+    return _imagenet_weights(f"https://download.pytorch.org/models/{file}", 256, accuracy, num_params=num_params,
+                             recipe=recipe, _ops=ops, _file_size=file_size, _docs=PAPER_RECIPE_DOCS)
+
+
+def _v2(file: str, num_params: int, accuracy: tuple[float, float], ops: float, file_size: float,
+        recipe: str = "new-recipe", docs: str = new_recipe_docs()) -> Weights:
+    """Weights of torchvision's newer recipe (resized from 232); ``recipe``: the anchor in its issue 3995 or a URL."""
+    url = recipe if recipe.startswith("https:") else f"https://github.com/pytorch/vision/issues/3995#{recipe}"
+    return _imagenet_weights(f"https://download.pytorch.org/models/{file}", 232, accuracy, num_params=num_params,
+                             recipe=url, _ops=ops, _file_size=file_size, _docs=docs)
+
+
+class ResNet101_Weights(WeightsEnum):
+    IMAGENET1K_V1 = _v1("resnet101-63fe2227.pth", 44549160, (77.374, 93.546), 7.801, 170.511)
+    IMAGENET1K_V2 = _v2("resnet101-cd907fc2.pth", 44549160, (81.886, 95.780), 7.801, 170.53)
+    DEFAULT = IMAGENET1K_V2
+
+
+class ResNet152_Weights(WeightsEnum):
+    IMAGENET1K_V1 = _v1("resnet152-394f9c45.pth", 60192808, (78.312, 94.046), 11.514, 230.434)
+    IMAGENET1K_V2 = _v2("resnet152-f82ba261.pth", 60192808, (82.284, 96.002), 11.514, 230.474)
+    DEFAULT = IMAGENET1K_V2
+
+
+_RESNEXT_RECIPE = "https://github.com/pytorch/vision/tree/main/references/classification#resnext"
+_WIDE_RESNET_RECIPE = "https://github.com/pytorch/vision/pull/912#issue-445437439"
+
+
+class ResNeXt50_32X4D_Weights(WeightsEnum):
+    IMAGENET1K_V1 = _v1("resnext50_32x4d-7cdf4587.pth", 25028904, (77.618, 93.698), 4.23, 95.789, _RESNEXT_RECIPE)
+    IMAGENET1K_V2 = _v2("resnext50_32x4d-1a0047aa.pth", 25028904, (81.198, 95.340), 4.23, 95.833)
+    DEFAULT = IMAGENET1K_V2
+
+
+class ResNeXt101_32X8D_Weights(WeightsEnum):
+    IMAGENET1K_V1 = _v1("resnext101_32x8d-8ba56ff5.pth", 88791336, (79.312, 94.526), 16.414, 339.586,
+                        _RESNEXT_RECIPE)
+    IMAGENET1K_V2 = _v2("resnext101_32x8d-110c445d.pth", 88791336, (82.834, 96.228), 16.414, 339.673,
+                        "new-recipe-with-fixres")
+    DEFAULT = IMAGENET1K_V2
+
+
+class ResNeXt101_64X4D_Weights(WeightsEnum):
+    IMAGENET1K_V1 = _v2("resnext101_64x4d-173b62eb.pth", 83455272, (83.246, 96.454), 15.46, 319.318,
+                        "https://github.com/pytorch/vision/pull/5935",
+                        new_recipe_docs(claim="were trained from scratch"))
+    DEFAULT = IMAGENET1K_V1
+
+
+class Wide_ResNet50_2_Weights(WeightsEnum):
+    IMAGENET1K_V1 = _v1("wide_resnet50_2-95faca4d.pth", 68883240, (78.468, 94.086), 11.398, 131.82,
+                        _WIDE_RESNET_RECIPE)
+    IMAGENET1K_V2 = _v2("wide_resnet50_2-9ba9bcbe.pth", 68883240, (81.602, 95.758), 11.398, 263.124,
+                        "new-recipe-with-fixres")
+    DEFAULT = IMAGENET1K_V2
+
+
+class Wide_ResNet101_2_Weights(WeightsEnum):
+    IMAGENET1K_V1 = _v1("wide_resnet101_2-32ee1156.pth", 126886696, (78.848, 94.284), 22.753, 242.896,
+                        _WIDE_RESNET_RECIPE)
+    IMAGENET1K_V2 = _v2("wide_resnet101_2-d733dc28.pth", 126886696, (82.510, 96.020), 22.753, 484.747)
+    DEFAULT = IMAGENET1K_V2
+
+
 class Cifar_ResNet20_Weights(WeightsEnum):
     SYNTHETIC_V1 = _synthetic_weights("cifar_resnet20", 32)
     DEFAULT = SYNTHETIC_V1
@@ -284,6 +356,80 @@ def resnet50(*, weights: ResNet50_Weights | None = None, progress: bool = True, 
     """ResNet-50 (25.6M parameters at 1000 classes, Bottleneck blocks); arguments as ``resnet18``."""
     weights = ResNet50_Weights.verify(weights)
     return _resnet(Bottleneck, [3, 4, 6, 3], weights, progress, **kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNet101_Weights.IMAGENET1K_V1))
+def resnet101(*, weights: ResNet101_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
+    """ResNet-101 (44.5M parameters at 1000 classes); arguments as ``resnet18``."""
+    weights = ResNet101_Weights.verify(weights)
+    return _resnet(Bottleneck, [3, 4, 23, 3], weights, progress, **kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNet152_Weights.IMAGENET1K_V1))
+def resnet152(*, weights: ResNet152_Weights | None = None, progress: bool = True, **kwargs: Any) -> ResNet:
+    """ResNet-152 (60.2M parameters at 1000 classes); arguments as ``resnet18``."""
+    weights = ResNet152_Weights.verify(weights)
+    return _resnet(Bottleneck, [3, 8, 36, 3], weights, progress, **kwargs)
+
+
+def _grouped(layers: list[int], weights: WeightsEnum | None, progress: bool, kwargs: dict[str, Any], groups: int,
+             width_per_group: int) -> ResNet:
+    """A Bottleneck ResNet whose 3x3 convolutions have ``groups`` groups of ``width_per_group`` channels per 64
+    planes (the caller may pass these values again, not others)."""
+    _ovewrite_named_param(kwargs, "groups", groups)
+    _ovewrite_named_param(kwargs, "width_per_group", width_per_group)
+    return _resnet(Bottleneck, layers, weights, progress, **kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNeXt50_32X4D_Weights.IMAGENET1K_V1))
+def resnext50_32x4d(*, weights: ResNeXt50_32X4D_Weights | None = None, progress: bool = True,
+                    **kwargs: Any) -> ResNet:
+    """ResNeXt-50 32x4d (Xie et al., "Aggregated Residual Transformations for Deep Neural Networks", 2016; 25.0M
+    parameters at 1000 classes); arguments as ``resnet18``."""
+    weights = ResNeXt50_32X4D_Weights.verify(weights)
+    return _grouped([3, 4, 6, 3], weights, progress, kwargs, 32, 4)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNeXt101_32X8D_Weights.IMAGENET1K_V1))
+def resnext101_32x8d(*, weights: ResNeXt101_32X8D_Weights | None = None, progress: bool = True,
+                     **kwargs: Any) -> ResNet:
+    """ResNeXt-101 32x8d (88.8M parameters at 1000 classes); arguments as ``resnet18``."""
+    weights = ResNeXt101_32X8D_Weights.verify(weights)
+    return _grouped([3, 4, 23, 3], weights, progress, kwargs, 32, 8)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", ResNeXt101_64X4D_Weights.IMAGENET1K_V1))
+def resnext101_64x4d(*, weights: ResNeXt101_64X4D_Weights | None = None, progress: bool = True,
+                     **kwargs: Any) -> ResNet:
+    """ResNeXt-101 64x4d (83.5M parameters at 1000 classes); arguments as ``resnet18``."""
+    weights = ResNeXt101_64X4D_Weights.verify(weights)
+    return _grouped([3, 4, 23, 3], weights, progress, kwargs, 64, 4)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", Wide_ResNet50_2_Weights.IMAGENET1K_V1))
+def wide_resnet50_2(*, weights: Wide_ResNet50_2_Weights | None = None, progress: bool = True,
+                    **kwargs: Any) -> ResNet:
+    """Wide ResNet-50-2 (Zagoruyko and Komodakis, "Wide Residual Networks", 2016): ResNet-50 with bottlenecks twice
+    as wide (2048-1024-2048 in the last block instead of 2048-512-2048; 68.9M parameters at 1000 classes)."""
+    weights = Wide_ResNet50_2_Weights.verify(weights)
+    _ovewrite_named_param(kwargs, "width_per_group", 64 * 2)
+    return _resnet(Bottleneck, [3, 4, 6, 3], weights, progress, **kwargs)
+
+
+@register_model()
+@handle_legacy_interface(weights=("pretrained", Wide_ResNet101_2_Weights.IMAGENET1K_V1))
+def wide_resnet101_2(*, weights: Wide_ResNet101_2_Weights | None = None, progress: bool = True,
+                     **kwargs: Any) -> ResNet:
+    """Wide ResNet-101-2: ResNet-101 with bottlenecks twice as wide (126.9M parameters at 1000 classes)."""
+    weights = Wide_ResNet101_2_Weights.verify(weights)
+    _ovewrite_named_param(kwargs, "width_per_group", 64 * 2)
+    return _resnet(Bottleneck, [3, 4, 23, 3], weights, progress, **kwargs)
 
 
 @register_model()
