@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 import minitorch
 from minitorch import hub, nn, serialization
 from minitorch.datasets._presets import ImageClassification
+from minitorch.datasets.transforms import InterpolationMode
 
 __all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
            "list_models", "read_manifest", "update_manifest", "weights_dir"]
@@ -112,19 +113,40 @@ IMAGENET_CATEGORIES: list[str] = json.loads((_PACKAGE_WEIGHTS / "imagenet_catego
 PAPER_RECIPE_DOCS = "These weights reproduce closely the results of the paper using a simple training recipe."
 
 
-def new_recipe_docs(variant: str = "") -> str:
-    """The ``_docs`` of torchvision's entries trained with (``variant`` of) its newer recipe."""
-    return (f"These weights improve upon the results of the original paper by using {variant}TorchVision's `new "
-            "training recipe <https://pytorch.org/blog/how-to-train-state-of-the-art-models-using-torchvision-latest-"
-            "primitives/>`_.")
+def new_recipe_docs(variant: str = "", claim: str = "improve upon the results of the original paper") -> str:
+    """The ``_docs`` of torchvision's entries trained with (``variant`` of) its newer recipe, which ``claim``."""
+    return (f"These weights {claim} by using {variant}TorchVision's `new training recipe "
+            "<https://pytorch.org/blog/how-to-train-state-of-the-art-models-using-torchvision-latest-primitives/>`_.")
 
 
-def _imagenet_weights(url: str, resize_size: int, accuracy: tuple[float, float], **meta: Any) -> Weights:
-    """An entry of torchvision's ImageNet weights: evaluated at 224 pixels after resizing to ``resize_size``, with
-    its ImageNet-1K top-1 and top-5 ``accuracy`` (%)."""
-    return Weights(url=url, transforms=partial(ImageClassification, crop_size=224, resize_size=resize_size),
+PORTED_DOCS = "These weights are ported from the original paper."
+
+
+def _imagenet_weights(url: str, resize_size: int, accuracy: tuple[float, float], crop_size: int = 224,
+                      interpolation: InterpolationMode = InterpolationMode.BILINEAR,
+                      mean: tuple[float, ...] = (0.485, 0.456, 0.406), std: tuple[float, ...] = (0.229, 0.224, 0.225),
+                      **meta: Any) -> Weights:
+    """An entry of torchvision's ImageNet weights: evaluated at ``crop_size`` pixels (default 224) after resizing to
+    ``resize_size`` with ``interpolation`` and normalising by ``mean`` and ``std``, with its ImageNet-1K top-1 and
+    top-5 ``accuracy`` (%)."""
+    transforms = partial(ImageClassification, crop_size=crop_size, resize_size=resize_size,
+                         interpolation=interpolation, mean=mean, std=std)
+    return Weights(url=url, transforms=transforms,
                    meta={"min_size": (1, 1), "categories": IMAGENET_CATEGORIES, **meta,
                          "_metrics": {"ImageNet-1K": {"acc@1": accuracy[0], "acc@5": accuracy[1]}}})
+
+
+def _swag_weights(url: str, size: int, accuracy: tuple[float, float], linear: bool, **meta: Any) -> Weights:
+    """An entry of the SWAG weights (Singh et al., 2022) fine-tuned on ImageNet-1K: end to end (evaluated at
+    ``size`` pixels), or a linear classifier on the frozen trunk (``linear``, at 224 pixels); bicubic resizing."""
+    docs = ("These weights are composed of the original frozen `SWAG <https://arxiv.org/abs/2201.08371>`_ trunk "
+            "weights and a linear classifier learnt on top of them trained on ImageNet-1K data." if linear else
+            "These weights are learnt via transfer learning by end-to-end fine-tuning the original `SWAG "
+            "<https://arxiv.org/abs/2201.08371>`_ weights on ImageNet-1K data.")
+    recipe = "https://github.com/pytorch/vision/pull/5793" if linear else "https://github.com/facebookresearch/SWAG"
+    return _imagenet_weights(url, size, accuracy, crop_size=size, interpolation=InterpolationMode.BICUBIC,
+                             recipe=recipe, license="https://github.com/facebookresearch/SWAG/blob/main/LICENSE",
+                             _docs=docs, **meta)
 
 
 class WeightsEnum(enum.Enum):
@@ -260,3 +282,4 @@ def get_weight(name: str) -> WeightsEnum:
         if weights_enum.__name__ == enum_name:
             return weights_enum.from_str(value_name)
     raise ValueError(f"The weight enum '{enum_name}' for the specific method couldn't be retrieved.")
+

@@ -8,7 +8,7 @@ from typing import Any, Callable, TypeVar
 
 from minitorch import nn
 
-from ._api import WeightsEnum
+from ._api import WeightsEnum, register_model
 
 M = TypeVar("M", bound=nn.Module)
 
@@ -98,3 +98,27 @@ def _build(factory: Callable[..., M], weights: WeightsEnum | None, progress: boo
     model = factory(**kwargs)
     model.load_state_dict(state_dict)
     return model
+
+
+def _fixed(factory: Callable[..., M], *args: Any, **fixed: Any) -> Callable[..., M]:
+    """``factory`` with these arguments; a caller's keyword argument that repeats one of them is a TypeError (unlike
+    ``functools.partial``, which would let it win), as in torchvision's builders."""
+    def build(**kwargs: Any) -> M:
+        return factory(*args, **fixed, **kwargs)
+    return build
+
+
+def _registered_builder(name: str, weights_enum: type[WeightsEnum], build: Callable[..., M], doc: str,
+                        legacy_weights: str | None = "IMAGENET1K_V1") -> Callable[..., M]:
+    """A builder ``name(*, weights=None, progress=True, **kwargs)`` for a family of many members: it verifies
+    ``weights`` against ``weights_enum`` and returns ``build(weights, progress, kwargs)``. It is registered for
+    ``get_model``, annotated for ``get_model_weights`` and takes the legacy ``pretrained`` (True meaning the
+    entry ``legacy_weights``), as torchvision's hand-written builders do."""
+    def builder(*, weights: WeightsEnum | None = None, progress: bool = True, **kwargs: Any) -> M:
+        return build(weights_enum.verify(weights), progress, kwargs)
+    builder.__name__ = builder.__qualname__ = name
+    builder.__module__ = build.__module__
+    builder.__doc__ = doc
+    builder.__annotations__ = {"weights": weights_enum | None, "progress": bool, "kwargs": Any}
+    legacy = None if legacy_weights is None else weights_enum[legacy_weights]
+    return register_model()(handle_legacy_interface(weights=("pretrained", legacy))(builder))

@@ -11,7 +11,7 @@ import minitorch
 from minitorch import Tensor, nn
 
 from ._api import PAPER_RECIPE_DOCS, WeightsEnum, _imagenet_weights, new_recipe_docs, _synthetic_weights, register_model
-from ._ops import Conv2dNormActivation
+from .ops.misc import Conv2dNormActivation
 from ._utils import _build, _make_divisible, handle_legacy_interface
 
 __all__ = ["MobileNetV2", "InvertedResidual", "MobileNet_V2_Weights", "Cifar_MobileNet_V2_Weights", "mobilenet_v2",
