@@ -9,9 +9,15 @@ is torchvision's), downloaded into PyTorch's hub cache by ``minitorch.hub``, and
 project's own weights (``DEFAULT`` of the cifar models): files in ``minitorch/weights/`` (or
 ``$MINITORCH_WEIGHTS_DIR``) described by its ``manifest.json``. ``weights.transforms()`` is the
 preprocessing an entry expects.
+
+``mobilenet_v3_small/large``, ``efficientnet_b0``..``b7``, ``efficientnet_v2_s/m/l``, ``regnet_x_*``/``regnet_y_*``,
+``convnext_tiny/small/base/large``, ``vit_b_16``..``vit_h_14``, ``swin_t/s/b``, ``swin_v2_t/s/b`` and ``maxvit_t``
+are torchvision's too, with their ImageNet (and SWAG) entries; ``ops`` holds the layers they share
+(``torchvision.ops``).
 """
 from ._api import (WEIGHTS_DIR_ENV, Weights, WeightsEnum, get_model, get_model_weights, get_weight, list_models,
                    read_manifest, update_manifest, weights_dir)
+from . import mobilenet, ops
 from .ops.misc import Conv2dNormActivation
 from .convnext import (ConvNeXt, ConvNeXt_Base_Weights, ConvNeXt_Large_Weights, ConvNeXt_Small_Weights,
                        ConvNeXt_Tiny_Weights, convnext_base, convnext_large, convnext_small, convnext_tiny)

@@ -153,18 +153,12 @@ class WeightsEnum(enum.Enum):
     """The weights a builder accepts; each value is a ``Weights``."""
 
     @classmethod
-    def from_str(cls, name: str) -> WeightsEnum:
-        try:
-            return cls[name]
-        except KeyError:
-            raise ValueError(f"Unknown value '{name}' for {cls.__name__}.") from None
-
-    @classmethod
     def verify(cls, obj: Any) -> Any:
-        """``obj`` as a member of this enum: None, a member, or its name (``"DEFAULT"``, ``"Enum.NAME"``)."""
+        """``obj`` as a member of this enum: None, a member, or its name (``"DEFAULT"``, ``"Enum.NAME"``; another
+        name is a KeyError, as in torchvision)."""
         if obj is not None:
             if type(obj) is str:
-                obj = cls.from_str(obj.replace(cls.__name__ + ".", ""))
+                obj = cls[obj.replace(cls.__name__ + ".", "")]
             elif not isinstance(obj, cls):
                 raise TypeError(f"Invalid Weight class provided; expected {cls.__name__} but received "
                                 f"{obj.__class__.__name__}.")
@@ -280,6 +274,6 @@ def get_weight(name: str) -> WeightsEnum:
     for fn in BUILTIN_MODELS.values():
         weights_enum = get_model_weights(fn)
         if weights_enum.__name__ == enum_name:
-            return weights_enum.from_str(value_name)
+            return weights_enum[value_name]
     raise ValueError(f"The weight enum '{enum_name}' for the specific method couldn't be retrieved.")
 

@@ -62,6 +62,8 @@ def handle_legacy_interface(**weights: tuple[str, WeightsEnum]) -> Callable[[Cal
                 legacy = kwargs.pop(weights_param) if positional else kwargs[legacy_param]
                 kwargs.pop(legacy_param, None)
                 chosen = default if legacy else None
+                if legacy and chosen is None:
+                    raise ValueError(f"No weights available for model {builder.__name__}")
                 if not positional:
                     warnings.warn(f"The parameter '{legacy_param}' is deprecated since 0.13 and may be removed in "
                                   f"the future, please use '{weights_param}' instead.")
@@ -88,11 +90,14 @@ def _ovewrite_named_param(kwargs: dict[str, Any], param: str, new_value: Any) ->
 
 
 def _build(factory: Callable[..., M], weights: WeightsEnum | None, progress: bool, kwargs: dict[str, Any]) -> M:
-    """``factory(**kwargs)`` with ``weights`` loaded into it. The weights file is read and verified before the
-    model is built; ``num_classes`` becomes the number of the weights' categories (an error if the caller asked
-    for another number), as in torchvision."""
+    """``factory(**kwargs)`` with ``weights`` loaded into it. ``num_classes`` becomes the number of the weights'
+    categories (an error if the caller asked for another number: before any download, as in torchvision, where
+    the categories are known without the file); the weights file is read and verified before the model is
+    built."""
     if weights is None:
         return factory(**kwargs)
+    if "categories" in weights.meta:
+        _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
     state_dict = weights.get_state_dict(progress=progress, check_hash=True)
     _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
     model = factory(**kwargs)

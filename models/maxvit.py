@@ -143,6 +143,9 @@ class SwapAxes(nn.Module):
 class WindowPartition(nn.Module):
     """``(B, C, H, W)`` cut into ``p x p`` windows: ``(B, H/p * W/p, p * p, C)``."""
 
+    def __init__(self) -> None:
+        super().__init__()
+
     def forward(self, x: Tensor, p: int) -> Tensor:
         B, C, H, W = x.shape
         x = x.reshape(B, C, H // p, p, W // p, p).permute(0, 2, 4, 3, 5, 1)
@@ -151,6 +154,9 @@ class WindowPartition(nn.Module):
 
 class WindowDepartition(nn.Module):
     """The inverse of ``WindowPartition``: ``(B, h_partitions * w_partitions, p * p, C)`` to ``(B, C, H, W)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
 
     def forward(self, x: Tensor, p: int, h_partitions: int, w_partitions: int) -> Tensor:
         B, G, PP, C = x.shape

@@ -592,7 +592,7 @@ def test_weights_enums():
     enums = {"resnet18": ResNet18_Weights, "resnet34": ResNet34_Weights, "resnet50": ResNet50_Weights,
              "mobilenet_v2": MobileNet_V2_Weights, "cifar_resnet20": Cifar_ResNet20_Weights,
              "cifar_mobilenet_v2": Cifar_MobileNet_V2_Weights}
-    assert models.list_models() == sorted(enums)
+    assert set(enums) <= set(models.list_models())  # with torchvision's families (tests/models/)
     for arch, enum in enums.items():
         assert models.get_model_weights(arch) is enum and models.get_model_weights(getattr(models, arch)) is enum
         assert enum.SYNTHETIC_V1.file == f"{arch}-synthetic-v1.safetensors" and enum.SYNTHETIC_V1.url is None
@@ -606,7 +606,7 @@ def test_weights_enums():
     with pytest.raises(TypeError, match="Invalid Weight class provided; expected ResNet18_Weights but received "
                                         "ResNet34_Weights."):
         models.resnet18(weights=ResNet34_Weights.SYNTHETIC_V1)
-    with pytest.raises(ValueError, match="Unknown value 'IMAGENET1K_V2' for ResNet18_Weights."):
+    with pytest.raises(KeyError, match="'IMAGENET1K_V2'"):  # torchvision's error (0.15 on)
         models.resnet18(weights="IMAGENET1K_V2")
     with pytest.raises(ValueError, match="Unknown model vgg16"):
         models.get_model("VGG16")
