@@ -6,7 +6,7 @@ import inspect
 import warnings
 from typing import Any, Callable, TypeVar
 
-from minitorch import nn
+from minitorch import Tensor, nn
 
 from ._api import WeightsEnum, register_model
 
@@ -78,6 +78,22 @@ def handle_legacy_interface(**weights: tuple[str, WeightsEnum]) -> Callable[[Cal
             return builder(**kwargs)
         return wrapper
     return decorate
+
+
+def _init_convnet(model: nn.Module, init_linear: Callable[[Tensor], Any]) -> None:
+    """The MobileNet/EfficientNet initialisation, module by module: convolutions He-normal (fan-out) with zero
+    biases, batch and group norms at weight 1 and bias 0, Linear weights by ``init_linear`` with zero biases."""
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            nn.init.kaiming_normal_(m.weight, mode="fan_out")
+            if m.bias is not None:
+                nn.init.zeros_(m.bias)
+        elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
+            nn.init.ones_(m.weight)
+            nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.Linear):
+            init_linear(m.weight)
+            nn.init.zeros_(m.bias)
 
 
 def _ovewrite_named_param(kwargs: dict[str, Any], param: str, new_value: Any) -> None:

@@ -15,7 +15,7 @@ from minitorch import Tensor, nn
 from minitorch.datasets.transforms import InterpolationMode
 
 from ._api import PORTED_DOCS, WeightsEnum, _imagenet_weights, new_recipe_docs
-from ._utils import _build, _fixed, _make_divisible, _registered_builder
+from ._utils import _build, _fixed, _init_convnet, _make_divisible, _registered_builder
 from .ops.misc import Conv2dNormActivation, SqueezeExcitation
 from .ops.stochastic_depth import StochasticDepth
 
@@ -169,19 +169,7 @@ class EfficientNet(nn.Module):
         self.avgpool = nn.AdaptiveAvgPool2d(1)
         self.classifier = nn.Sequential(nn.Dropout(p=dropout, inplace=True),
                                         nn.Linear(lastconv_output_channels, num_classes))
-
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out")
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
-            elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
-                nn.init.ones_(m.weight)
-                nn.init.zeros_(m.bias)
-            elif isinstance(m, nn.Linear):
-                init_range = 1.0 / math.sqrt(m.out_features)
-                nn.init.uniform_(m.weight, -init_range, init_range)
-                nn.init.zeros_(m.bias)
+        _init_convnet(self, lambda w: nn.init.uniform_(w, -1.0 / math.sqrt(w.shape[0]), 1.0 / math.sqrt(w.shape[0])))
 
     def _forward_impl(self, x: Tensor) -> Tensor:
         x = self.avgpool(self.features(x))

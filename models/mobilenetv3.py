@@ -10,8 +10,8 @@ from typing import Any, Callable
 import minitorch
 from minitorch import Tensor, nn
 
-from ._api import WeightsEnum, _imagenet_weights, new_recipe_docs, register_model
-from ._utils import _build, _fixed, _make_divisible, handle_legacy_interface
+from ._api import WeightsEnum, _imagenet_weights, new_recipe_docs
+from ._utils import _build, _fixed, _init_convnet, _make_divisible, _registered_builder
 from .ops.misc import Conv2dNormActivation, SqueezeExcitation as SElayer
 
 __all__ = ["MobileNetV3", "MobileNet_V3_Large_Weights", "MobileNet_V3_Small_Weights", "mobilenet_v3_large",
@@ -103,18 +103,7 @@ class MobileNetV3(nn.Module):
         self.avgpool = nn.AdaptiveAvgPool2d(1)
         self.classifier = nn.Sequential(nn.Linear(lastconv_output_channels, last_channel), nn.Hardswish(inplace=True),
                                         nn.Dropout(p=dropout, inplace=True), nn.Linear(last_channel, num_classes))
-
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out")
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
-            elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
-                nn.init.ones_(m.weight)
-                nn.init.zeros_(m.bias)
-            elif isinstance(m, nn.Linear):
-                nn.init.normal_(m.weight, 0, 0.01)
-                nn.init.zeros_(m.bias)
+        _init_convnet(self, lambda w: nn.init.normal_(w, 0, 0.01))
 
     def _forward_impl(self, x: Tensor) -> Tensor:
         x = self.avgpool(self.features(x))
@@ -180,27 +169,20 @@ class MobileNet_V3_Small_Weights(WeightsEnum):
     DEFAULT = IMAGENET1K_V1
 
 
-def _mobilenet_v3(arch: str, weights: WeightsEnum | None, progress: bool, kwargs: dict[str, Any]) -> MobileNetV3:
-    # width_mult, reduced_tail and dilated shape the blocks and stay in kwargs, where MobileNetV3 ignores them
-    setting, last_channel = _mobilenet_v3_conf(arch, **kwargs)
-    return _build(_fixed(MobileNetV3, setting, last_channel), weights, progress, kwargs)
+def _mobilenet_v3(arch: str) -> Callable[..., MobileNetV3]:
+    """What builds ``arch`` from ``(weights, progress, kwargs)``: ``width_mult``, ``reduced_tail`` and ``dilated``
+    shape its blocks and stay in ``kwargs``, where MobileNetV3 ignores them."""
+    def build(weights: WeightsEnum | None, progress: bool, kwargs: dict[str, Any]) -> MobileNetV3:
+        setting, last_channel = _mobilenet_v3_conf(arch, **kwargs)
+        return _build(_fixed(MobileNetV3, setting, last_channel), weights, progress, kwargs)
+    return build
 
 
-@register_model()
-@handle_legacy_interface(weights=("pretrained", MobileNet_V3_Large_Weights.IMAGENET1K_V1))
-def mobilenet_v3_large(*, weights: MobileNet_V3_Large_Weights | None = None, progress: bool = True,
-                       **kwargs: Any) -> MobileNetV3:
-    """MobileNetV3-Large (5.5M parameters). ``weights``: a ``MobileNet_V3_Large_Weights`` (or its name) or None;
-    ``kwargs``: ``width_mult``, ``reduced_tail``, ``dilated`` and ``MobileNetV3``'s arguments."""
-    weights = MobileNet_V3_Large_Weights.verify(weights)
-    return _mobilenet_v3("mobilenet_v3_large", weights, progress, kwargs)
-
-
-@register_model()
-@handle_legacy_interface(weights=("pretrained", MobileNet_V3_Small_Weights.IMAGENET1K_V1))
-def mobilenet_v3_small(*, weights: MobileNet_V3_Small_Weights | None = None, progress: bool = True,
-                       **kwargs: Any) -> MobileNetV3:
-    """MobileNetV3-Small (2.5M parameters). ``weights``: a ``MobileNet_V3_Small_Weights`` (or its name) or None;
-    ``kwargs``: ``width_mult``, ``reduced_tail``, ``dilated`` and ``MobileNetV3``'s arguments."""
-    weights = MobileNet_V3_Small_Weights.verify(weights)
-    return _mobilenet_v3("mobilenet_v3_small", weights, progress, kwargs)
+_DOC = ("MobileNetV3-{} ({} parameters). ``weights``: a ``{}`` (or its name) or None; ``kwargs``: ``width_mult``, "
+        "``reduced_tail``, ``dilated`` and ``MobileNetV3``'s arguments.")
+mobilenet_v3_large = _registered_builder("mobilenet_v3_large", MobileNet_V3_Large_Weights,
+                                         _mobilenet_v3("mobilenet_v3_large"),
+                                         _DOC.format("Large", "5.5M", "MobileNet_V3_Large_Weights"))
+mobilenet_v3_small = _registered_builder("mobilenet_v3_small", MobileNet_V3_Small_Weights,
+                                         _mobilenet_v3("mobilenet_v3_small"),
+                                         _DOC.format("Small", "2.5M", "MobileNet_V3_Small_Weights"))

@@ -13,6 +13,7 @@ import importlib
 import io
 import json
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -79,6 +80,17 @@ def test_signatures_errors_and_legacy_warnings_as_torchvision(family):
         assert {name: cases.legacy_warnings(models, name) for name in expected["legacy"]} == expected["legacy"]
 
 
+def test_readme_models_table_has_each_builder():
+    readme = (pathlib.Path(__file__).parent.parent.parent / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([\d,]+ \| [\d.]+ \| .*) \|$", readme, re.M))
+    for family, name in BUILDERS:
+        enum = models.get_model_weights(name)
+        entries = ", ".join(f"`{k}`" + (" (default)" if enum[k] is enum.DEFAULT else "")
+                            for k in enum.__members__ if k != "DEFAULT")
+        num_params = record(family)["builders"][name]["num_params"]
+        assert rows.get(name) == f"{num_params:,} | {enum.DEFAULT.meta['_file_size']:.1f} | {entries}", name
+
+
 def check_run(ours: dict, theirs: dict) -> None:
     for key, value in theirs.items():
         if key == "param_grads":
@@ -98,6 +110,42 @@ def test_small_member_computes_as_torchvision(name):
     assert repr(model) == cases.unpack(expected["repr"])
     cases.load_formula(model, minitorch)
     check_run(cases.run(minitorch, model, shape), expected["run"])
+
+
+@pytest.mark.parametrize("name", cases.SMALL)
+def test_state_dict_round_trip_with_a_pytorch_checkpoint(name):
+    """torch.save of the formula's state_dict -> minitorch.load -> load_state_dict(strict) -> minitorch.save ->
+    torch.load: the same bits."""
+    torch = pytest.importorskip("torch")
+    model = cases.SMALL[name][1](models)
+    theirs = {k: torch.from_numpy(np.array(v.numpy())) for k, v in model.state_dict().items()}
+    theirs.update({k: torch.from_numpy(v) for k, v in cases.formula_state(model).items()})
+    buffer = io.BytesIO()
+    torch.save(theirs, buffer)
+    buffer.seek(0)
+    model.load_state_dict(minitorch.load(buffer), strict=True)
+    buffer = io.BytesIO()
+    minitorch.save(model.state_dict(), buffer)
+    buffer.seek(0)
+    back = torch.load(buffer)
+    assert list(back) == list(theirs)
+    for key, value in theirs.items():
+        assert back[key].dtype == value.dtype and torch.equal(back[key], value), key
+
+
+def test_vit_checkpoints_of_other_sizes_and_of_the_first_mlp_layout():
+    expected = record("vision_transformer")["interpolated"]
+    ours = cases.interpolated_embeddings(models, minitorch)
+    assert ours["keys"] == expected["keys"]
+    np.testing.assert_allclose(ours["pos_embedding"], expected["pos_embedding"], rtol=1e-5, atol=1e-6)
+    # a state_dict without version metadata names the MLP's layers linear_1 and linear_2 (torchvision before 0.13)
+    model = cases.SMALL["vit"][1](models)
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    old = {k.replace("mlp.0.", "mlp.linear_1.").replace("mlp.3.", "mlp.linear_2."): v * 2 for k, v in state.items()}
+    assert "encoder.layers.encoder_layer_1.mlp.linear_2.bias" in old
+    model.load_state_dict(old, strict=True)
+    for key, value in model.state_dict().items():
+        np.testing.assert_array_equal(value.numpy(), state[key].numpy() * 2)
 
 
 @pytest.mark.parametrize("name", cases.OPS_SMALL)

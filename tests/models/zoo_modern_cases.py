@@ -116,6 +116,14 @@ OPS_ERRORS = {
 }
 
 
+def interpolated_embeddings(M, lib) -> dict:
+    """``interpolate_embeddings`` of a 4x4-patch ViT's state to a 6x6 grid (bicubic), without its heads."""
+    state = {"conv_proj.weight": lib.zeros(1), "heads.head.weight": lib.zeros(2, 3),
+             "encoder.pos_embedding": lib.from_numpy(normal("pos_embedding", (1, 17, 3)).astype(np.float32))}
+    out = M.vision_transformer.interpolate_embeddings(24, 4, state, reset_heads=True)
+    return {"keys": list(out), "pos_embedding": _g8(out["encoder.pos_embedding"].numpy().astype(float).tolist())}
+
+
 # --- constructor and builder errors ----------------------------------------------------------------------------
 
 def _bad_maxvit(M):
