@@ -15,8 +15,8 @@ preprocessing an entry expects.
 are torchvision's too, with their ImageNet (and SWAG) entries; ``ops`` holds the layers they share
 (``torchvision.ops``).
 """
-from ._api import (WEIGHTS_DIR_ENV, Weights, WeightsEnum, get_model, get_model_weights, get_weight, list_models,
-                   read_manifest, update_manifest, weights_dir)
+from ._api import (WEIGHTS_DIR_ENV, Weights, WeightsEnum, get_model, get_model_builder, get_model_weights, get_weight,
+                   list_models, read_manifest, update_manifest, weights_dir)
 from . import mobilenet, ops
 from .ops.misc import Conv2dNormActivation
 from .convnext import (ConvNeXt, ConvNeXt_Base_Weights, ConvNeXt_Large_Weights, ConvNeXt_Small_Weights,

@@ -26,8 +26,8 @@ from minitorch import hub, nn, serialization
 from minitorch.datasets._presets import ImageClassification
 from minitorch.datasets.transforms import InterpolationMode
 
-__all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
-           "list_models", "read_manifest", "update_manifest", "weights_dir"]
+__all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_builder", "get_model_weights",
+           "get_weight", "list_models", "read_manifest", "update_manifest", "weights_dir"]
 
 WEIGHTS_DIR_ENV = "MINITORCH_WEIGHTS_DIR"
 MANIFEST = "manifest.json"
@@ -242,7 +242,8 @@ def list_models() -> list[str]:
     return sorted(BUILTIN_MODELS)
 
 
-def _find_model(name: str) -> Callable[..., nn.Module]:
+def get_model_builder(name: str) -> Callable[..., nn.Module]:
+    """The builder registered as ``name`` (any case)."""
     try:
         return BUILTIN_MODELS[name.lower()]
     except KeyError:
@@ -251,12 +252,12 @@ def _find_model(name: str) -> Callable[..., nn.Module]:
 
 def get_model(name: str, **config: Any) -> nn.Module:
     """Build the model registered as ``name`` with the builder's keyword arguments."""
-    return _find_model(name)(**config)
+    return get_model_builder(name)(**config)
 
 
 def get_model_weights(name: str | Callable[..., nn.Module]) -> type[WeightsEnum]:
     """The weights enum of a builder (or of the model registered under ``name``)."""
-    fn = _find_model(name) if isinstance(name, str) else name
+    fn = get_model_builder(name) if isinstance(name, str) else name
     annotation = inspect.signature(fn, eval_str=True).parameters["weights"].annotation
     for candidate in (annotation, *getattr(annotation, "__args__", ())):
         if isinstance(candidate, type) and issubclass(candidate, WeightsEnum):
