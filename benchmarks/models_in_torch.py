@@ -27,8 +27,10 @@ def torch_models():
         package.mkdir()
         # models/_api.py reads the ImageNet class names from its sibling weights/ at import
         (pathlib.Path(tmp) / "weights").symlink_to(MODELS.parent / "weights", target_is_directory=True)
-        for source in MODELS.glob("*.py"):
-            (package / source.name).write_text(to_torch(source.read_text()))
+        for source in MODELS.rglob("*.py"):
+            target = package / source.relative_to(MODELS)
+            target.parent.mkdir(exist_ok=True)
+            target.write_text(to_torch(source.read_text()))
         spec = importlib.util.spec_from_file_location("torch_models", package / "__init__.py",
                                                       submodule_search_locations=[str(package)])
         module = importlib.util.module_from_spec(spec)

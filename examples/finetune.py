@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     weights_enum = models.get_model_weights(args.model)
     try:
         weights = weights_enum.verify(args.weights)
-    except ValueError:
+    except KeyError:  # torchvision's error for a name the enum does not have
         parser.error(f"--weights {args.weights}: {args.model} has {', '.join(weights_enum.__members__)}")
     if args.plot:
         require_matplotlib()  # now, rather than after all the training

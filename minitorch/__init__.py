@@ -150,6 +150,11 @@ def is_tensor(obj) -> "bool":
     return isinstance(obj, Tensor)
 
 
+def _assert(condition, message) -> None:
+    """``assert condition, message``, as a function (models call it on their input shapes)."""
+    assert condition, message
+
+
 def is_floating_point(input: Tensor) -> "bool":
     return input.is_floating_point()
 

@@ -626,8 +626,9 @@ class Tensor:
 
     # ---- conversion ------------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The underlying numpy array (shared memory)."""
-        if self._requires_grad and not force:
+        """The underlying numpy array (shared memory); refused for a tensor that requires grad while grad mode is
+        on (not under ``no_grad``), as in torch."""
+        if self._requires_grad and state.grad_enabled and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 

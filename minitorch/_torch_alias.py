@@ -13,7 +13,8 @@ import sys
 
 # Module prefixes and the minitorch modules that play their part (the longest prefix wins).
 PREFIXES = {"torch": "minitorch", "torchvision": "minitorch.torchvision", "torchvision.datasets": "minitorch.datasets",
-            "torchvision.models": "minitorch.models", "torchvision.transforms": "minitorch.datasets.transforms",
+            "torchvision.models": "minitorch.models", "torchvision.ops": "minitorch.models.ops",
+            "torchvision.transforms": "minitorch.datasets.transforms",
             "torchvision.utils": "minitorch.datasets.image_utils"}
 ONE_MODULE = {"torchvision.transforms"}  # its submodules (v2, functional) are that one module here
 

@@ -26,8 +26,8 @@ from minitorch import hub, nn, serialization
 from minitorch.datasets._presets import ImageClassification
 from minitorch.datasets.transforms import InterpolationMode
 
-__all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_weights", "get_weight",
-           "list_models", "read_manifest", "update_manifest", "weights_dir"]
+__all__ = ["WEIGHTS_DIR_ENV", "Weights", "WeightsEnum", "get_model", "get_model_builder", "get_model_weights",
+           "get_weight", "list_models", "read_manifest", "update_manifest", "weights_dir"]
 
 WEIGHTS_DIR_ENV = "MINITORCH_WEIGHTS_DIR"
 MANIFEST = "manifest.json"
@@ -136,22 +136,29 @@ def _imagenet_weights(url: str, resize_size: int, accuracy: tuple[float, float],
                          "_metrics": {"ImageNet-1K": {"acc@1": accuracy[0], "acc@5": accuracy[1]}}})
 
 
+def _swag_weights(url: str, size: int, accuracy: tuple[float, float], linear: bool, **meta: Any) -> Weights:
+    """An entry of the SWAG weights (Singh et al., 2022) fine-tuned on ImageNet-1K: end to end (evaluated at
+    ``size`` pixels), or a linear classifier on the frozen trunk (``linear``, at 224 pixels); bicubic resizing."""
+    docs = ("These weights are composed of the original frozen `SWAG <https://arxiv.org/abs/2201.08371>`_ trunk "
+            "weights and a linear classifier learnt on top of them trained on ImageNet-1K data." if linear else
+            "These weights are learnt via transfer learning by end-to-end fine-tuning the original `SWAG "
+            "<https://arxiv.org/abs/2201.08371>`_ weights on ImageNet-1K data.")
+    recipe = "https://github.com/pytorch/vision/pull/5793" if linear else "https://github.com/facebookresearch/SWAG"
+    return _imagenet_weights(url, size, accuracy, crop_size=size, interpolation=InterpolationMode.BICUBIC,
+                             recipe=recipe, license="https://github.com/facebookresearch/SWAG/blob/main/LICENSE",
+                             _docs=docs, **meta)
+
+
 class WeightsEnum(enum.Enum):
     """The weights a builder accepts; each value is a ``Weights``."""
 
     @classmethod
-    def from_str(cls, name: str) -> WeightsEnum:
-        try:
-            return cls[name]
-        except KeyError:
-            raise ValueError(f"Unknown value '{name}' for {cls.__name__}.") from None
-
-    @classmethod
     def verify(cls, obj: Any) -> Any:
-        """``obj`` as a member of this enum: None, a member, or its name (``"DEFAULT"``, ``"Enum.NAME"``)."""
+        """``obj`` as a member of this enum: None, a member, or its name (``"DEFAULT"``, ``"Enum.NAME"``; another
+        name is a KeyError, as in torchvision)."""
         if obj is not None:
             if type(obj) is str:
-                obj = cls.from_str(obj.replace(cls.__name__ + ".", ""))
+                obj = cls[obj.replace(cls.__name__ + ".", "")]
             elif not isinstance(obj, cls):
                 raise TypeError(f"Invalid Weight class provided; expected {cls.__name__} but received "
                                 f"{obj.__class__.__name__}.")
@@ -235,7 +242,8 @@ def list_models() -> list[str]:
     return sorted(BUILTIN_MODELS)
 
 
-def _find_model(name: str) -> Callable[..., nn.Module]:
+def get_model_builder(name: str) -> Callable[..., nn.Module]:
+    """The builder registered as ``name`` (any case)."""
     try:
         return BUILTIN_MODELS[name.lower()]
     except KeyError:
@@ -244,12 +252,12 @@ def _find_model(name: str) -> Callable[..., nn.Module]:
 
 def get_model(name: str, **config: Any) -> nn.Module:
     """Build the model registered as ``name`` with the builder's keyword arguments."""
-    return _find_model(name)(**config)
+    return get_model_builder(name)(**config)
 
 
 def get_model_weights(name: str | Callable[..., nn.Module]) -> type[WeightsEnum]:
     """The weights enum of a builder (or of the model registered under ``name``)."""
-    fn = _find_model(name) if isinstance(name, str) else name
+    fn = get_model_builder(name) if isinstance(name, str) else name
     annotation = inspect.signature(fn, eval_str=True).parameters["weights"].annotation
     for candidate in (annotation, *getattr(annotation, "__args__", ())):
         if isinstance(candidate, type) and issubclass(candidate, WeightsEnum):
@@ -267,5 +275,6 @@ def get_weight(name: str) -> WeightsEnum:
     for fn in BUILTIN_MODELS.values():
         weights_enum = get_model_weights(fn)
         if weights_enum.__name__ == enum_name:
-            return weights_enum.from_str(value_name)
+            return weights_enum[value_name]
     raise ValueError(f"The weight enum '{enum_name}' for the specific method couldn't be retrieved.")
+

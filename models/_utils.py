@@ -6,9 +6,9 @@ import inspect
 import warnings
 from typing import Any, Callable, TypeVar
 
-from minitorch import nn
+from minitorch import Tensor, nn
 
-from ._api import WeightsEnum
+from ._api import WeightsEnum, register_model
 
 M = TypeVar("M", bound=nn.Module)
 
@@ -62,6 +62,8 @@ def handle_legacy_interface(**weights: tuple[str, WeightsEnum]) -> Callable[[Cal
                 legacy = kwargs.pop(weights_param) if positional else kwargs[legacy_param]
                 kwargs.pop(legacy_param, None)
                 chosen = default if legacy else None
+                if legacy and chosen is None:
+                    raise ValueError(f"No weights available for model {builder.__name__}")
                 if not positional:
                     warnings.warn(f"The parameter '{legacy_param}' is deprecated since 0.13 and may be removed in "
                                   f"the future, please use '{weights_param}' instead.")
@@ -76,6 +78,22 @@ def handle_legacy_interface(**weights: tuple[str, WeightsEnum]) -> Callable[[Cal
             return builder(**kwargs)
         return wrapper
     return decorate
+
+
+def _init_convnet(model: nn.Module, init_linear: Callable[[Tensor], Any]) -> None:
+    """The MobileNet/EfficientNet initialisation, module by module: convolutions He-normal (fan-out) with zero
+    biases, batch and group norms at weight 1 and bias 0, Linear weights by ``init_linear`` with zero biases."""
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            nn.init.kaiming_normal_(m.weight, mode="fan_out")
+            if m.bias is not None:
+                nn.init.zeros_(m.bias)
+        elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
+            nn.init.ones_(m.weight)
+            nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.Linear):
+            init_linear(m.weight)
+            nn.init.zeros_(m.bias)
 
 
 def _ovewrite_named_param(kwargs: dict[str, Any], param: str, new_value: Any) -> None:
@@ -100,3 +118,27 @@ def _build(factory: Callable[..., M], weights: WeightsEnum | None, progress: boo
     model = factory(**kwargs)
     model.load_state_dict(state_dict)
     return model
+
+
+def _fixed(factory: Callable[..., M], *args: Any, **fixed: Any) -> Callable[..., M]:
+    """``factory`` with these arguments; a caller's keyword argument that repeats one of them is a TypeError (unlike
+    ``functools.partial``, which would let it win), as in torchvision's builders."""
+    def build(**kwargs: Any) -> M:
+        return factory(*args, **fixed, **kwargs)
+    return build
+
+
+def _registered_builder(name: str, weights_enum: type[WeightsEnum], build: Callable[..., M], doc: str,
+                        legacy_weights: str | None = "IMAGENET1K_V1") -> Callable[..., M]:
+    """A builder ``name(*, weights=None, progress=True, **kwargs)`` for a family of many members: it verifies
+    ``weights`` against ``weights_enum`` and returns ``build(weights, progress, kwargs)``. It is registered for
+    ``get_model``, annotated for ``get_model_weights`` and takes the legacy ``pretrained`` (True meaning the
+    entry ``legacy_weights``), as torchvision's hand-written builders do."""
+    def builder(*, weights: WeightsEnum | None = None, progress: bool = True, **kwargs: Any) -> M:
+        return build(weights_enum.verify(weights), progress, kwargs)
+    builder.__name__ = builder.__qualname__ = name
+    builder.__module__ = build.__module__
+    builder.__doc__ = doc
+    builder.__annotations__ = {"weights": weights_enum | None, "progress": bool, "kwargs": Any}
+    legacy = None if legacy_weights is None else weights_enum[legacy_weights]
+    return register_model()(handle_legacy_interface(weights=("pretrained", legacy))(builder))

@@ -11,8 +11,8 @@ import minitorch
 from minitorch import Tensor, nn
 
 from ._api import PAPER_RECIPE_DOCS, WeightsEnum, _imagenet_weights, new_recipe_docs, _synthetic_weights, register_model
-from ._ops import Conv2dNormActivation
-from ._utils import _build, _make_divisible, handle_legacy_interface
+from .ops.misc import Conv2dNormActivation
+from ._utils import _build, _init_convnet, _make_divisible, handle_legacy_interface
 
 __all__ = ["MobileNetV2", "InvertedResidual", "MobileNet_V2_Weights", "Cifar_MobileNet_V2_Weights", "mobilenet_v2",
            "cifar_mobilenet_v2"]
@@ -97,18 +97,7 @@ class MobileNetV2(nn.Module):
                                              activation_layer=nn.ReLU6))
         self.features = nn.Sequential(*features)
         self.classifier = nn.Sequential(nn.Dropout(p=dropout), nn.Linear(self.last_channel, num_classes))
-
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out")
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
-            elif isinstance(m, (nn.BatchNorm2d, nn.GroupNorm)):
-                nn.init.ones_(m.weight)
-                nn.init.zeros_(m.bias)
-            elif isinstance(m, nn.Linear):
-                nn.init.normal_(m.weight, 0, 0.01)
-                nn.init.zeros_(m.bias)
+        _init_convnet(self, lambda w: nn.init.normal_(w, 0, 0.01))
 
     def _forward_impl(self, x: Tensor) -> Tensor:
         x = self.features(x)

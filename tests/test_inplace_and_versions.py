@@ -199,6 +199,9 @@ def test_numpy_shares_memory_and_refuses_graph_tensors(lib):
     with pytest.raises(RuntimeError) as e:
         lib.ones(1, requires_grad=True).numpy()
     assert str(e.value) == "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+    with lib.no_grad():  # grad mode off: allowed, sharing memory
+        leaf = lib.ones(2, requires_grad=True)
+        assert np.shares_memory(leaf.numpy(), leaf.detach().numpy())
 
 
 def test_inplace_op_uses_the_value_before_the_change(lib):

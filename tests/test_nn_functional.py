@@ -208,6 +208,21 @@ def test_batch_norm_float32_is_stable_far_from_zero():
         assert np.abs(low - high).max() <= 1e-4 * np.abs(high).max()
 
 
+def test_normalize_zero_rows_and_other_norms(lib):
+    """A zero row's gradient is w / eps (the norm's gradient is 0 where the norm is 0, then clamped to eps), not
+    NaN; a row of norm 3: (w - y (y . w)) / 3; the infinity norm divides by the largest magnitude."""
+    x = lib.tensor([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]], requires_grad=True)
+    w = lib.tensor([1.0, 2.0, 3.0])
+    out = lib.nn.functional.normalize(x, dim=-1)
+    (out * w).sum().backward()
+    y = np.array([1.0, 2.0, 2.0]) / 3
+    np.testing.assert_allclose(out.detach().numpy(), [[0, 0, 0], y], rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), [[1e12, 2e12, 3e12], ([1, 2, 3] - y * (y @ [1, 2, 3])) / 3],
+                               rtol=1e-6)
+    np.testing.assert_allclose(lib.nn.functional.normalize(x, p=float("inf"), dim=-1).detach().numpy(),
+                               [[0, 0, 0], [0.5, 1, 1]])
+
+
 def test_dropout_scales_and_is_identity_in_eval():
     minitorch.manual_seed(0)
     x = minitorch.ones(10000)

@@ -80,7 +80,7 @@ def test_repr(lib):
               nn.AdaptiveAvgPool2d(1), nn.Embedding(10, 3, padding_idx=0), nn.LayerNorm(4), nn.GroupNorm(2, 4),
               nn.Flatten(), nn.Upsample(scale_factor=2), nn.ConvTranspose2d(2, 3, 2), nn.Conv1d(2, 2, 3, groups=2),
               nn.ReLU(inplace=True), nn.LeakyReLU(0.1), nn.GELU(), nn.Softmax(dim=1), nn.Hardswish(),
-              nn.CrossEntropyLoss()]
+              nn.CrossEntropyLoss(), nn.Hardswish(inplace=True), nn.Hardsigmoid(inplace=True), nn.SiLU(inplace=True)]
     assert [repr(m) for m in layers] == [
         "Conv2d(3, 8, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), bias=False)",
         "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)", "Dropout(p=0.2, inplace=False)",
@@ -89,7 +89,7 @@ def test_repr(lib):
         "Flatten(start_dim=1, end_dim=-1)", "Upsample(scale_factor=2.0, mode='nearest')",
         "ConvTranspose2d(2, 3, kernel_size=(2, 2), stride=(1, 1))", "Conv1d(2, 2, kernel_size=(3,), stride=(1,), groups=2)",
         "ReLU(inplace=True)", "LeakyReLU(negative_slope=0.1)", "GELU(approximate='none')", "Softmax(dim=1)",
-        "Hardswish()", "CrossEntropyLoss()"]
+        "Hardswish()", "CrossEntropyLoss()", "Hardswish()", "Hardsigmoid()", "SiLU(inplace=True)"]
 
 
 def test_parameter(lib):

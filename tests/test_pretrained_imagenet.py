@@ -66,8 +66,8 @@ def test_enums_have_torchvision_entries_and_defaults():
     assert models.get_weight("ResNet50_Weights.DEFAULT") is ResNet50_Weights.IMAGENET1K_V2
     assert models.get_weight("MobileNet_V2_Weights.IMAGENET1K_V1") is MobileNet_V2_Weights.IMAGENET1K_V1
     assert models.get_model_weights("resnet34") is ResNet34_Weights
-    assert {"cifar_mobilenet_v2", "cifar_resnet20", "mobilenet_v2", "resnet18", "resnet34", "resnet50"} <= set(
-        models.list_models())  # with torchvision's families (tests/models/)
+    assert {"cifar_mobilenet_v2", "cifar_resnet20", "mobilenet_v2", "resnet18", "resnet34", "resnet50"} <= \
+        set(models.list_models()) and models.list_models() == sorted(models.list_models())  # the zoo: tests/models
     assert ResNet18_Weights.verify("DEFAULT") is ResNet18_Weights.verify("ResNet18_Weights.IMAGENET1K_V1")
     assert repr(ResNet50_Weights.DEFAULT) == "ResNet50_Weights.IMAGENET1K_V2"
 

@@ -75,6 +75,13 @@ def test_float64_vectors(fn, index, expected):
     (0, lambda: minitorch.randperm(10), [4, 1, 7, 5, 3, 9, 0, 8, 6, 2]),
     (0, lambda: minitorch.empty(10).bernoulli_(0.5), [0, 0, 1, 0, 0, 0, 1, 1, 0, 1]),
     (0, lambda: minitorch.nn.functional.dropout(minitorch.ones(8), 0.5, training=True), [0, 0, 2, 0, 0, 0, 2, 2]),
+    # the noise is laid out as the input where that is dense (transposed), else row-major (stepped slice, expanded)
+    (0, lambda: minitorch.nn.functional.dropout(minitorch.ones(3, 4).t()[:, 1:], 0.5, training=True).flatten(),
+     [0, 0, 0, 0, 2, 2, 0, 2]),
+    (0, lambda: minitorch.nn.functional.dropout(minitorch.ones(4, 6)[:, ::2], 0.5, training=True).flatten(),
+     [0, 0, 2, 0, 0, 0, 2, 2, 0, 2, 2, 2]),
+    (0, lambda: minitorch.nn.functional.dropout(minitorch.ones(1, 4).expand(2, 4), 0.5, training=True).flatten(),
+     [0, 0, 2, 0, 0, 0, 2, 2]),
     (0, lambda: minitorch.multinomial(minitorch.tensor([.1, .2, .3, .4]), 4), [2, 1, 3, 0]),
     (0, lambda: minitorch.multinomial(minitorch.tensor([.1, .2, .3, .4]), 8, replacement=True),
      [3, 3, 2, 3, 3, 3, 1, 2]),

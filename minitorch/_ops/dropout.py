@@ -9,6 +9,7 @@ import numpy as np
 
 from .._registry import register
 from .._tensor import Tensor
+from .._rng import empty_like_axes, in_memory_order
 from .._rng.distributions import bernoulli_scalar
 from ..random import default_generator
 from .arithmetic import add_, mul_
@@ -16,16 +17,18 @@ from .arithmetic import add_, mul_
 _ALPHA = 1.7580993408473766  # SELU's negative saturation, scale * alpha: where alpha dropout sends a dropped unit
 
 
-def keep_mask(shape, p: float, generator=None) -> np.ndarray:
-    """Booleans ``U53 < 1 - p``: torch's ``bernoulli_(1 - p)`` on a tensor of ``shape``."""
-    return bernoulli_scalar(generator or default_generator, math.prod(shape), 1 - p).reshape(shape)
+def keep_mask(shape, p: float, generator=None, like: np.ndarray | None = None) -> np.ndarray:
+    """Booleans ``U53 < 1 - p``: torch's ``bernoulli_(1 - p)`` on a new tensor of ``shape``, or on
+    ``empty_like(like)`` (drawn in ``like``'s memory order when it is dense, as a transposed input)."""
+    draws = bernoulli_scalar(generator or default_generator, math.prod(shape), 1 - p)
+    return draws.reshape(shape) if like is None else in_memory_order(draws, like, empty_like_axes(like))
 
 
-def dropout_mask(shape, p: float, dtype, generator=None) -> np.ndarray:
+def dropout_mask(shape, p: float, dtype, generator=None, like: np.ndarray | None = None) -> np.ndarray:
     """torch's dropout noise: kept entries ``1 / (1 - p)`` (rounded in ``dtype``), dropped ones 0."""
     if p == 1:
         return np.zeros(shape, dtype)
-    return keep_mask(shape, p, generator).astype(dtype) / np.asarray(1 - p, dtype)
+    return keep_mask(shape, p, generator, like).astype(dtype) / np.asarray(1 - p, dtype)
 
 
 def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: bool = False, alpha: bool = False):
@@ -41,10 +44,11 @@ def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: b
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2) if feature else tuple(input.shape)
     dtype = input._data.dtype
+    like = None if feature else input._data  # element noise is laid out as the input (torch's empty_like)
     if not alpha:
-        scale = dropout_mask(shape, p, dtype)
+        scale = dropout_mask(shape, p, dtype, like=like)
         return mul_(input, scale) if inplace else input * scale
-    noise = keep_mask(shape, p).astype(dtype)
+    noise = keep_mask(shape, p, like=like).astype(dtype)
     a = 1.0 / math.sqrt((_ALPHA ** 2 * p + 1) * (1 - p))
     shift = (noise - np.asarray(1, dtype)) * np.asarray(_ALPHA * a, dtype) + np.asarray(_ALPHA * a * p, dtype)
     scale = noise * np.asarray(a, dtype)

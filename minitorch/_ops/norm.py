@@ -52,13 +52,15 @@ def norm_backward(g, a, r, p: float, dims, keepdim: bool):
         return None
     if p == 1:
         return g * sign(a)
+    zero = r == 0
+    safe = where(zero, 1.0, r)  # no 0/0 (and no numpy warning) where the norm, hence the gradient, is 0
     if p == 2:
-        return where(r == 0, 0.0, g * a / r)
+        return where(zero, 0.0, g * a / safe)
     if math.isinf(p):
         hit = abs_(a) == r
         count = _restore(LinalgVectorNorm.apply(hit * 1.0, ord=0.0, dims=dims, keepdim=keepdim), shape, dims, keepdim)
         return g * sign(a) * hit / count
-    return where(r == 0, 0.0, g * sign(a) * abs_(a) ** (p - 1) / r ** (p - 1))
+    return where(zero, 0.0, g * sign(a) * abs_(a) ** (p - 1) / safe ** (p - 1))
 
 
 def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A002

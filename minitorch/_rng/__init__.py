@@ -52,6 +52,18 @@ def memory_axes(like: np.ndarray) -> list[int]:
     return sorted(range(like.ndim), key=lambda d: -abs(like.strides[d]))
 
 
+def empty_like_axes(like: np.ndarray) -> list[int]:
+    """The memory order of torch's ``empty_like(like)``: ``like``'s own where its elements tile a block of memory
+    (non-overlapping and dense, e.g. transposed), else row-major (sliced with steps, expanded)."""
+    axes, expected = memory_axes(like), like.itemsize
+    for d in reversed(axes):
+        if like.shape[d] != 1:
+            if like.strides[d] != expected:
+                return list(range(like.ndim))
+            expected *= like.shape[d]
+    return axes
+
+
 def in_memory_order(values: np.ndarray, like: np.ndarray, axes: list[int] | None = None) -> np.ndarray:
     """``values`` (drawn one after another) arranged so that walking ``like``'s memory (or ``axes``) meets them
     in order: PyTorch fills a transposed or sliced tensor in the order of its storage, not of its indices."""

@@ -663,10 +663,8 @@ def one_hot(tensor, num_classes: int = -1) -> Tensor:
 
 @functional_op
 def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
-    """``input / max(||input||_p, eps)`` along ``dim``."""
-    norm = _sum(input.abs() ** p, dim, keepdim=True) ** (1.0 / p) if p != 2 else _sum(input * input, dim,
-                                                                                       keepdim=True).sqrt()
-    return input / clamp(norm, min=eps).expand_as(input)
+    """``input / max(||input||_p, eps)`` along ``dim`` (the norm's gradient is 0 where it is 0, as torch's)."""
+    return input / clamp(input.norm(p, dim, keepdim=True), min=eps).expand_as(input)
 
 
 @functional_op

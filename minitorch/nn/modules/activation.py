@@ -6,14 +6,16 @@ from .module import Module
 
 
 class _Inplaceable(Module):
-    """An activation with an ``inplace`` flag."""
+    """An activation with an ``inplace`` flag, shown in its repr unless ``_repr_inplace`` is False."""
+
+    _repr_inplace = True
 
     def __init__(self, inplace: bool = False):
         super().__init__()
         self.inplace = inplace
 
     def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
+        return "inplace=True" if self.inplace and self._repr_inplace else ""
 
 
 class ReLU(_Inplaceable):
@@ -68,11 +70,15 @@ class SiLU(_Inplaceable):
 
 
 class Hardswish(_Inplaceable):
+    _repr_inplace = False  # torch prints Hardswish() whatever its flag
+
     def forward(self, input):
         return F.hardswish(input, inplace=self.inplace)
 
 
 class Hardsigmoid(_Inplaceable):
+    _repr_inplace = False
+
     def forward(self, input):
         return F.hardsigmoid(input, inplace=self.inplace)
 
