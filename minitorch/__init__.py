@@ -120,7 +120,7 @@ if TYPE_CHECKING:
         t_copy, transpose_copy, unbind_copy, unfold_copy, unsqueeze_copy, view_copy)
     # end of the generated block
 from ._tensor_str import set_printoptions
-from ._threads import get_num_threads, set_num_threads
+from ._parallel import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
 from . import accelerator, amp, backends, cuda, distributed, distributions, linalg, mps, onnx, version, xpu
 from . import fft, special

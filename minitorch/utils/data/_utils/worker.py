@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...._threads import set_num_threads
+from ...._parallel import set_num_threads
 from ....random import manual_seed
 from ..dataset import Dataset
 from .fetch import IterableDatasetFetcher, create_fetcher
@@ -100,7 +100,7 @@ def worker_loop(dataset, index_queue, result_queue, done_event, auto_collation: 
     """Answer ``(task_idx, indices)`` messages with ``(task_idx, batch)`` until told to stop with None."""
     global _worker_info
     try:
-        set_num_threads(1)  # workers run side by side: one BLAS thread each, as torch's workers do
+        set_num_threads(1)  # workers run side by side: one thread each (kernels and BLAS), as torch's workers do
         seed = seed_worker(base_seed, worker_id)
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
         where = f"in DataLoader worker process {worker_id}"
