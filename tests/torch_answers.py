@@ -14,7 +14,7 @@ The test then compares minitorch with that answer, the same code with torch or w
 Answers are keyed by the test (its node id within its file) and the call's index within the test, so a test
 must call ``torch_answer`` in the same order with torch or without. The arguments are part of the recording
 (a sha256 of their bytes): a test whose inputs changed fails until its answers are recorded again.
-For bit-exact comparisons of big arrays, return ``fingerprint(x)`` instead of ``x``.
+For bit-exact comparisons of big arrays, return ``fingerprint(x, ...)`` instead of the arrays.
 """
 from __future__ import annotations
 
@@ -76,10 +76,14 @@ class Fields(tuple):
         return self
 
 
-def fingerprint(x) -> str:
-    """``"<dtype> <shape> sha256:<hex>"`` of a tensor's (torch or minitorch) or an array's bytes."""
-    a = np.ascontiguousarray(x.detach().numpy() if hasattr(x, "detach") else np.asarray(x))
-    return f"{a.dtype} {list(a.shape)} sha256:{hashlib.sha256(a.tobytes()).hexdigest()}"
+def fingerprint(*xs) -> str:
+    """A short sha256 (16 hex digits) of the dtypes, shapes and bytes of tensors (torch or minitorch) or arrays."""
+    h = hashlib.sha256()
+    for x in xs:
+        a = np.ascontiguousarray(x.detach().numpy() if hasattr(x, "detach") else np.asarray(x))
+        h.update(f"{a.dtype} {a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
 
 
 # ---- torch objects to plain data ------------------------------------------------------------------------------
@@ -191,26 +195,38 @@ def from_json(obj):
 
 
 def digest(args) -> str:
-    """A sha256 of the arguments' values (callables count by name only: their code is the test's)."""
+    """A sha256 of the arguments' values. A function counts by what its closure holds (the values a lambda
+    captured); objects other than plain data count by their type only."""
     h = hashlib.sha256()
 
-    def feed(x):
-        if isinstance(x, np.ndarray):
+    def feed(x, depth=0):
+        if isinstance(x, (np.ndarray, np.generic)):
+            x = np.asarray(x)
             h.update(f"array {x.dtype} {x.shape}".encode())
             h.update(np.ascontiguousarray(x).tobytes())
         elif isinstance(x, (list, tuple)):
             h.update(f"{type(x).__name__} {len(x)}".encode())
             for y in x:
-                feed(y)
+                feed(y, depth)
         elif isinstance(x, dict):
             h.update(f"dict {len(x)}".encode())
             for k, v in x.items():
-                feed(k)
-                feed(v)
-        elif callable(x) and not isinstance(x, type):
-            h.update(b"callable")
+                feed(k, depth)
+                feed(v, depth)
+        elif x is None or isinstance(x, (bool, int, float, complex, str, bytes, slice, np.dtype)):
+            h.update(f"{type(x).__name__} {x}".encode())
+        elif isinstance(x, type):
+            h.update(f"class {x.__qualname__}".encode())
+        elif callable(x) and hasattr(x, "__code__"):
+            h.update(f"function {x.__qualname__}".encode())
+            if depth < 3:
+                for cell in x.__closure__ or ():
+                    try:
+                        feed(cell.cell_contents, depth + 1)
+                    except ValueError:  # an empty cell
+                        pass
         else:
-            h.update(f"{type(x).__name__} {x!r}".encode())
+            h.update(type(x).__name__.encode())
     feed(args)
     return h.hexdigest()[:16]
 
