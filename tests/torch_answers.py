@@ -26,6 +26,8 @@ import pathlib
 
 import numpy as np
 
+import minitorch
+
 try:
     import torch
 except ImportError:
@@ -330,3 +332,32 @@ def difference(a, b, where="answer"):
     if isinstance(a, (float, complex)):
         return None if np.isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=True) else f"{where}: {a!r} vs {b!r}"
     return None if a == b else f"{where}: {a!r} vs {b!r}"
+
+
+def assert_matches(mine, answer, rtol=1e-7, atol=0.0, where="result"):
+    """minitorch's ``mine`` (tensors, arrays, numbers, None, containers) has torch's ``answer``'s structure, tensor
+    dtypes and shapes, and its values within ``rtol``/``atol`` (NaN matches NaN; integers and booleans exactly)."""
+    if isinstance(answer, TensorAnswer):
+        assert isinstance(mine, minitorch.Tensor), f"{where}: {type(mine).__name__}, torch gives a tensor"
+        assert str(mine.dtype).rsplit(".")[-1] == answer.dtype.rsplit(".")[-1], f"{where}: {mine.dtype} vs {answer.dtype}"
+        mine, answer = mine.detach().numpy(), answer.values
+    if isinstance(answer, np.ndarray):
+        mine = np.asarray(mine)
+        assert mine.shape == answer.shape, f"{where}: shape {mine.shape} vs torch's {answer.shape}"
+        if answer.dtype.kind in "fc":
+            np.testing.assert_allclose(mine, answer, rtol=rtol, atol=atol, equal_nan=True, err_msg=where)
+        else:
+            np.testing.assert_array_equal(mine, answer, err_msg=where)
+    elif isinstance(answer, (tuple, list)):
+        assert isinstance(mine, (tuple, list)) and len(mine) == len(answer), f"{where}: {mine!r} vs torch's {answer!r}"
+        for i, (m, a) in enumerate(zip(mine, answer)):
+            assert_matches(m, a, rtol, atol, f"{where}[{i}]")
+    elif isinstance(answer, dict):
+        assert isinstance(mine, dict) and list(mine) == list(answer), f"{where}: keys {list(mine)} vs {list(answer)}"
+        for k in answer:
+            assert_matches(mine[k], answer[k], rtol, atol, f"{where}[{k!r}]")
+    elif isinstance(answer, float):
+        assert isinstance(mine, (float, int)) and np.isclose(mine, answer, rtol=rtol, atol=atol, equal_nan=True), \
+            f"{where}: {mine!r} vs torch's {answer!r}"
+    else:
+        assert mine == answer, f"{where}: {mine!r} vs torch's {answer!r}"
