@@ -9,7 +9,8 @@ The test then compares minitorch with that answer, the same code with torch or w
   tolerance), so a stale recording fails where torch is installed, as in CI.
 - Without torch: the answer comes from the recording. A missing one fails and names the script that records.
 - Record mode (``tests/fixtures/record_torch.py``, which sets ``MINITORCH_TORCH_ANSWERS``): answers are computed
-  live and written to ``tests/fixtures/torch_answers/<test file>.json`` when the session ends.
+  live and written to ``tests/fixtures/torch_answers/<test file>.json.gz`` when the session ends: JSON, one
+  answer per line in key order (``zcat`` shows it; ``gzip`` without a timestamp, so equal answers give equal bytes).
 
 Answers are keyed by the test (its node id within its file) and the call's index within the test, so a test
 must call ``torch_answer`` in the same order with torch or without. The arguments are part of the recording
@@ -19,6 +20,7 @@ For bit-exact comparisons of big arrays, return ``fingerprint(x, ...)`` instead 
 from __future__ import annotations
 
 import hashlib
+import gzip
 import json
 import math
 import os
@@ -245,12 +247,13 @@ class _Session:
         self.recorded: dict = {}  # recording file -> {key: json}, in record mode
 
     def start(self, path, test: str):
-        rel = pathlib.Path(path).resolve().relative_to(TESTS.resolve()).with_suffix(".json")
+        rel = pathlib.Path(path).resolve().relative_to(TESTS.resolve()).with_suffix(".json.gz")
         self.file, self.test, self.calls = RECORDINGS / rel, test, 0
 
     def recording(self, file):
         if file not in self.loaded:
-            self.loaded[file] = json.loads(file.read_text()) if file.exists() else {"torch": None, "answers": {}}
+            self.loaded[file] = (json.loads(gzip.decompress(file.read_bytes())) if file.exists()
+                                 else {"torch": None, "answers": {}})
         return self.loaded[file]
 
     def save(self):
@@ -258,15 +261,15 @@ class _Session:
         if not MODE.startswith("record"):
             return
         if MODE == "record-all":
-            for stale in set(RECORDINGS.rglob("*.json")) - set(self.recorded):
+            for stale in set(RECORDINGS.rglob("*.json.gz")) - set(self.recorded):
                 stale.unlink()
         for file, answers in self.recorded.items():
             kept = {} if MODE == "record-all" else self.recording(file)["answers"]
             merged = {**kept, **answers}
             file.parent.mkdir(parents=True, exist_ok=True)
             lines = [f" {json.dumps(k)}: {json.dumps(merged[k], separators=(',', ':'))}" for k in sorted(merged)]
-            file.write_text('{"torch": ' + json.dumps(torch.__version__) + ', "answers": {\n' + ",\n".join(lines)
-                            + "\n}}\n")
+            text = '{"torch": ' + json.dumps(torch.__version__) + ', "answers": {\n' + ",\n".join(lines) + "\n}}\n"
+            file.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
 
 
 SESSION = _Session()
