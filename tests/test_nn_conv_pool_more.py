@@ -7,11 +7,7 @@ import pytest
 
 import minitorch
 from op_helper import check_error, floats, helper_test_op
-
-try:
-    import torch
-except ImportError:
-    torch = None
+from torch_answers import assert_matches, torch_answer
 
 
 def F(lib):
@@ -291,31 +287,53 @@ MODULE_RUNS = {
 }
 
 
+MODULE_ATTRS = ("kernel_size", "stride", "padding", "dilation", "output_padding", "output_size", "norm_type",
+                "ceil_mode", "return_indices", "groups", "num_features", "momentum", "value")
+
+
+def _module_facts(lib, name):
+    """The module's repr, parameter shapes, state_dict keys and those of MODULE_ATTRS it has."""
+    m = MODULES[name](lib.nn)
+    return (repr(m), [(k, tuple(p.shape)) for k, p in m.named_parameters()], list(m.state_dict()),
+            {attr: getattr(m, attr) for attr in MODULE_ATTRS if hasattr(m, attr)})
+
+
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_repr_parameters_and_state_dict_match_torch(name):
-    pytest.importorskip("torch")
-    m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
-    assert repr(m) == repr(t)
-    assert [(k, tuple(p.shape)) for k, p in m.named_parameters()] == \
-        [(k, tuple(p.shape)) for k, p in t.named_parameters()]
-    assert list(m.state_dict()) == list(t.state_dict())
-    for attr in ("kernel_size", "stride", "padding", "dilation", "output_padding", "output_size", "norm_type",
-                 "ceil_mode", "return_indices", "groups", "num_features", "momentum", "value"):
-        if hasattr(t, attr):
-            assert getattr(m, attr) == getattr(t, attr), attr
+    text, shapes, keys, attrs = torch_answer(_module_facts, name)
+    m = MODULES[name](minitorch.nn)
+    assert repr(m) == text
+    assert [(k, tuple(p.shape)) for k, p in m.named_parameters()] == shapes
+    assert list(m.state_dict()) == keys
+    for attr, value in attrs.items():
+        assert getattr(m, attr) == value, attr
+
+
+def _module_run(lib, name, params, inputs):
+    """The module (its parameters set to ``params``) on ``inputs``: the output, and after backpropagating a fixed
+    random weighting of it, the inputs' and parameters' gradients and the buffers."""
+    m = MODULES[name](lib.nn)
+    with lib.no_grad():
+        for p, values in zip(m.parameters(), params, strict=True):
+            p.copy_(lib.tensor(values))
+    xs = [lib.tensor(x, requires_grad=True) for x in inputs]
+    out = m(*xs)
+    (out * lib.tensor(np.random.default_rng(0).standard_normal(tuple(out.shape)), dtype=out.dtype)).sum().backward()
+    return (out, [x.grad for x in xs], {k: p.grad for k, p in m.named_parameters()},
+            {k: b for k, b in m.named_buffers()})
 
 
 @pytest.mark.parametrize("name", sorted(MODULE_RUNS))
 def test_module_forward_and_parameter_gradients_match_torch(name):
-    pytest.importorskip("torch")
-    m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
-    for (_, p), (_, q) in zip(m.named_parameters(), t.named_parameters()):
-        q.data.copy_(torch.tensor(p.detach().numpy()))
-    helper_test_op(MODULE_RUNS[name], lambda lib, *xs: t(*xs), lambda lib, *xs: m(*xs), check_node=False)
-    for (k, p), (_, q) in zip(m.named_parameters(), t.named_parameters()):
-        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), atol=1e-4, rtol=1e-4, err_msg=k)
-    for (k, b), (_, c) in zip(m.named_buffers(), t.named_buffers()):
-        np.testing.assert_allclose(b.numpy(), c.numpy(), atol=1e-5, rtol=1e-5, err_msg=k)
+    minitorch.manual_seed(0)
+    params = [p.detach().numpy() for p in MODULES[name](minitorch.nn).parameters()]
+    inputs = [floats(shape) for shape in MODULE_RUNS[name]]
+    out, grads, param_grads, buffers = _module_run(minitorch, name, params, inputs)
+    their_out, their_grads, their_param_grads, their_buffers = torch_answer(_module_run, name, params, inputs)
+    assert_matches(out, their_out, rtol=1e-4, atol=1e-5, where="output")
+    assert_matches(grads, their_grads, rtol=1e-3, atol=1e-4, where="input gradients")
+    assert_matches(param_grads, their_param_grads, rtol=1e-4, atol=1e-4, where="parameter gradients")
+    assert_matches(buffers, their_buffers, rtol=1e-5, atol=1e-5, where="buffers")
 
 
 def test_same_padding_in_the_other_padding_modes():
@@ -376,21 +394,23 @@ LAZY = {
 }
 
 
+def _lazy_run(lib, name, x):
+    """The lazy module's repr and parameters' reprs before a first call on ``x``; after it, its class, repr,
+    output shape and state_dict shapes."""
+    m = LAZY[name][0](lib.nn)
+    before = (repr(m), [repr(p) for p in m.parameters()])
+    out = m(lib.tensor(x))
+    return before, (type(m).__name__, repr(m), tuple(out.shape),
+                    [(k, tuple(v.shape)) for k, v in m.state_dict().items()])
+
+
 @pytest.mark.parametrize("name", sorted(LAZY))
 def test_lazy_module_infers_shapes_and_becomes_its_eager_class(name):
-    pytest.importorskip("torch")
-    make, shape = LAZY[name]
-    m, t = make(minitorch.nn), make(torch.nn)
-    assert repr(m) == repr(t)
-    assert [repr(p) for p in m.parameters()] == [repr(p) for p in t.parameters()]
-    assert m.has_uninitialized_params()
-    x = floats(shape)
-    out = m(minitorch.tensor(x))
-    t(torch.tensor(x))
-    assert type(m).__name__ == type(t).__name__ and repr(m) == repr(t)
-    assert tuple(out.shape) == tuple(t(torch.tensor(x)).shape)
-    assert [(k, tuple(v.shape)) for k, v in m.state_dict().items()] == \
-        [(k, tuple(v.shape)) for k, v in t.state_dict().items()]
+    x = floats(LAZY[name][1])
+    assert LAZY[name][0](minitorch.nn).has_uninitialized_params()
+    assert _lazy_run(minitorch, name, x) == torch_answer(_lazy_run, name, x)
+    m = LAZY[name][0](minitorch.nn)
+    m(minitorch.tensor(x))
     assert all(p.requires_grad for p in m.parameters())
 
 
