@@ -34,7 +34,7 @@ import numpy as np
 import pytest
 
 import minitorch
-from torch_answers import SESSION, TensorAnswer, torch, torch_answer
+from torch_answers import SESSION, TensorAnswer, assert_matches, torch, torch_answer
 
 # (atol, rtol) for forward values and for gradients, by dtype
 FORWARD_TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-4), np.float64: (1e-10, 1e-8)}
@@ -186,6 +186,60 @@ def helper_test_op(inputs, torch_fn, minitorch_fn=None, *, dtype=np.float32, low
             continue
         assert m.grad is not None, f"input {i}: no gradient (torch has one)"
         _compare(m.grad, g, f"grad of input {i}", gtol, check_node=False)
+
+
+def _module_facts(lib, make, attrs):
+    """The module ``make(lib.nn)`` builds after ``manual_seed(0)``: its repr, parameter shapes, state_dict and
+    those of ``attrs`` it has."""
+    lib.manual_seed(0)
+    m = make(lib.nn)
+    return (repr(m), [(k, tuple(p.shape)) for k, p in m.named_parameters()],
+            {k: v.detach().numpy() for k, v in m.state_dict().items()},
+            {attr: getattr(m, attr) for attr in attrs if hasattr(m, attr)})
+
+
+def check_module_facts(make, attrs=()):
+    """minitorch's ``make(nn)`` has torch's repr, parameter shapes, state_dict (keys, and values: both built after
+    the same seed) and values of those of ``attrs`` torch's has."""
+    text, shapes, state, _ = _module_facts(minitorch, make, ())
+    their_text, their_shapes, their_state, their_attrs = torch_answer(_module_facts, make, attrs)
+    assert text == their_text
+    assert shapes == their_shapes
+    assert list(state) == list(their_state)
+    for k, v in their_state.items():
+        np.testing.assert_allclose(state[k], v, err_msg=k)
+    m = make(minitorch.nn)
+    for attr, value in their_attrs.items():
+        assert getattr(m, attr) == value, attr
+
+
+def _module_run(lib, make, params, inputs):
+    """``make(lib.nn)`` with its parameters set to ``params``, on ``inputs``: the output and, after backpropagating
+    a fixed random weighting of it, the inputs' and parameters' gradients and the buffers."""
+    m = make(lib.nn)
+    with lib.no_grad():
+        for p, values in zip(m.parameters(), params, strict=True):
+            p.copy_(lib.tensor(values))
+    xs = [lib.tensor(x, requires_grad=x.dtype.kind == "f") for x in inputs]
+    out = m(*xs)
+    out = out[0] if isinstance(out, tuple) else out
+    (out * lib.tensor(np.random.default_rng(0).standard_normal(tuple(out.shape)), dtype=out.dtype)).sum().backward()
+    return (out, [x.grad for x in xs], {k: p.grad for k, p in m.named_parameters()},
+            {k: b for k, b in m.named_buffers()})
+
+
+def check_module_run(make, inputs, tol=1e-4):
+    """``make(nn)`` (minitorch's parameters, set on torch's too) on ``inputs`` (specs as for ``helper_test_op``):
+    output, input and parameter gradients and buffers as torch's."""
+    minitorch.manual_seed(0)
+    params = [p.detach().numpy() for p in make(minitorch.nn).parameters()]
+    arrays, _ = _make_inputs(inputs, np.float32, -2.0, 2.0, False)
+    out, grads, param_grads, buffers = _module_run(minitorch, make, params, arrays)
+    their_out, their_grads, their_param_grads, their_buffers = torch_answer(_module_run, make, params, arrays)
+    assert_matches(out, their_out, rtol=1e-4, atol=1e-5, where="output")
+    assert_matches(grads, their_grads, rtol=1e-3, atol=tol, where="input gradients")
+    assert_matches(param_grads, their_param_grads, rtol=tol, atol=tol, where="parameter gradients")
+    assert_matches(buffers, their_buffers, rtol=1e-5, atol=1e-5, where="buffers")
 
 
 def _raised(call):

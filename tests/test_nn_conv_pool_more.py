@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import minitorch
-from op_helper import check_error, floats, helper_test_op
-from torch_answers import assert_matches, torch_answer
+from op_helper import check_error, check_module_facts, check_module_run, floats, helper_test_op
+from torch_answers import torch_answer
 
 
 def F(lib):
@@ -287,53 +287,16 @@ MODULE_RUNS = {
 }
 
 
-MODULE_ATTRS = ("kernel_size", "stride", "padding", "dilation", "output_padding", "output_size", "norm_type",
-                "ceil_mode", "return_indices", "groups", "num_features", "momentum", "value")
-
-
-def _module_facts(lib, name):
-    """The module's repr, parameter shapes, state_dict keys and those of MODULE_ATTRS it has."""
-    m = MODULES[name](lib.nn)
-    return (repr(m), [(k, tuple(p.shape)) for k, p in m.named_parameters()], list(m.state_dict()),
-            {attr: getattr(m, attr) for attr in MODULE_ATTRS if hasattr(m, attr)})
-
-
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_repr_parameters_and_state_dict_match_torch(name):
-    text, shapes, keys, attrs = torch_answer(_module_facts, name)
-    m = MODULES[name](minitorch.nn)
-    assert repr(m) == text
-    assert [(k, tuple(p.shape)) for k, p in m.named_parameters()] == shapes
-    assert list(m.state_dict()) == keys
-    for attr, value in attrs.items():
-        assert getattr(m, attr) == value, attr
-
-
-def _module_run(lib, name, params, inputs):
-    """The module (its parameters set to ``params``) on ``inputs``: the output, and after backpropagating a fixed
-    random weighting of it, the inputs' and parameters' gradients and the buffers."""
-    m = MODULES[name](lib.nn)
-    with lib.no_grad():
-        for p, values in zip(m.parameters(), params, strict=True):
-            p.copy_(lib.tensor(values))
-    xs = [lib.tensor(x, requires_grad=True) for x in inputs]
-    out = m(*xs)
-    (out * lib.tensor(np.random.default_rng(0).standard_normal(tuple(out.shape)), dtype=out.dtype)).sum().backward()
-    return (out, [x.grad for x in xs], {k: p.grad for k, p in m.named_parameters()},
-            {k: b for k, b in m.named_buffers()})
+    check_module_facts(MODULES[name], ("kernel_size", "stride", "padding", "dilation", "output_padding",
+                                       "output_size", "norm_type", "ceil_mode", "return_indices", "groups",
+                                       "num_features", "momentum", "value"))
 
 
 @pytest.mark.parametrize("name", sorted(MODULE_RUNS))
 def test_module_forward_and_parameter_gradients_match_torch(name):
-    minitorch.manual_seed(0)
-    params = [p.detach().numpy() for p in MODULES[name](minitorch.nn).parameters()]
-    inputs = [floats(shape) for shape in MODULE_RUNS[name]]
-    out, grads, param_grads, buffers = _module_run(minitorch, name, params, inputs)
-    their_out, their_grads, their_param_grads, their_buffers = torch_answer(_module_run, name, params, inputs)
-    assert_matches(out, their_out, rtol=1e-4, atol=1e-5, where="output")
-    assert_matches(grads, their_grads, rtol=1e-3, atol=1e-4, where="input gradients")
-    assert_matches(param_grads, their_param_grads, rtol=1e-4, atol=1e-4, where="parameter gradients")
-    assert_matches(buffers, their_buffers, rtol=1e-5, atol=1e-5, where="buffers")
+    check_module_run(MODULES[name], MODULE_RUNS[name])
 
 
 def test_same_padding_in_the_other_padding_modes():
