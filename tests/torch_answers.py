@@ -198,6 +198,9 @@ def from_json(obj):
     return {from_json(k): from_json(v) for k, v in obj["items"]}
 
 
+_SCALARS = (type(None), bool, int, float, str)
+
+
 def digest(args) -> str:
     """A sha256 of the arguments' values. A function counts by what its closure holds (the values a lambda
     captured); objects other than plain data count by their type only."""
@@ -208,6 +211,8 @@ def digest(args) -> str:
             x = np.asarray(x)
             h.update(f"array {x.dtype} {x.shape}".encode())
             h.update(np.ascontiguousarray(x).tobytes())
+        elif isinstance(x, (list, tuple)) and all(type(y) in _SCALARS for y in x):
+            h.update(f"{type(x).__name__} {x!r}".encode())
         elif isinstance(x, (list, tuple)):
             h.update(f"{type(x).__name__} {len(x)}".encode())
             for y in x:
@@ -243,12 +248,15 @@ class _Session:
     def __init__(self):
         self.file = self.test = None
         self.calls = 0
+        self.files: dict = {}  # test file -> its recording
         self.loaded: dict = {}  # recording file -> {"torch": version, "answers": {key: json}}
         self.recorded: dict = {}  # recording file -> {key: json}, in record mode
 
     def start(self, path, test: str):
-        rel = pathlib.Path(path).resolve().relative_to(TESTS.resolve()).with_suffix(".json.gz")
-        self.file, self.test, self.calls = RECORDINGS / rel, test, 0
+        if path not in self.files:
+            self.files[path] = RECORDINGS / pathlib.Path(path).resolve().relative_to(TESTS.resolve()).with_suffix(
+                ".json.gz")
+        self.file, self.test, self.calls = self.files[path], test, 0
 
     def recording(self, file):
         if file not in self.loaded:
@@ -293,9 +301,12 @@ def torch_answer(compute, *args):
                                  f"(record again with `python {SCRIPT}`)")
         if torch is None:
             return from_json(stored["answer"])
-    with torch.random.fork_rng():  # answers that draw from torch's global stream do not depend on what ran before
-        torch.manual_seed(0)
+    state = torch.default_generator.get_state()  # answers that draw from torch's global stream start it at seed 0
+    torch.default_generator.manual_seed(0)
+    try:
         live = plain(compute(torch, *args))
+    finally:
+        torch.default_generator.set_state(state)
     if MODE.startswith("record"):
         SESSION.recorded.setdefault(SESSION.file, {})[key] = {"args": digest(args), "answer": to_json(live)}
     elif recording["torch"] == torch.__version__:
@@ -318,7 +329,7 @@ def difference(a, b, where="answer"):
             return f"{where}: {a!r} vs {b!r}"
         if a.dtype.kind in "fc":
             atol, rtol = STALE_TOL.get(str(a.real.dtype), (0, 0))
-            ok = np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+            ok = np.array_equal(a, b, equal_nan=True) or np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
         else:
             ok = np.array_equal(a, b)
         return None if ok else f"{where}: values differ"
