@@ -13,7 +13,7 @@ from . import _dtype
 from ._registry import register
 from ._settings import broadcast_shape, int_list, type_name
 from ._tensor import Size, Tensor, _check_device
-from ._ops.broadcast import _out
+from ._ops.broadcast import _out, signature_with_out
 from ._ops.copying import Fill
 from ._ops.view import expanded_shape
 from .autograd.function import NoDerivative
@@ -36,6 +36,7 @@ def _with_out(factory):
         if kwargs.get("dtype") is None:
             kwargs["dtype"] = out.dtype
         return _out(factory(*args, **kwargs), out, factory.__name__.rstrip("_"))
+    with_out_argument.__signature__ = signature_with_out(factory)
     return with_out_argument
 
 
