@@ -34,8 +34,9 @@ def _resolve(path):
 def _params(owner, name, kind):
     obj = getattr(owner, name)
     params = list(inspect.signature(obj.__init__ if kind == "classes" else obj).parameters.values())
-    if kind == "classes" or kind == "methods" and not isinstance(inspect.getattr_static(owner, name),
-                                                                 (staticmethod, classmethod)):
+    bound = kind == "classes" or kind == "methods" and not isinstance(inspect.getattr_static(owner, name),
+                                                                      (staticmethod, classmethod))
+    if bound and params and params[0].kind in POSITIONAL:
         params = params[1:]  # self (minitorch's methods often call it input, as their torch.* forms)
     return params
 
@@ -70,9 +71,6 @@ def problems(params, overloads) -> list:
             if kind in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD"):
                 if index < len(positional):
                     mine = positional[index]
-                    if mine.name != name and (kind == "POSITIONAL_OR_KEYWORD" or mine.kind != P.POSITIONAL_ONLY) \
-                            and name not in by_name:
-                        out.append(f"position {index} is {mine.name!r}, PyTorch's {name!r}")
                 elif not varargs:
                     out.append(f"takes no argument at position {index} ({name!r})")
                 index += 1
@@ -90,6 +88,10 @@ def problems(params, overloads) -> list:
                 given.add(name)
                 if name in by_name:
                     mine = by_name[name]
+                elif mine is not None and mine.kind == P.POSITIONAL_ONLY:
+                    out.append(f"{name!r} is positional-only")
+                elif mine is not None and mine.kind == P.POSITIONAL_OR_KEYWORD:
+                    out.append(f"position {index - 1} is {mine.name!r}, PyTorch's {name!r}")
                 elif not varkw:
                     out.append(f"has no parameter {name!r}")
                 if kind == "KEYWORD_ONLY" and mine is not None and mine.kind in POSITIONAL \
