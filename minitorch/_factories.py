@@ -712,11 +712,12 @@ def _check_positive(name: str, what: str, value: float) -> None:
 
 
 @register(top_level=False)
-def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
+def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator=None):
+    """Uniform samples in ``[from, to)`` (torch's keyword ``from`` is a Python keyword: pass it by position)."""
     _floating(self._data.dtype, "check_uniform_bounds")
-    if a > b:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
-    return _fill_random(self, "Uniform", lambda n: _rng_uniform(_gen(generator), n, self._data.dtype, a, b))
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_:g} > to={to:g}")
+    return _fill_random(self, "Uniform", lambda n: _rng_uniform(_gen(generator), n, self._data.dtype, from_, to))
 
 
 @register(top_level=False)
@@ -782,27 +783,34 @@ def geometric_(self, p: float, *, generator=None):
 
 # ---- factories from an existing tensor (Tensor methods) ----------------------------------------------
 @register(top_level=False)
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory: bool = False) -> Tensor:
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(_size(size, "new_zeros"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+def new_zeros(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+              requires_grad=False) -> Tensor:
+    return zeros(_size(_shape_arg(args, size, "new_zeros"), "new_zeros"), dtype=dtype or self.dtype, device=device,
+                 requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(_size(size, "new_ones"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+def new_ones(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+             requires_grad=False) -> Tensor:
+    return ones(_size(_shape_arg(args, size, "new_ones"), "new_ones"), dtype=dtype or self.dtype, device=device,
+                requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return empty(_size(size, "new_empty"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+def new_empty(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+              requires_grad=False) -> Tensor:
+    return empty(_size(_shape_arg(args, size, "new_empty"), "new_empty"), dtype=dtype or self.dtype, device=device,
+                 requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+             requires_grad=False) -> Tensor:
     return full(_size((size,), "new_full"), fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
