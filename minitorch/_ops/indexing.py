@@ -114,7 +114,7 @@ class Index(Op):
             ctx.save_for_backward(a, *arrays)
         elif arrays:
             ctx.save_for_backward(*arrays)
-        return a[fill(index, arrays)]
+        return np.ascontiguousarray(a[fill(index, arrays)])  # numpy leaves some index results strided; torch not
 
     @classmethod
     def backward(cls, ctx, g):
