@@ -64,7 +64,7 @@ def diag(input, diagonal: int = 0):
     if input.dim() == 1:
         return diag_embed(input, diagonal)
     if input.dim() == 2:
-        return _diagonal(input, diagonal)
+        return _diagonal(input, diagonal).clone()  # a new tensor, as torch's (diagonal is a view)
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.dim()}D")
 
 
