@@ -480,7 +480,7 @@ subtract = register(sub, name="subtract")
 
 
 @register(method=False)
-def rsub(input, other, *, alpha=1):
+def rsub(input, other, alpha=1):
     """``other - alpha * input``."""
     if _is_number(other):
         return Rsub.apply(input, other=other, alpha=alpha)
