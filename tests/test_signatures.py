@@ -45,12 +45,6 @@ KNOWN_GAPS = {
         "cholesky", "cholesky_ex", "cond", "eig", "eigh", "eigvals", "eigvalsh", "householder_product", "ldl_factor",
         "ldl_factor_ex", "lstsq", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "norm", "pinv",
         "solve_triangular", "tensorinv", "tensorsolve", "vector_norm")},
-    **{f"special.{n}": _RENAME + " (input for x)" for n in (
-        "airy_ai", "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
-        "chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
-        "legendre_polynomial_p", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
-        "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
-        "shifted_chebyshev_polynomial_w", "spherical_bessel_j0")},
     **{f"{ns}.{n}": _RENAME for ns, n in (("Tensor", "orgqr"), ("torch", "orgqr"), ("torch", "cholesky_inverse"),
                                           ("torch", "lu_solve"), ("torch", "swapaxes"), ("Tensor", "swapaxes"),
                                           ("Tensor", "swapaxes_"), ("torch", "asarray"))},
