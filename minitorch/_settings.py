@@ -237,7 +237,7 @@ def is_inference(input) -> bool:
     return input.is_inference()
 
 
-def resize_as_(input, the_template, memory_format=None):
+def resize_as_(input, the_template, *, memory_format=None):
     """``input.resize_as_(the_template)``."""
     return input.resize_as_(the_template)
 

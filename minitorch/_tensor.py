@@ -795,7 +795,7 @@ class Tensor:
     def bfloat16(self) -> "Tensor":
         raise TypeError("minitorch has no bfloat16 dtype (numpy has none); use float16 or float32")
 
-    def chalf(self, memory_format=None) -> "Tensor":
+    def chalf(self, *, memory_format=None) -> "Tensor":
         raise TypeError("minitorch has no complex32 (chalf) dtype (numpy has none); use complex64")
 
     def eig(self, eigenvectors: bool = False):

@@ -65,9 +65,6 @@ KNOWN_GAPS = {
     "torch.histogramdd": "range, weight and density are keyword-only",
     "torch.load": _MISSING + ": pickle_module and its load arguments",
     "torch.save": _MISSING + ": pickle_module, pickle_protocol and the private switches",
-    "torch.view_copy": _MISSING + ": size=, dtype=",
-    "torch.resize_as_": "memory_format is not keyword-only",
-    "Tensor.chalf": "memory_format is positional (torch's stub says so, torch refuses it)",
     "special.log_softmax": "dtype is positional (shared with torch.log_softmax)",
 }
 
