@@ -34,10 +34,10 @@ class Library:
 
     def rebind(self, fn):
         """``fn`` (a sample's function or inputs) calling this library: the names ``mt``, ``F``, ``x``, ``idx`` of
-        its module replaced, and so in the module's other functions it calls."""
+        its module replaced, and so in the module's other functions and the sample functions it closes over."""
         if self.name == "minitorch":
             return fn
-        return _function(fn, self._scope(fn.__globals__))
+        return self._copy(fn, self._scope(fn.__globals__))
 
     def _scope(self, module_globals):
         key = id(module_globals)
@@ -48,14 +48,24 @@ class Library:
             scope.update({k: v for k, v in names.items() if k in scope})
             for k, v in module_globals.items():
                 if isinstance(v, types.FunctionType) and v.__globals__ is module_globals and k not in names:
-                    scope[k] = _function(v, scope)
+                    scope[k] = self._copy(v, scope)
         return self._scopes[key]
 
+    def _copy(self, fn, scope):
+        closure = fn.__closure__ and tuple(
+            types.CellType(self.rebind(c.cell_contents)) if _sample_function(c) else c for c in fn.__closure__)
+        copy = types.FunctionType(fn.__code__, scope, fn.__name__, fn.__defaults__, closure)
+        copy.__kwdefaults__ = fn.__kwdefaults__
+        return copy
 
-def _function(fn, scope):
-    copy = types.FunctionType(fn.__code__, scope, fn.__name__, fn.__defaults__, fn.__closure__)
-    copy.__kwdefaults__ = fn.__kwdefaults__
-    return copy
+
+def _sample_function(cell) -> bool:
+    """Whether a closure cell holds a function of the test modules (a sample wrapped by a helper)."""
+    try:
+        value = cell.cell_contents
+    except ValueError:  # an empty cell
+        return False
+    return isinstance(value, types.FunctionType) and value.__module__.startswith(("registry_", "test_"))
 
 
 def case(lib, name):

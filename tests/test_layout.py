@@ -19,8 +19,8 @@ COMPARED = sorted(name for name, answer in RECORDED.items() if answer is not Non
 # PyTorch's LAPACK-backed results are column-major (Fortran order), minitorch's row-major (and svd_lowrank's V,
 # Vh.mT of such a result, the other way round): a program that works with PyTorch's layout works with minitorch's,
 # which is contiguous where PyTorch's is not; only stride() and is_contiguous() tell them apart.
-COLUMN_MAJOR = {"cholesky_inverse", "cholesky_solve", "inverse", "orgqr", "ormqr", "quantile", "stft", "svd",
-                "svd_lowrank"}
+COLUMN_MAJOR = {"cholesky_inverse", "cholesky_solve", "inverse", "lu", "lu_solve", "orgqr", "ormqr", "qr", "quantile",
+                "stft", "svd", "svd_lowrank", "triangular_solve"}
 # conj of a complex tensor is a view with PyTorch's conjugate bit; numpy has no lazy conjugation: minitorch copies.
 LAZY_CONJUGATE = {"conj"}
 # Equal but for the strides of size-1 dims (grid_sampler's result is permuted to channels-first and made contiguous,
