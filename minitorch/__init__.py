@@ -125,7 +125,7 @@ from . import autograd, nn, optim, random, serialization, viz
 from . import accelerator, amp, backends, cuda, distributed, distributions, linalg, mps, onnx, version, xpu
 from . import fft, special
 from . import hub
-from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
+from ._device.settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)
 from .amp import GradScaler, autocast
