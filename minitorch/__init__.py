@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch(\.|$)")
 from ._dtype import (bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32, float64,  # noqa: A004
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
-from ._tensor import Size, Tensor, device
+from ._device import device
+from ._tensor import Size, Tensor
 from . import autograd as _autograd
 _autograd._bind_tensor(Tensor)
 from . import _ops, _registry
