@@ -16,7 +16,6 @@ import random
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -25,24 +24,14 @@ from PIL import Image, ImageEnhance, ImageOps
 import minitorch
 from minitorch import Tensor
 
+from ._interpolation import InterpolationMode
+
 __all__ = ["CenterCrop", "ColorJitter", "Compose", "ConvertImageDtype", "FiveCrop", "GaussianBlur", "Grayscale",
            "InterpolationMode", "Lambda", "Normalize", "PILToTensor", "Pad", "RandomAdjustSharpness", "RandomAffine",
            "RandomApply", "RandomAutocontrast", "RandomChoice", "RandomCrop", "RandomEqualize", "RandomErasing",
            "RandomGrayscale", "RandomHorizontalFlip", "RandomInvert", "RandomOrder", "RandomPerspective",
            "RandomPosterize", "RandomResizedCrop", "RandomRotation", "RandomSolarize", "RandomVerticalFlip",
            "Resize", "TenCrop", "ToPILImage", "ToTensor", "functional"]
-
-
-class InterpolationMode(Enum):
-    """Interpolation methods, with torchvision's names and values."""
-
-    NEAREST = "nearest"
-    NEAREST_EXACT = "nearest-exact"
-    BILINEAR = "bilinear"
-    BICUBIC = "bicubic"
-    BOX = "box"
-    HAMMING = "hamming"
-    LANCZOS = "lanczos"
 
 
 _PIL_FILTERS = {
