@@ -90,10 +90,12 @@ def test_blas_line_names_library_version_kernel_and_variables(monkeypatch):
 
 
 @pytest.mark.parametrize("strip", [True, False])
-def test_subprocesses_see_the_blas_variables_only_without_the_option(monkeypatch, strip):
+def test_subprocesses_see_the_blas_variables_only_without_the_option_and_their_cores(monkeypatch, strip):
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
     monkeypatch.setenv("OPENBLAS_L2_SIZE", "512")
-    seen = bench.launch(bench.sys.executable, ["--probe"], threads=1, strip=strip)
+    seen = bench.launch(bench.sys.executable, ["--probe"], threads=1, strip=strip, pin=strip)
+    # a pinned process runs on as many cores as it has threads, an unpinned one on all this one may use
+    assert seen["cores"] == (1 if strip else len(os.sched_getaffinity(0)))
     expected = {"OPENBLAS_CORETYPE": None, "OPENBLAS_L2_SIZE": None} if strip else \
         {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_L2_SIZE": "512"}
     assert seen["env"] == expected
@@ -178,12 +180,6 @@ def test_driver_alternates_libraries_and_thread_counts_and_writes_json_per_workl
     saved = json.loads(out.read_text())
     assert saved["threads"] == [2, 8] and saved["machine"]["8"]["users"]["peak"] == 80.0
     assert saved["results"]["2"]["W2"]["torch"]["value"] == 50.0
-
-
-def test_pinned_processes_run_on_as_many_cores_as_threads():
-    if len(os.sched_getaffinity(0)) < 2:
-        pytest.skip("needs two cores to tell pinned from unpinned")
-    assert bench.launch(bench.sys.executable, ["--probe"], threads=1, strip=False, pin=True)["cores"] == 1
 
 
 def _imported_modules(source: str, module_level_only: bool) -> set[str]:
