@@ -11,7 +11,7 @@ import tempfile
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "models"
 PRESETS = pathlib.Path(__file__).resolve().parent / "presets_in_torch.py"
-INTERPOLATION = MODELS.parent / "datasets" / "_interpolation.py"
+INTERPOLATION = MODELS.parent / "datasets" / "transforms" / "_interpolation.py"
 
 
 def to_torch(source: str) -> str:
