@@ -18,6 +18,9 @@ PREFIXES = {"torch": "minitorch", "torchvision": "minitorch.torchvision", "torch
             "torchvision.models": "minitorch.models", "torchvision.ops": "minitorch.models.ops",
             "torchvision.transforms": "minitorch.datasets.transforms",
             "torchvision.utils": "minitorch.datasets.image_utils"}
+# torch's modules that are one module here, named exactly (their contents live in that minitorch module)
+MODULES = {"torch.amp.autocast_mode": "minitorch.amp", "torch.amp.grad_scaler": "minitorch.amp",
+           "torch.autograd.variable": "minitorch.autograd", "torch.nn.parallel.data_parallel": "minitorch.nn.parallel"}
 ONE_MODULE = {"torchvision.transforms"}  # its submodules (v2, functional) are that one module here
 # distributions that importlib.metadata reports for the aliased packages: name -> module holding __version__
 DISTRIBUTIONS = {"torch": "minitorch.version", "torchvision": "minitorch.torchvision"}
@@ -25,6 +28,8 @@ DISTRIBUTIONS = {"torch": "minitorch.version", "torchvision": "minitorch.torchvi
 
 def target(name: str) -> str | None:
     """The minitorch module that stands for ``name``, or None when ``name`` is not torch's or torchvision's."""
+    if name in MODULES:
+        return MODULES[name]
     for prefix in sorted(PREFIXES, key=len, reverse=True):
         if name == prefix or name.startswith(prefix + "."):
             if prefix in ONE_MODULE:

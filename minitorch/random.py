@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ._settings import thread_safe_generator  # noqa: F401  (torch.random has it too)
+
 _STATE_SIZE = 5056
 _N = 624  # Mersenne Twister state words
 # Byte offsets in PyTorch's CPUGeneratorImplState.
