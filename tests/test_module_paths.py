@@ -55,4 +55,4 @@ def test_names_import_from_torchs_module_paths(module_name):
 
 def test_the_sweep_covers_the_families():
     covered = sum(minitorch_object(n, h) is not None for names in RECORDED.values() for n, h in names.items())
-    assert covered > 1000 and "torch.nn.modules.linear" in RECORDED
+    assert covered > 850 and "torch.nn.modules.linear" in RECORDED
