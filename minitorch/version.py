@@ -9,4 +9,6 @@ from .torch_version import TorchVersion
 __version__ = TorchVersion("2.13.0")
 cuda = None
 hip = None
+rocm = None
+xpu = None
 debug = False

@@ -4,6 +4,7 @@ object minitorch has."""
 import importlib
 import json
 import pathlib
+import subprocess
 import sys
 
 import pytest
@@ -56,3 +57,14 @@ def test_names_import_from_torchs_module_paths(module_name):
 def test_the_sweep_covers_the_families():
     covered = sum(minitorch_object(n, h) is not None for names in RECORDED.values() for n, h in names.items())
     assert covered > 850 and "torch.nn.modules.linear" in RECORDED
+
+
+def test_the_alias_imports_from_those_paths():
+    code = ("from minitorch._torch_alias import install; install()\nimport minitorch, torch.functional\n"
+            "from torch.nn.modules.linear import NonDynamicallyQuantizableLinear as A\n"
+            "from torch.optim.adam import Adam\nfrom torch.amp.autocast_mode import autocast\n"
+            "from torch.nn.modules.activation import MultiheadAttention\n"
+            "print(A.__name__, Adam is minitorch.optim.Adam, autocast is minitorch.autocast, torch.functional.einsum is "
+            "minitorch.einsum, MultiheadAttention(4, 2).out_proj.__class__ is A)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["NonDynamicallyQuantizableLinear", "True", "True", "True", "True"], out.stderr
