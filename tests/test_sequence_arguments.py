@@ -60,14 +60,22 @@ def backward(lib, S):
     return a.grad
 
 
-def lrs(lib, S):
-    opt = lib.optim.SGD([lib.nn.Parameter(x(lib, 1))], lr=1.0)
-    schedule = lib.optim.lr_scheduler.MultiStepLR(opt, milestones=S((1, 3)), gamma=0.5)
+def lrs(lib, S, kind="MultiStepLR"):
+    """The learning rates of two parameter groups over four steps of a schedule given lists per group."""
+    opt = lib.optim.SGD([{"params": [lib.nn.Parameter(x(lib, 1))]}, {"params": [lib.nn.Parameter(x(lib, 1))]}],
+                        lr=1.0, momentum=0.9)
+    schedules = lib.optim.lr_scheduler
+    if kind == "LambdaLR":
+        schedule = schedules.LambdaLR(opt, S((lambda k: 0.5 ** k, lambda k: 1 / (k + 1))))
+    elif kind == "CyclicLR":
+        schedule = schedules.CyclicLR(opt, base_lr=S((0.1, 0.2)), max_lr=S((1.0, 2.0)), step_size_up=2)
+    else:
+        schedule = schedules.MultiStepLR(opt, milestones=S((1, 3)), gamma=0.5)
     out = []
     for _ in range(4):
         opt.step()
         schedule.step()
-        out.append(schedule.get_last_lr()[0])
+        out.append(schedule.get_last_lr())
     return out
 
 
@@ -138,6 +146,20 @@ CASES = {
     "random_split_lengths": lambda lib, S: [list(part) for part in lib.utils.data.random_split(
         range(10), S((7, 3)), generator=lib.Generator().manual_seed(0))],
     "ConcatDataset": lambda lib, S: list(lib.utils.data.ConcatDataset(S((range(2), range(3))))),
+    "vector_norm_dims": lambda lib, S: lib.linalg.vector_norm(x(lib, 2, 3, 4), dim=S((0, 2))),
+    "matrix_norm_dims": lambda lib, S: lib.linalg.matrix_norm(x(lib, 2, 3, 4), dim=S((0, 2))),
+    "nanmean_dims": lambda lib, S: lib.nanmean(x(lib, 2, 3, 4), dim=S((0, 2))),
+    "nansum_dims": lambda lib, S: lib.nansum(x(lib, 2, 3, 4), dim=S((1, 2))),
+    "rfft2_s": lambda lib, S: lib.fft.rfft2(x(lib, 3, 4), s=S((4, 6))),
+    "irfftn_s_dims": lambda lib, S: lib.fft.irfftn(x(lib, 3, 4), s=S((3, 6)), dim=S((0, 1))),
+    "fftshift_dims": lambda lib, S: lib.fft.fftshift(x(lib, 3, 4), dim=S((0, 1))),
+    "zeros_Size": lambda lib, S: lib.zeros(lib.Size(S((2, 3)))),
+    "random_split_fractions": lambda lib, S: [list(part) for part in lib.utils.data.random_split(
+        range(10), S((0.8, 0.2)), generator=lib.Generator().manual_seed(0))],
+    "WeightedRandomSampler": lambda lib, S: list(lib.utils.data.WeightedRandomSampler(
+        S((0.1, 0.0, 0.9)), 5, generator=lib.Generator().manual_seed(0))),
+    "SubsetRandomSampler": lambda lib, S: list(lib.utils.data.SubsetRandomSampler(
+        S((4, 2, 7)), generator=lib.Generator().manual_seed(0))),
     "pad_sequence": lambda lib, S: lib.nn.utils.rnn.pad_sequence(S((x(lib, 3), x(lib, 1))), batch_first=True),
     # nn.functional
     "F.pad": lambda lib, S: lib.nn.functional.pad(x(lib, 1, 2, 3), S((1, 2, 0, 1))),
@@ -168,6 +190,13 @@ CASES = {
         *lib.nn.functional.max_pool2d(x(lib, 1, 1, 4, 4), 2, return_indices=True), S((2, 2)), output_size=S((5, 5))),
     "F.adaptive_avg_pool1d": lambda lib, S: lib.nn.functional.adaptive_avg_pool1d(x(lib, 1, 1, 7), S((3,))),
     "F.rms_norm": lambda lib, S: lib.nn.functional.rms_norm(x(lib, 2, 3, 4), S((3, 4))),
+    "F.normalize_dims": lambda lib, S: lib.nn.functional.normalize(x(lib, 2, 3, 4), dim=S((1, 2))),
+    "F.adaptive_avg_pool2d_none": lambda lib, S: lib.nn.functional.adaptive_avg_pool2d(x(lib, 1, 1, 4, 5),
+                                                                                      S((None, 2))),
+    "F.interpolate_bicubic": lambda lib, S: lib.nn.functional.interpolate(x(lib, 1, 1, 3, 3), size=S((5, 4)),
+                                                                          mode="bicubic", align_corners=True),
+    "F.ctc_loss_lengths": lambda lib, S: lib.nn.functional.ctc_loss(
+        x(lib, 5, 2, 4).log_softmax(2), lib.tensor([[1, 2], [3, 3]]), S((5, 4)), S((2, 2))),
     "F.layer_norm": lambda lib, S: lib.nn.functional.layer_norm(x(lib, 2, 3, 4), S((3, 4))),
     "F.unfold": lambda lib, S: lib.nn.functional.unfold(x(lib, 1, 1, 4, 4), S((2, 3)), stride=S((2, 1))),
     "F.fold": lambda lib, S: lib.nn.functional.fold(x(lib, 1, 4, 4), S((3, 3)), kernel_size=S((2, 2))),
@@ -208,6 +237,8 @@ CASES = {
     "nn.CircularPad2d": lambda lib, S: module(lib, lambda nn: nn.CircularPad2d(S((1, 1, 1, 0))), 1, 1, 2, 3),
     "nn.ReplicationPad3d": lambda lib, S: module(lib, lambda nn: nn.ReplicationPad3d(S((1, 0, 0, 1, 1, 0))),
                                                  1, 1, 2, 2, 2),
+    "nn.AdaptiveAvgPool2d_none": lambda lib, S: module(lib, lambda nn: nn.AdaptiveAvgPool2d(S((None, 2))),
+                                                       1, 1, 4, 5),
     "nn.ModuleList": lambda lib, S: len(lib.nn.ModuleList(S((lib.nn.ReLU(), lib.nn.Tanh())))),
     "nn.ParameterList": lambda lib, S: list(lib.nn.ParameterList(S((lib.nn.Parameter(x(lib, 2)),)))),
     "nn.LSTM_state": lambda lib, S: lstm(lib, S),
@@ -218,6 +249,8 @@ CASES = {
     "autograd.backward_tensors": lambda lib, S: backward(lib, S),
     "clip_grad_value_": lambda lib, S: clip(lib, S, value=True),
     "MultiStepLR_milestones": lambda lib, S: lrs(lib, S),
+    "LambdaLR_per_group": lambda lib, S: lrs(lib, S, "LambdaLR"),
+    "CyclicLR_base_lrs": lambda lib, S: lrs(lib, S, "CyclicLR"),
     "Adam_betas": lambda lib, S: train_step(lib, lib.optim.Adam, betas=S((0.8, 0.9))),
     "AdamW_betas": lambda lib, S: train_step(lib, lib.optim.AdamW, betas=S((0.8, 0.9))),
     "NAdam_betas": lambda lib, S: train_step(lib, lib.optim.NAdam, betas=S((0.8, 0.9))),
