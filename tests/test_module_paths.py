@@ -1,6 +1,6 @@
-"""Every public class and function minitorch has is importable from each module path PyTorch exposes it under
-(recorded by tests/fixtures/make_module_paths_fixture.py), through ``python -m minitorch``'s alias, as the very
-object minitorch has."""
+"""Every public class and function minitorch has is importable from each module path PyTorch (and torchvision)
+exposes it under (recorded by tests/fixtures/make_module_paths_fixture.py), through ``python -m minitorch``'s
+alias, as the very object minitorch has."""
 import importlib
 import json
 import pathlib
@@ -12,7 +12,9 @@ import pytest
 import minitorch  # noqa: F401  (its modules are searched for names PyTorch keeps outside its namespaces)
 from minitorch._torch_alias import target
 
-RECORDED = json.loads((pathlib.Path(__file__).parent / "fixtures" / "module_paths.json").read_text())["paths"]
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+RECORDED = {module: names for file in ("module_paths.json", "module_paths_torchvision.json")
+            for module, names in json.loads((FIXTURES / file).read_text())["paths"].items()}
 
 
 def minitorch_module(torch_name: str):
@@ -56,7 +58,7 @@ def test_names_import_from_torchs_module_paths(module_name):
 
 def test_the_sweep_covers_the_families():
     covered = sum(minitorch_object(n, h) is not None for names in RECORDED.values() for n, h in names.items())
-    assert covered > 850 and "torch.nn.modules.linear" in RECORDED
+    assert covered > 1200 and "torch.nn.modules.linear" in RECORDED and "torchvision.models.resnet" in RECORDED
 
 
 def test_the_alias_imports_from_those_paths():
