@@ -503,3 +503,13 @@ def test_the_onednn_layer_has_the_native_gradients():
     assert (node32, node64) == ("MkldnnRnnLayerBackward0", "StackBackward0")
     for a, b in zip(f32, f64):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("cell, kwargs", [("LSTMCell", {}), ("GRUCell", {}), ("RNNCell", {}),
+                                          ("RNNCell", {"nonlinearity": "relu"})])
+@pytest.mark.parametrize("batched", [True, False])
+def test_rnn_cells_print_pytorchs_nodes(cell, kwargs, batched):
+    def nodes(lib, cell, kwargs, batched):
+        out = getattr(lib.nn, cell)(3, 2, **kwargs)(lib.ones(4, 3) if batched else lib.ones(3))
+        return [t.grad_fn.name() for t in (out if isinstance(out, tuple) else (out,))]
+    assert nodes(minitorch, cell, kwargs, batched) == torch_answer(nodes, cell, kwargs, batched)
