@@ -30,6 +30,23 @@ def test_torch_version_compares_as_pytorch(version, other):
     assert compare_all(TorchVersion, version, other) == theirs
 
 
+def ordering_outcome(version_class, other):
+    try:
+        return version_class("2.13.0") < other
+    except TypeError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize("other", ["2.0", "3.0"])
+def test_torch_version_refuses_ordering_with_packagings_versions(other):
+    """PyTorch's compares as versions only with its own vendored packaging's Version: a ``packaging.version.Version``
+    of the program's is neither a string nor a tuple, and ordering with it raises TypeError."""
+    version = pytest.importorskip("packaging.version")
+    answer = torch_answer(lambda torch, b: ordering_outcome(torch.torch_version.TorchVersion, version.Version(b)),
+                          other)
+    assert ordering_outcome(TorchVersion, version.Version(other)) == answer
+
+
 def test_torch_version_is_a_string():
     v = minitorch.__version__
     assert isinstance(v, str) and type(v) is TorchVersion and v == "2.13.0" and v is minitorch.version.__version__
