@@ -13,15 +13,18 @@ import importlib.util
 import pathlib
 import sys
 
-# Module prefixes and the minitorch modules that play their part (the longest prefix wins).
+# Module prefixes and the minitorch modules that play their part (the longest prefix wins; the rest of the name
+# carries over, so ``torchvision.transforms.functional`` is ``minitorch.datasets.transforms.functional``).
 PREFIXES = {"torch": "minitorch", "torchvision": "minitorch.torchvision", "torchvision.datasets": "minitorch.datasets",
             "torchvision.models": "minitorch.models", "torchvision.ops": "minitorch.models.ops",
             "torchvision.transforms": "minitorch.datasets.transforms",
+            "torchvision.transforms.transforms": "minitorch.datasets.transforms",  # where torchvision defines the classes
+            "torchvision.transforms.v2": "minitorch.datasets.transforms",  # the v1 transforms stand in for v2
+            "torchvision.transforms._presets": "minitorch.datasets._presets",
             "torchvision.utils": "minitorch.datasets.image_utils"}
 # torch's modules that are one module here, named exactly (their contents live in that minitorch module)
 MODULES = {"torch.amp.autocast_mode": "minitorch.amp", "torch.amp.grad_scaler": "minitorch.amp",
            "torch.autograd.variable": "minitorch.autograd", "torch.nn.parallel.data_parallel": "minitorch.nn.parallel"}
-ONE_MODULE = {"torchvision.transforms"}  # its submodules (v2, functional) are that one module here
 # distributions that importlib.metadata reports for the aliased packages: name -> module holding __version__
 DISTRIBUTIONS = {"torch": "minitorch.version", "torchvision": "minitorch.torchvision"}
 
@@ -32,8 +35,6 @@ def target(name: str) -> str | None:
         return MODULES[name]
     for prefix in sorted(PREFIXES, key=len, reverse=True):
         if name == prefix or name.startswith(prefix + "."):
-            if prefix in ONE_MODULE:
-                return PREFIXES[prefix]
             return PREFIXES[prefix] + name[len(prefix):]
     return None
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ._device import _check_device, device as _device
 from ._settings import thread_safe_generator  # noqa: F401  (torch.random has it too)
 
 _STATE_SIZE = 5056
@@ -34,8 +35,6 @@ class Generator:
     """A seeded stream of random numbers, as ``torch.Generator``; ``generator=`` on every random function."""
 
     def __init__(self, device: str = "cpu"):
-        from ._tensor import _check_device
-        from ._tensor import device as _device
         _check_device(device)
         self.device = _device(device) if isinstance(device, str) else device
         self._bits = np.random.MT19937()
