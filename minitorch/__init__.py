@@ -8,26 +8,27 @@ from typing import TYPE_CHECKING
 # Like torch, tensor math yields inf/nan quietly: numpy's floating-point RuntimeWarnings
 # are silenced for calls made from minitorch's own modules (user numpy code is unaffected).
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch(\.|$)")
+from . import _dtype
 from ._dtype import (bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32, float64,  # noqa: A004
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
-from ._tensor import Size, Tensor, device
-from . import autograd as _autograd
-_autograd._bind_tensor(Tensor)
-from . import _ops, _registry
+from ._core.shape import Size
+from ._core.tensor import Tensor, device
+from ._core import registry as _registry
+from . import _ops
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
                          LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like,
                          empty_permuted, empty_strided, eye, from_file, from_numpy, frombuffer, full, full_like,
                          linspace, logspace, normal, ones, ones_like, rand, rand_like, randint,
                          randint_like, randn, randn_like, randperm, range_ as range, scalar_tensor, tensor, tril_indices,
                          triu_indices, unravel_index, zeros, zeros_like)
-from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryError, broadcast_shapes,
-                        channels_last, channels_last_3d, contiguous_format, finfo, get_deterministic_debug_mode,
-                        get_device, get_num_interop_threads, iinfo, init_num_threads,
+from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryError, finfo,
+                        get_deterministic_debug_mode, get_device, get_num_interop_threads, iinfo, init_num_threads,
                         is_deterministic_algorithms_warn_only_enabled, is_inference, is_nonzero, is_same_size,
-                        is_signed, is_warn_always_enabled, layout, memory_format, preserve_format, resize_as_,
-                        set_anomaly_enabled, set_default_tensor_type, set_deterministic_debug_mode,
-                        set_flush_denormal, set_num_interop_threads, set_warn_always, strided,
+                        is_signed, is_warn_always_enabled, set_anomaly_enabled, set_default_tensor_type,
+                        set_deterministic_debug_mode, set_flush_denormal, set_num_interop_threads, set_warn_always,
                         thread_safe_generator)
+from ._core.shape import (broadcast_shapes, channels_last, channels_last_3d, contiguous_format, layout, memory_format,
+                          preserve_format, strided)
 from ._dlpack import from_dlpack, to_dlpack
 from ._functorch import cond, vmap, while_loop
 from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
@@ -112,15 +113,15 @@ if TYPE_CHECKING:
         negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt, rsqrt_, sigmoid,
         sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc, trunc_)
     from minitorch._ops.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, meshgrid,
-        moveaxis, movedim, permute, ravel, repeat, reshape, roll, rot90, split, split_with_sizes, squeeze, stack,
-        swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk, unsafe_split,
-        unsafe_split_with_sizes, unsqueeze)
+        moveaxis, movedim, permute, ravel, repeat, reshape, resize_as_, roll, rot90, split, split_with_sizes,
+        squeeze, stack, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk,
+        unsafe_split, unsafe_split_with_sizes, unsqueeze)
     from minitorch._ops.view_copy import (alias_copy, as_strided_copy, detach_copy, diagonal_copy, expand_copy,
         narrow_copy, permute_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy,
         t_copy, transpose_copy, unbind_copy, unfold_copy, unsqueeze_copy, view_copy)
     # end of the generated block
 from ._tensor_str import set_printoptions
-from ._parallel import get_num_threads, set_num_threads
+from ._core.parallel import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
 from . import accelerator, amp, backends, cuda, distributed, distributions, linalg, mps, onnx, version, xpu
 from . import fft, special
@@ -174,8 +175,7 @@ def numel(input: Tensor) -> "builtins.int":  # noqa: F821
 
 def result_type(tensor1, tensor2) -> dtype:
     """The dtype an elementwise op on the two operands produces."""
-    from ._dtype import result_type as _result_type
-    return _result_type(tensor1, tensor2)
+    return _dtype.result_type(tensor1, tensor2)
 
 
 def can_cast(from_: dtype, to: dtype) -> "bool":

@@ -3,7 +3,7 @@ the default device (only the CPU), matmul precision and determinism (numpy's ker
 deterministic and float32 matmuls are float32), and ``compile`` (PyTorch's disabled path)."""
 from __future__ import annotations
 
-from ._tensor import _check_device, device
+from ._core.tensor import _check_device, device
 
 _state = {"matmul_precision": "highest", "deterministic": False, "warn_only": False}
 

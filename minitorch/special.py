@@ -17,9 +17,9 @@ from ._ops.special_more import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel
                                 shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
                                 shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
 from ._ops.unary import expm1, log1p, sigmoid as expit
-from ._registry import TOP_LEVEL_FORMS
+from ._core.registry import TOP_LEVEL_FORMS
 
-from ._tensor import Tensor
+from ._core.tensor import Tensor
 
 round = TOP_LEVEL_FORMS["round"]  # noqa: A001 (torch.special.round is torch.round, with its out=)
 

@@ -18,14 +18,15 @@ import weakref
 import numpy as np
 
 from .._dtype import C_NAMES, from_numpy_dtype
-from .._settings import broadcast_shape, output_mismatch
 from . import anomaly_mode
 from .grad_mode import no_grad, set_grad_enabled, state
-from .._registry import register
 from .graph import NO_EDGE, RELEASED_MESSAGE, Node, _sequence, forward_name, gradient_edge
+from .out import _out
+from .registry import register
+from .shape import broadcast_shape, output_mismatch
+from .tensor import Tensor
 
 _new = object.__new__
-Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
 
 
 class Op(Node):
@@ -51,7 +52,7 @@ class Op(Node):
     5. ``ctx`` holds Python values only (shapes, flags, plans made of numbers); index arrays that
        depend only on those are recipes (``indexing.Made``), made again when used.
     6. Public names come from ``Op.function()`` / ``Op.inplace_function()`` or ``@register``
-       (``minitorch._registry``): that one line makes the Tensor method and the
+       (``minitorch._core.registry``): that one line makes the Tensor method and the
        ``minitorch.*`` function; ``tests/test_registry.py`` sweeps every registered op with
        gradcheck and gradgradcheck.
 
@@ -168,7 +169,7 @@ class Op(Node):
     @classmethod
     def function(cls, name: str | None = None, **where):
         """The public function applying this op (``exp`` for ``Exp``), registered as a Tensor method and,
-        unless ``where`` says otherwise, a ``minitorch.*`` function (see ``minitorch._registry.register``)."""
+        unless ``where`` says otherwise, a ``minitorch.*`` function (see ``minitorch._core.registry.register``)."""
         name = name or cls.__qualname__.lower()
         function = _applier(cls, name, name)
         function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
@@ -226,7 +227,6 @@ def _applier(cls, name: str, qualname: str):
     """
     def apply(*inputs, **params):
         if params and "out" in params:
-            from .._ops.broadcast import _out  # (the ops package imports this module)
             return _out(apply(*inputs, **{k: v for k, v in params.items() if k != "out"}), params["out"], name)
         ctx = _new(cls)
         arrays = []
@@ -367,7 +367,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
         _write_back(target, out)
     t._bump(type(ctx).__qualname__.lower())
     if record:
-        from .inplace import rebase_history  # inplace.py builds on this module's Op
+        from .inplace import rebase_history  # (the in-place history's nodes are Ops)
         rebase_history(ctx, inputs, arrays, snapshot)
     return t
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import os
+import weakref
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -21,8 +22,7 @@ import numpy as np
 from .._dtype import C_NAMES, from_numpy_dtype
 from ..utils.hooks import add_hook
 from .grad_mode import state
-
-Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
+from .tensor import Tensor
 
 NO_EDGE = (None, 0)
 _sequence = itertools.count()
@@ -40,9 +40,22 @@ def gradient_edge(t) -> tuple:
     fn = t.grad_fn
     if fn is not None:
         return (fn, t._output_nr)
-    ref = t._accum  # the live AccumulateGrad without a call to Tensor._accumulator (once per leaf input)
+    ref = t._accum  # the live AccumulateGrad without a call to _accumulator (once per leaf input)
     fn = ref() if ref is not None else None
-    return (fn if fn is not None else t._accumulator(), 0)
+    return (fn if fn is not None else _accumulator(t), 0)
+
+
+def _accumulator(t):
+    """The AccumulateGrad node of leaf ``t``, shared by every graph that uses the leaf while one is alive
+    (held weakly: a strong reference would make a cycle with the node's ``variable``)."""
+    ref = t._accum
+    if ref is not None:
+        node = ref()
+        if node is not None:
+            return node
+    node = AccumulateGrad(t)
+    t._accum = weakref.ref(node)
+    return node
 
 
 class Node:

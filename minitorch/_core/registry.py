@@ -8,7 +8,7 @@ checks that they agree and sweeps every registered differentiable op with gradch
 
 A reader (or an IDE) finds any method's definition from its name: ``Tensor.exp`` *is* the
 registered function, so ``inspect.getsourcefile(minitorch.Tensor.exp)`` names its file, and
-the generated import blocks in ``minitorch/_tensor.py`` and ``minitorch/__init__.py`` (kept up
+the generated import blocks in ``minitorch/_core/tensor.py`` and ``minitorch/__init__.py`` (kept up
 to date by ``python -m minitorch._ops``; a test fails when they are stale) let an editor
 jump there. This module imports nothing from minitorch.
 """
@@ -116,6 +116,6 @@ def refresh(path: str, names: dict[str, Callable], indent: str, write: bool) -> 
 def generated_files() -> list[tuple[str, dict[str, Callable], str]]:
     """The files with a generated block: (path, names, indent)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    return [(os.path.join(here, "_tensor.py"), methods(), " " * 8),
-            (os.path.join(here, "__init__.py"), top_level(), " " * 4)]
+    return [(os.path.join(here, "tensor.py"), methods(), " " * 8),
+            (os.path.join(os.path.dirname(here), "__init__.py"), top_level(), " " * 4)]
 

@@ -1,14 +1,16 @@
 """The tensor operations, bound here as Tensor methods and operators.
 
-Each op module registers its public functions where it defines them (see ``minitorch._registry``);
+Each op module registers its public functions where it defines them (see ``minitorch._core.registry``);
 importing them all fills the registry, from which the Tensor methods are bound.
 """
 import builtins
 
 import numpy as np
 
-from .. import _factories, _registry
-from .._tensor import Tensor
+from .. import _factories
+from .._core import registry as _registry
+from .._core.out import with_out
+from .._core.tensor import Tensor
 from . import (activation, arithmetic, attention, broadcast, comparison, complex, conv, copying, counting,  # noqa: F401
                decompositions, diagonal, dropout, embedding, factorizations, fft, fold, householder, indexing,
                linalg, loss, lowrank, lu, nn_functions, norm, normalization, numeric, pooling,
@@ -31,7 +33,7 @@ _OUT_ARGUMENT = (
     "searchsorted sgn signbit sort stack std std_mean take_along_dim topk tril triu var var_mean vstack where "
     "xlogy").split()
 for _name in _OUT_ARGUMENT:
-    _registry.TOP_LEVEL_FORMS[_name] = broadcast.with_out(_registry.ENTRIES[_name].function)
+    _registry.TOP_LEVEL_FORMS[_name] = with_out(_registry.ENTRIES[_name].function)
 
 
 def _where(self, condition, other):
@@ -134,6 +136,8 @@ def _binary(name, fn):
 _NOT_BINARY = ("__neg__", "__pos__", "__abs__", "__invert__", "__getitem__", "__setitem__", "where")
 for _name, _fn in _OPERATORS.items():
     setattr(Tensor, _name, _fn if _name in _NOT_BINARY else _binary(_name, _fn))
+Tensor.real = property(complex.real_property, complex.set_real)
+Tensor.imag = property(complex.imag_property, complex.set_imag)
 Tensor.T = property(view.T_property)
 Tensor.mT = property(view.mT_property)
 Tensor.mH = property(linalg.mH_property)

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Op
+from .._core.function import Op
 from .arithmetic import where
 from .broadcast import floating
 from .unary import exp, log1p, sigmoid, tanh

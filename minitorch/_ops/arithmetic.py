@@ -13,12 +13,13 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
-from ..autograd.function import NoDerivative, Op, zeros_for
-from .broadcast import _out, _scalar, binary, broadcast_shape, result_dtype
+from .._core.tensor import Tensor
+from .._core.function import NoDerivative, Op, zeros_for
+from .._core.out import _out
+from .broadcast import _scalar, binary, broadcast_shape, result_dtype
 from .complex import conj_if_complex as _conj
 from .unary import log
-from .._registry import register
+from .._core.registry import register
 
 _ndarray = np.ndarray
 _NUMBERS = (int, float, complex, bool)  # Python numbers (exactly: numpy's scalars are a tensor's data)

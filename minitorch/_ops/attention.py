@@ -13,9 +13,9 @@ import warnings
 import numpy as np
 
 from .._dtype import C_NAMES
-from .._registry import functional_op
-from .._tensor import Tensor
-from ..autograd.function import Op
+from .._core.registry import functional_op
+from .._core.tensor import Tensor
+from .._core.function import Op
 from .dropout import keep_mask
 from .indexing import masked_fill, repeat_interleave
 from .linalg import matmul

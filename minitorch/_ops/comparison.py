@@ -8,13 +8,13 @@ import builtins
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .._dtype import wrap_int
-from .._settings import type_name
-from ..autograd.function import Op, _write_back, check_inplace, zeros_for
+from .._core.shape import type_name
+from .._core.function import Op, _write_back, check_inplace, zeros_for
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
 from .unary import _not_for
-from .._registry import register
+from .._core.registry import register
 
 _ndarray = np.ndarray
 

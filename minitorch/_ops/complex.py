@@ -13,9 +13,9 @@ import functools
 import numpy as np
 
 from .. import _dtype
-from .._registry import register
-from .._tensor import Tensor
-from ..autograd.function import Op, zeros_for
+from .._core.registry import register
+from .._core.tensor import Tensor
+from .._core.function import Op, zeros_for
 from .broadcast import broadcast_shape
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -165,6 +165,25 @@ def imag(input: Tensor) -> Tensor:
     if input._data.dtype.kind != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     return Imag.apply(input)
+
+
+def real_property(self) -> Tensor:
+    """``x.real``: the real part (a view of a complex tensor; a real tensor itself). Assigning to it copies values
+    in."""
+    return real(self)
+
+
+def imag_property(self) -> Tensor:
+    """``x.imag``: the imaginary part of a complex tensor (a view). Assigning to it copies values in."""
+    return imag(self)
+
+
+def set_real(self, value) -> None:
+    real(self).copy_(value)
+
+
+def set_imag(self, value) -> None:
+    imag(self).copy_(value)
 
 
 @register

@@ -25,9 +25,9 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype
-from .._registry import register
-from .._tensor import _C_TYPE_NAMES, Tensor
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import _C_TYPE_NAMES, Tensor
+from .._core.function import Op
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
 from .view import cat

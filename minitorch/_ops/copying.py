@@ -1,15 +1,17 @@
-"""Copies: clone, dtype conversion, and the in-place fill_, zero_ and copy_."""
+"""Copies: clone, dtype conversion (``to``), the in-place fill_, zero_ and copy_, and ``set_`` (another tensor's
+memory)."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
-from ..autograd.function import Op, zeros_for
+from .._core.function import check_inplace
+from .._core.tensor import Tensor, _check_device, device
+from .._core.function import Op, zeros_for
 from .._dtype import wrap_int
-from .._settings import output_mismatch
+from .._core.shape import output_mismatch
 from .broadcast import broadcast_shape
-from .._registry import register
+from .._core.registry import register
 
 _ndarray = np.ndarray
 
@@ -82,6 +84,43 @@ class FillTensor(Copy, name="FillBackward3"):
 def to_copy(input, dtype):
     """``input`` converted to ``dtype`` (a minitorch dtype), in the graph."""
     return ToCopy.apply(input, dtype=dtype)
+
+
+@register(top_level=False)
+def to(self, *args, **kwargs):
+    """Convert dtype (``to(minitorch.float64)``, ``to(other)``, ``to('cpu', dtype)``); device must be cpu.
+
+    Returns ``self`` when nothing changes, unless ``copy=True``.
+    """
+    dt = kwargs.pop("dtype", None)
+    copy = kwargs.pop("copy", False)
+    _check_device(kwargs.pop("device", None))
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for a in args:
+        if isinstance(a, Tensor):
+            dt = a.dtype
+        elif isinstance(a, (str, device)):
+            _check_device(a)
+        elif a is not None:
+            dt = a
+    dt = self.dtype if dt is None else _dtype.to_dtype(dt)
+    if dt is self.dtype and not copy:
+        return self
+    return to_copy(self, dt)
+
+
+@register(top_level=False)
+def set_(self, source=None):
+    """Make this tensor use ``source``'s memory, shape and strides (no argument: an empty tensor)."""
+    check_inplace(self)
+    if source is not None and not isinstance(source, Tensor):
+        raise TypeError(f"set_(): argument 'source' must be Tensor, not {type(source).__name__}")
+    self._data = np.empty((0,), self._data.dtype) if source is None else source._data
+    self._bump("set_")
+    return self
 
 
 @register

@@ -7,8 +7,8 @@ import builtins
 import numpy as np
 
 from .._dtype import C_NAMES, from_numpy_dtype
-from .._registry import register
-from .._tensor import Tensor, _wrap_dim
+from .._core.registry import register
+from .._core.tensor import Tensor, _wrap_dim
 from .reduction import _return_type, return_types
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
-from ..autograd.function import Op
+from .._core.tensor import Tensor
+from .._core.function import Op
 from .arithmetic import where
 from .loss import check_reduction
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import Tensor
+from .._core.function import Op
 from .arithmetic import where
-from .broadcast import _out, _outs
+from .._core.out import _out, _outs
 from .linalg import deprecated, matmul
 from .reduction import _return_type, return_types
 from .triangular import tril, triu

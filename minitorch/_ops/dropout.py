@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
+from .._core.registry import register
+from .._core.tensor import Tensor
 from .._rng import empty_like_axes, in_memory_order
 from .._rng.distributions import bernoulli_scalar
 from ..random import default_generator

@@ -9,12 +9,12 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._registry import register
-from .._tensor import Tensor
-from ..autograd.function import Op
-from ..autograd.grad_mode import is_grad_enabled
+from .._core.registry import register
+from .._core.tensor import Tensor
+from .._core.function import Op
+from .._core.grad_mode import is_grad_enabled
 from .arithmetic import where
-from .broadcast import _out
+from .._core.out import _out
 from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _LinAlgError, _outs, _square, concat, inv,
                              inv_ex, solve_triangular)
 from .indexing import narrow

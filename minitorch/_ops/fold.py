@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import Tensor
+from .._core.function import Op
 from .conv import _ntuple
 from .geometry import Geometry, _pad, _window_slice, _windows
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
+from .._core.registry import register
+from .._core.tensor import Tensor
 from .decompositions import _check_kernel_dtype, _outs
 from .linalg import matmul
 from .reduction import _return_type

@@ -23,12 +23,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._dtype import C_NAMES, wrap_int
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.function import Op
 from .arithmetic import where
 from .broadcast import broadcast_shape
 from .view import expand, expanded_shape, reshape, unsqueeze
-from .._registry import register
+from .._core.registry import register
 
 _ndarray = np.ndarray
 
@@ -168,6 +168,14 @@ class Slice(_BasicIndex):
 
 class Alias(_BasicIndex):
     pass
+
+
+@register(top_level=False)
+def as_subclass(self, cls: type):
+    """This tensor as an instance of the Tensor subclass ``cls``: same memory, in the graph as an alias."""
+    t = Alias.apply(self, index=(Ellipsis,))
+    t.__class__ = cls
+    return t
 
 
 class IndexSelect(Index):
@@ -690,7 +698,7 @@ def _mask_array(mask, select=False):
         if select:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
         from .._dtype import from_numpy_dtype
-        from .._tensor import _C_TYPE_NAMES
+        from .._core.tensor import _C_TYPE_NAMES
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_C_TYPE_NAMES[from_numpy_dtype(m.dtype)]}")
     return mask if isinstance(mask, Tensor) else m

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
-from .broadcast import _out
+from .._core.tensor import Tensor
+from .._core.out import _out
 from .decompositions import _check_rhs, _outs, _type_name
 from .reduction import _return_type
 

@@ -8,11 +8,12 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
-from ..autograd.function import Op
-from .broadcast import _out, broadcast_shape
+from .._core.tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
+from .._core.function import Op
+from .._core.out import _out
+from .broadcast import broadcast_shape
 from .complex import conj_if_complex as _conj
-from .._registry import register
+from .._core.registry import register
 from .norm import vector_norm
 from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, stack,
                    sum_to_size, t, transpose, unsqueeze, view)

@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Op
-from ..autograd.grad_mode import is_grad_enabled
+from .._core.function import Op
+from .._core.grad_mode import is_grad_enabled
 from .arithmetic import where
 from .broadcast import result_dtype
 from .indexing import ARRAY, IndexScatter, Made, axis_range

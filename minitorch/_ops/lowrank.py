@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .. import _dtype
 from .._factories import randn
-from .._registry import register
+from .._core.registry import register
 from .factorizations import qr, svd
 from .linalg import matmul
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
-from ..autograd.function import Op
-from .broadcast import _out
+from .._core.registry import register
+from .._core.tensor import Tensor
+from .._core.function import Op
+from .._core.out import _out
 from .decompositions import _check_kernel_dtype, _dtype_of, _outs, concat, solve_triangular
 from .linalg import deprecated, matmul
 from .reduction import _return_type

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
+from .._core.registry import register
+from .._core.tensor import Tensor
 
 _REDUCTIONS = ("none", "mean", "sum")
 

@@ -8,10 +8,10 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._registry import register
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.function import Op
 from .arithmetic import where
-from .broadcast import _out
+from .._core.out import _out
 from .reduction import _axis, _restore, normalize_dims
 from .unary import abs as abs_
 from .unary import sign

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
+from .._core.function import Op
 from .linalg import einsum
 from .reduction import mean
 from .reduction import sum as sum_

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..autograd.function import Op
+from .._core.function import Op
 from .conv import _conv_nd, _conv_transpose_nd
 from .geometry import Geometry, Taps, _window_slice, _windows
 from .indexing import Index, Made, along

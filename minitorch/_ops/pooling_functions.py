@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.grad_mode import is_grad_enabled
+from .._core.registry import register
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.grad_mode import is_grad_enabled
 from . import pooling as _pool
 from .._factories import rand
 from .conv import _geometry, _ntuple

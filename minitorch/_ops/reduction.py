@@ -12,14 +12,14 @@ import collections
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.function import Op
 from .arithmetic import where
 from .broadcast import floating
 from .indexing import put_along
 from .unary import exp
 from .view import expand
-from .._registry import register
+from .._core.registry import register
 
 _ndarray = np.ndarray
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
-from ..autograd import grad as _grad
-from ..autograd.function import Op
-from ..autograd.grad_mode import enable_grad
+from .._core.registry import register
+from .._core.tensor import Tensor
+from .._core.engine import grad as _grad
+from .._core.function import Op
+from .._core.grad_mode import enable_grad
 from .dropout import dropout as _dropout
 from .linalg import addmm, matmul
 from .unary import pass_where, relu, sigmoid, tanh

@@ -13,8 +13,8 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._registry import register
-from .._tensor import Tensor
+from .._core.registry import register
+from .._core.tensor import Tensor
 from . import pooling as _pool
 from .arithmetic import where
 from .indexing import ARRAY, Index, Made, axis_range

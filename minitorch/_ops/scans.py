@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._registry import register
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.function import Op
 from .arithmetic import where
 from .indexing import narrow, put_along
 from .reduction import Cumsum, ProdDim, _return_type, cumsum, return_types

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import C_NAMES
-from .._registry import register
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.function import Op
 from .arithmetic import where
 from .view import expand
 from .indexing import (ARRAY, Index, IndexPut, IndexScatter, Made, MaskedFill, MaskedFillTensor, _check_index, along,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import _wrap_dim
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import _wrap_dim
+from .._core.function import Op
 from .indexing import put_along
 from .reduction import _return_type, return_types
 

@@ -9,8 +9,8 @@ import itertools
 import numpy as np
 
 from .._dtype import promote_types
-from .._registry import register
-from .._tensor import Tensor
+from .._core.registry import register
+from .._core.tensor import Tensor
 from . import view
 from .diagonal import diag
 from .broadcast import broadcast_shape

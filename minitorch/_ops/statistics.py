@@ -6,9 +6,9 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._registry import register
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.function import Op
 from .arithmetic import clamp, lerp, where
 from .copying import copy_
 from .indexing import gather

@@ -11,11 +11,11 @@ import math
 import numpy as np
 
 from .. import _dtype
-from ..autograd.function import Op
+from .._core.function import Op
 from .arithmetic import where
 from .broadcast import binary, floating, result_dtype
 from .unary import _not_for, sqrt
-from .._registry import register
+from .._core.registry import register
 
 
 def _quiet(backward):

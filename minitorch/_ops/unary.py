@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op, zeros_for
+from .._core.function import Op, zeros_for
 from .broadcast import floating
 from .complex import conj_if_complex as _conj
-from .._registry import register
+from .._core.registry import register
 
 
 class Neg(Op):

@@ -10,10 +10,10 @@ import warnings
 
 import numpy as np
 
-from .._settings import int_list
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op, check_inplace
-from .._registry import register
+from .._core.shape import int_list
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.function import Op, check_inplace
+from .._core.registry import register
 from .broadcast import result_dtype
 
 _ndarray = np.ndarray
@@ -111,6 +111,55 @@ def reshape(input, *shape):
         return ReshapeAlias.apply(input, shape=shape)
     from .copying import clone
     return UnsafeView.apply(clone(input), shape=shape)
+
+
+@register(top_level=False)
+def resize_(self, *sizes, memory_format=None):
+    """Give this tensor the shape ``sizes``, reading its elements in order (C-contiguously). When it
+    grows the new elements are zeros (torch leaves them uninitialised); when it shrinks a contiguous
+    tensor keeps sharing its memory."""
+    shape = parse_shape(sizes, "resize_")
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    n = int(np.prod(shape))
+    flat = self._data.reshape(-1)
+    if n <= flat.size and self._data.flags.c_contiguous:
+        self._data = flat[:n].reshape(shape)
+    else:
+        data = np.zeros(n, self._data.dtype)
+        data[:min(n, flat.size)] = flat[:n]
+        self._data = data.reshape(shape)
+    self._bump("resize_")
+    return self
+
+
+@register
+def resize_as_(input, the_template, memory_format=None):
+    """``input.resize_(the_template.shape)``."""
+    return input.resize_(the_template._data.shape)
+
+
+@register(top_level=False)
+def resize(self, *sizes):
+    """Deprecated: ``reshape`` to ``sizes``, which must keep the number of elements."""
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, sizes)
+
+
+@register(top_level=False)
+def resize_as(self, tensor):
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, tensor._data.shape)
+
+
+def _resized(self, sizes):
+    shape = parse_shape(sizes, "resize")
+    if int(np.prod(shape)) != self._data.size:
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({int(np.prod(shape))} elements in "
+                           f"total), but the given tensor has a size of {'x'.join(map(str, self._data.shape))} "
+                           f"({self._data.size} elements). autograd's resize can only change the shape of a "
+                           "given tensor, while preserving the number of elements. ")
+    return self.reshape(shape)
 
 
 @register(top_level=False)

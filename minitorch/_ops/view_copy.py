@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from .._registry import register
+from .._core.registry import register
 from . import diagonal as _diagonal, indexing, scatter, view
 from .copying import clone
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from numbers import Number, Real
 
 from .. import _factories
-from .._tensor import Size
+from .._core.shape import Size
 from .._ops.special import lgamma
 from .._ops.view import stack
 from . import constraints

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _factories
-from .._tensor import Size
+from .._core.shape import Size
 from .._ops.arithmetic import clamp
 from .._ops.view import broadcast_to
 from ..autograd.grad_mode import no_grad

@@ -5,7 +5,7 @@ import math
 
 from .. import _factories
 from .._ops.arithmetic import where
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._ops.arithmetic import where
 from .._ops.special import lgamma
-from .._tensor import Size
+from .._core.shape import Size
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma

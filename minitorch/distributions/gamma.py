@@ -5,7 +5,7 @@ from numbers import Number
 
 import numpy as np
 
-from .._tensor import Size
+from .._core.shape import Size
 from .._ops.arithmetic import clamp
 from . import constraints
 from ._gamma_sampler import standard_gamma

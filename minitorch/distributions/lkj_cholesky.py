@@ -8,7 +8,7 @@ import numpy as np
 from .. import _factories
 from .._ops.special import lgamma, mvlgamma
 from .._ops.view import cat
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .beta import Beta

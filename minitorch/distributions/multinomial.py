@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import _factories
 from .._ops.arithmetic import where
 from .._ops.special import lgamma
-from .._tensor import Size
+from .._core.shape import Size
 from . import constraints
 from .binomial import Binomial
 from .categorical import Categorical

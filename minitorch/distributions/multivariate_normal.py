@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._tensor import Size
+from .._core.shape import Size
 from .._ops.linalg import matmul
 from . import constraints
 from .._ops.decompositions import cholesky, solve_triangular

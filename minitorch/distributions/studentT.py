@@ -6,7 +6,7 @@ import math
 
 from .._ops.arithmetic import where
 from .._ops.special import digamma, lgamma
-from .._tensor import Size
+from .._core.shape import Size
 from . import constraints
 from .chi2 import Chi2
 from .distribution import Distribution

@@ -17,7 +17,8 @@ from .._ops.decompositions import cholesky
 from .._ops.reduction import logsumexp
 from .._ops.unary import sigmoid
 from .._ops.view import cat, stack
-from .._tensor import Size, Tensor
+from .._core.shape import Size
+from .._core.tensor import Tensor
 from ..nn.functional import logsigmoid, pad, softplus
 from . import constraints
 from .utils import _sum_rightmost, tril_matrix_to_vec, vec_to_tril_matrix

@@ -4,7 +4,7 @@ from __future__ import annotations
 from numbers import Number
 
 from .. import _factories
-from .._tensor import Size
+from .._core.shape import Size
 from .._ops.unary import log
 from . import constraints
 from .distribution import Distribution

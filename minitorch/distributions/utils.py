@@ -7,7 +7,7 @@ from numbers import Number
 import numpy as np
 
 from .. import _factories
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .._ops.unary import sigmoid
 from .._ops.arithmetic import clamp
 from .._ops.reduction import softmax

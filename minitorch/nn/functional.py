@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype, _registry
-from .._registry import functional_op, register
+from .._core.registry import functional_op, register
 from .._ops import activation as _act
 from .._ops import dropout as _dropout
 from .._ops import embedding as _embedding
@@ -34,9 +34,9 @@ from .._ops.reduction import sum as _sum
 from .._ops.unary import relu as _relu
 from .._ops.unary import relu_ as _relu_
 from .._ops.view import View, reshape
-from .._tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim
 from .._rng import u53
-from .._settings import broadcast_shape, broadcast_shapes
+from .._core.shape import broadcast_shape, broadcast_shapes
 from ..random import default_generator
 from ._dispatch import assert_int_or_pair, boolean_dispatch, boolean_dispatched  # noqa: F401
 
@@ -583,7 +583,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float =
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
                              f"fixed length sequences. However, found offsets of type "
-                             f"{str(type(offsets)).replace('minitorch._tensor.', 'minitorch.')}")
+                             f"{str(type(offsets)).replace('minitorch._core.tensor.', 'minitorch.')}")
         starts, include_last_offset = np.arange(0, idx.size, max(idx.shape[1], 1)), False
         idx = idx.reshape(-1)
         if per_sample_weights is not None:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import get_default_dtype
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..autograd import enable_grad, no_grad
 
 ParamsT = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]

@@ -9,7 +9,7 @@ import warnings
 
 from ... import _factories
 from ..._ops import rnn as _rnn
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence

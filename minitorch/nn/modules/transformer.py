@@ -9,7 +9,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ... import _factories
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
 from ..._ops.attention import canonical_mask

@@ -12,7 +12,7 @@ import numpy as np
 
 from ... import _dtype as _dtypes, _factories
 from ..._ops.view import cat
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 
 
 def _index_tensor(values) -> Tensor:
