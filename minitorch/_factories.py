@@ -15,8 +15,8 @@ from ._core.shape import broadcast_shape, int_list, type_name
 from ._core.shape import Size
 from ._core.tensor import Tensor, _check_device, _tensor_options
 from ._core.out import _out
-from ._ops.copying import Fill
-from ._ops.view import expanded_shape
+from ._ops.shape.copying import Fill
+from ._ops.shape.view import expanded_shape
 from ._core.function import NoDerivative
 from ._core.grad_mode import state
 from ._rng import distributions as _rng_dist

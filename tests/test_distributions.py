@@ -9,8 +9,8 @@ import minitorch
 import minitorch.distributions as D
 from minitorch.autograd import gradcheck
 from minitorch.distributions._gamma_sampler import standard_gamma_grad
-from minitorch._ops.decompositions import cholesky, solve_triangular
-from minitorch._ops.special import digamma, lgamma, polygamma
+from minitorch._ops.linalg.decompositions import cholesky, solve_triangular
+from minitorch._ops.elementwise.special import digamma, lgamma, polygamma
 
 f64 = np.float64
 COV = np.array([[2.0, 0.5, 0.1], [0.5, 1.0, -0.2], [0.1, -0.2, 1.5]])

@@ -13,7 +13,7 @@ import pytest
 
 import minitorch as mt
 import minitorch.nn.functional as F
-from minitorch._ops import winograd
+from minitorch._ops.conv import winograd
 from minitorch.autograd import gradcheck, gradgradcheck
 
 ALGORITHMS = {"F2": (1 << 30, 5e-6), "F4": (1, 1e-4)}

@@ -207,7 +207,7 @@ def _needed(items, save_for, edges):
 
 # The elementwise math whose derivative formulas assume real numbers (a complex one needs conj(f'(z))):
 # refused on complex results rather than giving wrong gradients, unless the class sets ``complex_grad = True``.
-_REAL_ONLY_MODULES = frozenset(f"minitorch._ops.{m}" for m in ("unary", "trigonometric", "activation", "special"))
+_REAL_ONLY_MODULES = frozenset(f"minitorch._ops.elementwise.{m}" for m in ("unary", "trigonometric", "activation", "special"))
 
 
 def _complex_grad(node) -> bool:

@@ -119,72 +119,74 @@ class Tensor:
         from minitorch._factories import (bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_,
             multinomial, new, new_empty, new_empty_strided, new_full, new_ones, new_tensor, new_zeros, normal_,
             poisson, random_, uniform_)
-        from minitorch._ops.activation import erf
-        from minitorch._ops.arithmetic import (add, add_, addcdiv, addcdiv_, addcmul, addcmul_, clamp, clamp_,
-            clamp_max, clamp_max_, clamp_min, clamp_min_, clip, clip_, div, div_, divide, divide_, floor_divide,
-            floor_divide_, fmax, fmin, fmod, fmod_, lerp, lerp_, maximum, minimum, mul, mul_, multiply, multiply_,
-            nan_to_num, nan_to_num_, pow, pow_, remainder, remainder_, square, square_, sub, sub_, subtract,
-            subtract_, true_divide, true_divide_)
-        from minitorch._ops.comparison import (allclose, bitwise_and, bitwise_and_, bitwise_left_shift,
+        from minitorch._ops.elementwise.activation import erf
+        from minitorch._ops.elementwise.arithmetic import (add, add_, addcdiv, addcdiv_, addcmul, addcmul_, clamp,
+            clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_, clip, clip_, div, div_, divide, divide_,
+            floor_divide, floor_divide_, fmax, fmin, fmod, fmod_, lerp, lerp_, maximum, minimum, mul, mul_,
+            multiply, multiply_, nan_to_num, nan_to_num_, pow, pow_, remainder, remainder_, square, square_, sub,
+            sub_, subtract, subtract_, true_divide, true_divide_)
+        from minitorch._ops.elementwise.bessel import (igamma, igamma_, igammac, igammac_)
+        from minitorch._ops.elementwise.comparison import (allclose, bitwise_and, bitwise_and_, bitwise_left_shift,
             bitwise_left_shift_, bitwise_not, bitwise_not_, bitwise_or, bitwise_or_, bitwise_right_shift,
             bitwise_right_shift_, bitwise_xor, bitwise_xor_, eq, eq_, equal, ge, ge_, greater, greater_,
             greater_equal, greater_equal_, gt, gt_, isclose, isfinite, isinf, isnan, isneginf, isposinf, le, le_,
             less, less_, less_equal, less_equal_, logical_and, logical_and_, logical_not, logical_not_, logical_or,
             logical_or_, logical_xor, logical_xor_, lt, lt_, ne, ne_, not_equal, not_equal_, signbit)
-        from minitorch._ops.complex import (angle, conj, conj_physical, is_conj, resolve_conj, sgn)
-        from minitorch._ops.copying import (clone, copy_, fill, fill_, set_, to, zero_)
-        from minitorch._ops.counting import (bincount, bucketize, histc, histogram, isin, searchsorted, unique,
-            unique_consecutive)
-        from minitorch._ops.decompositions import (cholesky_legacy as cholesky, cholesky_inverse, cholesky_solve,
-            det, inv as inverse, logdet, slogdet, triangular_solve)
-        from minitorch._ops.diagonal import (diag, diag_embed, diagonal, trace)
-        from minitorch._ops.factorizations import (matrix_exp, matrix_power, pinverse, qr_legacy as qr,
-            svd_legacy as svd)
+        from minitorch._ops.elementwise.complex import (angle, conj, conj_physical, is_conj, resolve_conj, sgn)
+        from minitorch._ops.elementwise.numeric import (copysign, copysign_, erf_, float_power, float_power_,
+            frexp, gcd, gcd_, heaviside, heaviside_, lcm, lcm_, ldexp, ldexp_, nextafter, nextafter_)
+        from minitorch._ops.elementwise.special import (digamma, digamma_, erfc, erfc_, erfinv, erfinv_, exp2,
+            exp2_, i0, i0_, lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma,
+            polygamma_, sinc, sinc_, xlogy, xlogy_)
+        from minitorch._ops.elementwise.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos,
+            acos_ as arccos_, acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_,
+            asinh as arcsinh, asinh_ as arcsinh_, atan as arctan, atan2 as arctan2, atan2_ as arctan2_,
+            atan_ as arctan_, atanh as arctanh, atanh_ as arctanh_, asin, asin_, asinh, asinh_, atan, atan2,
+            atan2_, atan_, atanh, atanh_, cosh, cosh_, deg2rad, deg2rad_, hypot, hypot_, rad2deg, rad2deg_, sinh,
+            sinh_)
+        from minitorch._ops.elementwise.unary import (abs, abs_, absolute, absolute_, ceil, ceil_, cos, cos_, exp,
+            exp_, expm1, expm1_, fix, fix_, floor, floor_, frac, frac_, log, log10, log10_, log1p, log1p_, log2,
+            log2_, log_, neg, neg_, negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round,
+            round_, rsqrt, rsqrt_, sgn_, sigmoid, sigmoid_, sign, sign_, sin, sin_, sqrt, sqrt_, tan, tan_, tanh,
+            tanh_, trunc, trunc_)
         from minitorch._ops.fft import (istft, stft)
-        from minitorch._ops.householder import (geqrf, orgqr, ormqr)
-        from minitorch._ops.indexing import (argwhere, as_subclass, gather, index_put, index_put_, index_select,
-            masked_fill, masked_fill_, masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter,
-            scatter_, scatter_add, scatter_add_, select, take, take_along_dim)
-        from minitorch._ops.linalg import (addbmm, addbmm_, addmm, addmm_, addmv, addmv_, addr, addr_, adjoint,
-            baddbmm, baddbmm_, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, vdot)
-        from minitorch._ops.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve)
+        from minitorch._ops.linalg.decompositions import (cholesky_legacy as cholesky, cholesky_inverse,
+            cholesky_solve, det, inv as inverse, logdet, slogdet, triangular_solve)
+        from minitorch._ops.linalg.factorizations import (matrix_exp, matrix_power, pinverse, qr_legacy as qr,
+            svd_legacy as svd)
+        from minitorch._ops.linalg.householder import (geqrf, orgqr, ormqr)
+        from minitorch._ops.linalg.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve)
+        from minitorch._ops.linalg.products import (addbmm, addbmm_, addmm, addmm_, addmv, addmv_, addr, addr_,
+            adjoint, baddbmm, baddbmm_, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, vdot)
         from minitorch._ops.nn_functions import (hardshrink, prelu)
-        from minitorch._ops.norm import norm
-        from minitorch._ops.numeric import (copysign, copysign_, erf_, float_power, float_power_, frexp, gcd, gcd_,
-            heaviside, heaviside_, lcm, lcm_, ldexp, ldexp_, nextafter, nextafter_)
-        from minitorch._ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
+        from minitorch._ops.reduction.counting import (bincount, bucketize, histc, histogram, isin, searchsorted,
+            unique, unique_consecutive)
+        from minitorch._ops.reduction.norm import norm
+        from minitorch._ops.reduction.scans import (cummax, cummin, cumprod, cumprod_, cumsum_, diff, logcumsumexp)
+        from minitorch._ops.reduction.sorting import (argsort, kthvalue, median, mode, msort, nanmedian, sort,
+            topk)
+        from minitorch._ops.reduction.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile,
+            nansum, quantile, renorm, renorm_)
+        from minitorch._ops.reduction.sums import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
             log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)
-        from minitorch._ops.scans import (cummax, cummin, cumprod, cumprod_, cumsum_, diff, logcumsumexp)
-        from minitorch._ops.scatter import (apply_, as_strided, as_strided_scatter, diagonal_scatter,
+        from minitorch._ops.shape.copying import (clone, copy_, fill, fill_, set_, to, zero_)
+        from minitorch._ops.shape.diagonal import (diag, diag_embed, diagonal, trace)
+        from minitorch._ops.shape.indexing import (argwhere, as_subclass, gather, index_put, index_put_,
+            index_select, masked_fill, masked_fill_, masked_select, narrow, nonzero, nonzero_static,
+            repeat_interleave, scatter, scatter_, scatter_add, scatter_add_, select, take, take_along_dim)
+        from minitorch._ops.shape.joins import (diagflat, dsplit, fliplr, hsplit, vsplit)
+        from minitorch._ops.shape.scatter import (apply_, as_strided, as_strided_scatter, diagonal_scatter,
             fill_diagonal_, index_add, index_add_, index_copy, index_copy_, index_fill, index_fill_, index_reduce,
             index_reduce_, map2_, map_, masked_scatter, masked_scatter_, put, put_, scatter_reduce,
             scatter_reduce_, select_scatter, slice_scatter, unfold)
-        from minitorch._ops.sorting import (argsort, kthvalue, median, mode, msort, nanmedian, sort, topk)
-        from minitorch._ops.special import (digamma, digamma_, erfc, erfc_, erfinv, erfinv_, exp2, exp2_, i0, i0_,
-            lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma, polygamma_,
-            sinc, sinc_, xlogy, xlogy_)
-        from minitorch._ops.special_more import (igamma, igamma_, igammac, igammac_)
-        from minitorch._ops.stacking import (diagflat, dsplit, fliplr, hsplit, vsplit)
-        from minitorch._ops.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile, nansum,
-            quantile, renorm, renorm_)
-        from minitorch._ops.triangular import (tril, tril_, triu, triu_)
-        from minitorch._ops.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos, acos_ as arccos_,
-            acosh as arccosh, acosh_ as arccosh_, asin as arcsin, asin_ as arcsin_, asinh as arcsinh,
-            asinh_ as arcsinh_, atan as arctan, atan2 as arctan2, atan2_ as arctan2_, atan_ as arctan_,
-            atanh as arctanh, atanh_ as arctanh_, asin, asin_, asinh, asinh_, atan, atan2, atan2_, atan_, atanh,
-            atanh_, cosh, cosh_, deg2rad, deg2rad_, hypot, hypot_, rad2deg, rad2deg_, sinh, sinh_)
-        from minitorch._ops.unary import (abs, abs_, absolute, absolute_, ceil, ceil_, cos, cos_, exp, exp_, expm1,
-            expm1_, fix, fix_, floor, floor_, frac, frac_, log, log10, log10_, log1p, log1p_, log2, log2_, log_,
-            neg, neg_, negative, negative_, positive, reciprocal, reciprocal_, relu, relu_, round, round_, rsqrt,
-            rsqrt_, sgn_, sigmoid, sigmoid_, sign, sign_, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc,
-            trunc_)
-        from minitorch._ops.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
+        from minitorch._ops.shape.triangular import (tril, tril_, triu, triu_)
+        from minitorch._ops.shape.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, resize, resize_, resize_as, resize_as_,
             roll, rot90, split, split_with_sizes, squeeze, squeeze_, sum_to_size, swapaxes,
             transpose_ as swapaxes_, swapdims, transpose_ as swapdims_, t, t_, tensor_split, tile, transpose,
             transpose_, unbind, unflatten, unsafe_chunk, unsafe_split, unsafe_split_with_sizes, unsqueeze,
             unsqueeze_, view, view_as)
-        from minitorch._ops.view_copy import narrow_copy
+        from minitorch._ops.shape.view_copy import narrow_copy
         # end of the generated block
 
     # rarely set; kept in the instance __dict__ when they are

@@ -1,4 +1,4 @@
-"""The tensor operations, bound here as Tensor methods and operators.
+"""The tensor operations by family, bound here as Tensor methods and operators.
 
 Each op module registers its public functions where it defines them (see ``minitorch._core.registry``);
 importing them all fills the registry, from which the Tensor methods are bound.
@@ -11,11 +11,15 @@ from .. import _factories
 from .._core import registry as _registry
 from .._core.out import with_out
 from .._core.tensor import Tensor
-from . import (activation, arithmetic, attention, broadcast, comparison, complex, conv, copying, counting,  # noqa: F401
-               decompositions, diagonal, dropout, embedding, factorizations, fft, fold, householder, indexing,
-               linalg, loss, lowrank, lu, nn_functions, norm, normalization, numeric, pooling,
-               pooling_functions, reduction, rnn, sampling, scans, scatter, sorting, special, special_more,
-               stacking, statistics, triangular, trigonometric, unary, view, view_copy)
+from . import dropout, fft, nn_functions, normalization  # noqa: F401  (importing an op module registers its ops)
+from .conv import convolution, fold, geometry, pixel_shuffle, pooling, pooling_functions, sampling, winograd  # noqa: F401
+from .elementwise import (activation, arithmetic, bessel, broadcast, comparison, complex, numeric,  # noqa: F401
+                          special, trigonometric, unary)
+from .linalg import decompositions, factorizations, householder, ldl, lowrank, lu, products  # noqa: F401
+from .loss import classification, ctc  # noqa: F401
+from .reduction import counting, norm, scans, sorting, statistics, sums  # noqa: F401
+from .sequence import attention, embedding, rnn  # noqa: F401
+from .shape import copying, diagonal, indexing, joins, scatter, triangular, view, view_copy  # noqa: F401
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)
@@ -86,8 +90,8 @@ _OPERATORS = {
     "__pow__": arithmetic.pow,
     "__rpow__": lambda self, other: arithmetic.pow(other, self),
     "__ipow__": arithmetic.pow_,
-    "__matmul__": linalg._product,
-    "__rmatmul__": lambda self, other: linalg._product(other, self),
+    "__matmul__": products._product,
+    "__rmatmul__": lambda self, other: products._product(other, self),
     "__neg__": unary.neg,
     "__pos__": unary.positive,
     "__abs__": unary.abs,
@@ -140,5 +144,5 @@ Tensor.real = property(complex.real_property, complex.set_real)
 Tensor.imag = property(complex.imag_property, complex.set_imag)
 Tensor.T = property(view.T_property)
 Tensor.mT = property(view.mT_property)
-Tensor.mH = property(linalg.mH_property)
-Tensor.H = property(linalg.H_property)
+Tensor.mH = property(products.mH_property)
+Tensor.H = property(products.H_property)

@@ -12,7 +12,7 @@ from .._core.tensor import Tensor
 from .._rng import empty_like_axes, in_memory_order
 from .._rng.distributions import bernoulli_scalar
 from ..random import default_generator
-from .arithmetic import add_, mul_
+from .elementwise.arithmetic import add_, mul_
 
 _ALPHA = 1.7580993408473766  # SELU's negative saturation, scale * alpha: where alpha dropout sends a dropped unit
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.function import Op
-from .linalg import einsum
-from .reduction import mean
-from .reduction import sum as sum_
-from .unary import rsqrt
+from .linalg.products import einsum
+from .reduction.sums import mean
+from .reduction.sums import sum as sum_
+from .elementwise.unary import rsqrt
 
 
 def batch_stats(view: np.ndarray, axes: tuple) -> tuple[np.ndarray, np.ndarray]:

@@ -5,8 +5,8 @@ from numbers import Number, Real
 
 from .. import _factories
 from .._core.shape import Size
-from .._ops.special import lgamma
-from .._ops.view import stack
+from .._ops.elementwise.special import lgamma
+from .._ops.shape.view import stack
 from . import constraints
 from .dirichlet import Dirichlet
 from .distribution import Distribution

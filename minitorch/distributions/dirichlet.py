@@ -4,7 +4,7 @@ from __future__ import annotations
 from .._core.shape import Size
 from . import constraints
 from ._gamma_sampler import standard_gamma
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.special import digamma, lgamma
 from ..nn.functional import one_hot
 from .distribution import Distribution
 from .exp_family import ExponentialFamily

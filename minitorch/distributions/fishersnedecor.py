@@ -5,8 +5,8 @@ import math
 
 import numpy as np
 
-from .._ops.arithmetic import where
-from .._ops.special import lgamma
+from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.special import lgamma
 from .._core.shape import Size
 from . import constraints
 from .distribution import Distribution

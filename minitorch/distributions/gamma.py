@@ -6,10 +6,10 @@ from numbers import Number
 import numpy as np
 
 from .._core.shape import Size
-from .._ops.arithmetic import clamp
+from .._ops.elementwise.arithmetic import clamp
 from . import constraints
 from ._gamma_sampler import standard_gamma
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.special import digamma, lgamma
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all

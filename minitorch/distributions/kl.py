@@ -6,9 +6,9 @@ from functools import total_ordering
 
 import numpy as np
 
-from .._ops.arithmetic import where
+from .._ops.elementwise.arithmetic import where
 from ..nn.functional import softplus
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.special import digamma, lgamma
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .categorical import Categorical
@@ -31,7 +31,7 @@ from .one_hot_categorical import OneHotCategorical
 from .uniform import Uniform
 from ..autograd import grad
 from .utils import _sum_rightmost
-from .._ops.decompositions import solve_triangular
+from .._ops.linalg.decompositions import solve_triangular
 
 __all__ = ["kl_divergence", "register_kl"]
 

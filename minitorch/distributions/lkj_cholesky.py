@@ -6,8 +6,8 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._ops.special import lgamma, mvlgamma
-from .._ops.view import cat
+from .._ops.elementwise.special import lgamma, mvlgamma
+from .._ops.shape.view import cat
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints

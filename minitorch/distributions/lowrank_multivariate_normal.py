@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._ops.decompositions import cholesky, solve_triangular
+from .._ops.linalg.decompositions import cholesky, solve_triangular
 from .._core.shape import Size
 from . import constraints
 from .distribution import Distribution

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .. import _factories
-from .._ops.arithmetic import where
-from .._ops.special import lgamma
+from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.special import lgamma
 from .._core.shape import Size
 from . import constraints
 from .binomial import Binomial

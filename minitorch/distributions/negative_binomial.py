@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .._factories import poisson
-from .._ops.arithmetic import where
-from .._ops.special import lgamma
+from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.special import lgamma
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import logsigmoid

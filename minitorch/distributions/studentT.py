@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 
 
-from .._ops.arithmetic import where
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.special import digamma, lgamma
 from .._core.shape import Size
 from . import constraints
 from .chi2 import Chi2

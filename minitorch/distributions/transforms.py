@@ -13,10 +13,10 @@ from functools import reduce
 import numpy as np
 
 from .. import _factories
-from .._ops.decompositions import cholesky
-from .._ops.reduction import logsumexp
-from .._ops.unary import sigmoid
-from .._ops.view import cat, stack
+from .._ops.linalg.decompositions import cholesky
+from .._ops.reduction.sums import logsumexp
+from .._ops.elementwise.unary import sigmoid
+from .._ops.shape.view import cat, stack
 from .._core.shape import Size
 from .._core.tensor import Tensor
 from ..nn.functional import logsigmoid, pad, softplus

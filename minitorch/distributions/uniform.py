@@ -5,7 +5,7 @@ from numbers import Number
 
 from .. import _factories
 from .._core.shape import Size
-from .._ops.unary import log
+from .._ops.elementwise.unary import log
 from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_all

@@ -10,30 +10,31 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype, _registry
+from .. import _dtype
+from .._core import registry as _registry
 from .._core.registry import functional_op, register
-from .._ops import activation as _act
 from .._ops import dropout as _dropout
-from .._ops import embedding as _embedding
-from .._ops import loss as _loss
-from .._ops import pixel_shuffle as _pixel_ops
-from .._ops import pooling as _pool
-from .._ops import sampling as _sampling
-from .._ops.arithmetic import clamp, mul_, where
-from .._ops.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
-from .._ops.embedding import Embedding
-from .._ops.indexing import ARRAY, Made
-from .._ops.indexing import IndexScatter as _IndexScatter
-from .._ops.linalg import Addmm, einsum, matmul
-from .._ops.pooling_functions import avg_pool2d
+from .._ops.conv import pixel_shuffle as _pixel_ops
+from .._ops.conv import pooling as _pool
+from .._ops.conv import sampling as _sampling
+from .._ops.elementwise import activation as _act
+from .._ops.loss import classification as _loss
+from .._ops.sequence import embedding as _embedding
+from .._ops.elementwise.arithmetic import clamp, mul_, where
+from .._ops.loss.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
+from .._ops.sequence.embedding import Embedding
+from .._ops.shape.indexing import ARRAY, Made
+from .._ops.shape.indexing import IndexScatter as _IndexScatter
+from .._ops.linalg.products import Addmm, einsum, matmul
+from .._ops.conv.pooling_functions import avg_pool2d
 from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
-from .._ops.reduction import log_softmax as _log_softmax
-from .._ops.reduction import mean
-from .._ops.reduction import softmax as _softmax
-from .._ops.reduction import sum as _sum
-from .._ops.unary import relu as _relu
-from .._ops.unary import relu_ as _relu_
-from .._ops.view import View, reshape
+from .._ops.reduction.sums import log_softmax as _log_softmax
+from .._ops.reduction.sums import mean
+from .._ops.reduction.sums import softmax as _softmax
+from .._ops.reduction.sums import sum as _sum
+from .._ops.elementwise.unary import relu as _relu
+from .._ops.elementwise.unary import relu_ as _relu_
+from .._ops.shape.view import View, reshape
 from .._core.tensor import Tensor, _wrap_dim
 from .._rng import u53
 from .._core.shape import broadcast_shape, broadcast_shapes

@@ -24,13 +24,13 @@ import warnings
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .. import _dtype
-from .._core.registry import register
-from .._core.tensor import _C_TYPE_NAMES, Tensor
-from .._core.function import Op
+from ... import _dtype
+from ..._core.registry import register
+from ..._core.tensor import _C_TYPE_NAMES, Tensor
+from ..._core.function import Op
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
-from .view import cat
+from ..shape.view import cat
 
 
 def _is_depthwise(channels: int, channels_per_group: int, g: Geometry) -> bool:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import Tensor
-from .._core.function import Op
-from .conv import _ntuple
+from ..._core.registry import register
+from ..._core.tensor import Tensor
+from ..._core.function import Op
+from .convolution import _ntuple
 from .geometry import Geometry, _pad, _window_slice, _windows
 
 

@@ -2,7 +2,7 @@
 PixelUnshuffleBackward0 nodes)."""
 from __future__ import annotations
 
-from .._core.function import Op
+from ..._core.function import Op
 
 
 def shuffle(a, r: int):

@@ -14,10 +14,10 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .._core.function import Op
-from .conv import _conv_nd, _conv_transpose_nd
+from ..._core.function import Op
+from .convolution import _conv_nd, _conv_transpose_nd
 from .geometry import Geometry, Taps, _window_slice, _windows
-from .indexing import Index, Made, along
+from ..shape.indexing import Index, Made, along
 
 
 def pooled_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:

@@ -10,16 +10,16 @@ import math
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import Tensor, _wrap_dim
-from .._core.grad_mode import is_grad_enabled
+from ..._core.registry import register
+from ..._core.tensor import Tensor, _wrap_dim
+from ..._core.grad_mode import is_grad_enabled
 from . import pooling as _pool
-from .._factories import rand
-from .conv import _geometry, _ntuple
-from .indexing import ARRAY, grid
-from .reduction import mean
-from .unary import abs as _abs
-from .unary import relu, sign
+from ..._factories import rand
+from .convolution import _geometry, _ntuple
+from ..shape.indexing import ARRAY, grid
+from ..reduction.sums import mean
+from ..elementwise.unary import abs as _abs
+from ..elementwise.unary import relu, sign
 
 
 def _kernel_stride(kernel_size, stride, dims: int) -> tuple[tuple, tuple]:

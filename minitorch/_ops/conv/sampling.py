@@ -12,13 +12,13 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._core.registry import register
-from .._core.tensor import Tensor
+from ... import _dtype
+from ..._core.registry import register
+from ..._core.tensor import Tensor
 from . import pooling as _pool
-from .arithmetic import where
-from .indexing import ARRAY, Index, Made, axis_range
-from .linalg import matmul
+from ..elementwise.arithmetic import where
+from ..shape.indexing import ARRAY, Index, Made, axis_range
+from ..linalg.products import matmul
 
 
 @register(method=False)

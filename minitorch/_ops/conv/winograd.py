@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..backends import winograd as _switch
+from ...backends import winograd as _switch
 from .geometry import Geometry
 
 # (B^T, G, A^T) of F(2x2, 3x3) and F(4x4, 3x3), interpolation points 0, +-1 (, +-2) and infinity.

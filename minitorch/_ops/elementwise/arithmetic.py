@@ -12,14 +12,14 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._core.tensor import Tensor
-from .._core.function import NoDerivative, Op, zeros_for
-from .._core.out import _out
+from ... import _dtype
+from ..._core.tensor import Tensor
+from ..._core.function import NoDerivative, Op, zeros_for
+from ..._core.out import _out
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype
 from .complex import conj_if_complex as _conj
 from .unary import log
-from .._core.registry import register
+from ..._core.registry import register
 
 _ndarray = np.ndarray
 _NUMBERS = (int, float, complex, bool)  # Python numbers (exactly: numpy's scalars are a tensor's data)
@@ -581,7 +581,7 @@ def fmin(input, other):
 def where(condition, input=None, other=None):
     """Elements of ``input`` where ``condition`` holds, else of ``other``."""
     if input is None and other is None:
-        from .indexing import nonzero
+        from ..shape.indexing import nonzero
         return nonzero(condition, as_tuple=True)
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if cond.dtype != np.bool_:

@@ -10,9 +10,9 @@ import builtins
 
 import numpy as np
 
-from .. import _dtype
-from .._dtype import wrap_int
-from .._core.shape import broadcast_shape, shape_mismatch  # noqa: F401  (the ops import them from here)
+from ... import _dtype
+from ..._dtype import wrap_int
+from ..._core.shape import broadcast_shape, shape_mismatch  # noqa: F401  (the ops import them from here)
 
 _ndarray = np.ndarray
 _pair_cache: dict = {}

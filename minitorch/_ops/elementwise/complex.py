@@ -12,10 +12,10 @@ import functools
 
 import numpy as np
 
-from .. import _dtype
-from .._core.registry import register
-from .._core.tensor import Tensor
-from .._core.function import Op, zeros_for
+from ... import _dtype
+from ..._core.registry import register
+from ..._core.tensor import Tensor
+from ..._core.function import Op, zeros_for
 from .broadcast import broadcast_shape
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -103,7 +103,7 @@ class ViewAsReal(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from .view import contiguous
+        from ..shape.view import contiguous
         return ViewAsComplex.apply(contiguous(g) if isinstance(g, Tensor) else np.ascontiguousarray(g))
 
 
@@ -296,7 +296,7 @@ angle = Angle.function()
 @functools.cache
 def _eig_result():
     """The named tuple ``linalg_eig(eigenvalues, eigenvectors)``."""
-    from .reduction import _return_type  # (reduction builds on arithmetic, which builds on this module)
+    from ..reduction.sums import _return_type  # (reduction builds on arithmetic, which builds on this module)
     return _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
 
 

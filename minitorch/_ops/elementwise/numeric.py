@@ -6,18 +6,18 @@ import math
 
 import numpy as np
 
-from .. import _dtype
-from .._core.tensor import Tensor
-from .._core.function import NoDerivative, Op, zeros_for
+from ... import _dtype
+from ..._core.tensor import Tensor
+from ..._core.function import NoDerivative, Op, zeros_for
 from .activation import Erf
 from .arithmetic import pow as _pow, pow_ as _pow_, where
-from .._core.out import _out
+from ..._core.out import _out
 from .broadcast import binary, floating, result_dtype, shape_mismatch
 from .comparison import _array_of, _inplace_write
-from .reduction import _return_type, return_types
+from ..reduction.sums import _return_type, return_types
 from .special import erfc_, exp2_, i0_, logit_, sinc_, xlogy_
 from .unary import _not_for
-from .._core.registry import register
+from ..._core.registry import register
 
 _LN2 = math.log(2.0)
 

@@ -12,15 +12,15 @@ import math
 
 import numpy as np
 
-from .. import _dtype
-from .._core.tensor import Tensor
-from .._core.function import Op
+from ... import _dtype
+from ..._core.tensor import Tensor
+from ..._core.function import Op
 from .activation import _erf
 from .arithmetic import where
 from .broadcast import floating, result_dtype
 from .trigonometric import _float_pair, _quiet
 from .unary import cos, exp, log, sin
-from .._core.registry import register
+from ..._core.registry import register
 
 _LN2 = math.log(2.0)
 _SQRT_PI = math.sqrt(math.pi)

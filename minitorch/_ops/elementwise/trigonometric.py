@@ -10,12 +10,12 @@ import math
 
 import numpy as np
 
-from .. import _dtype
-from .._core.function import Op
+from ... import _dtype
+from ..._core.function import Op
 from .arithmetic import where
 from .broadcast import binary, floating, result_dtype
 from .unary import _not_for, sqrt
-from .._core.registry import register
+from ..._core.registry import register
 
 
 def _quiet(backward):

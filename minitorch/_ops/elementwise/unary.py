@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.function import Op, zeros_for
+from ..._core.function import Op, zeros_for
 from .broadcast import floating
 from .complex import conj_if_complex as _conj
-from .._core.registry import register
+from ..._core.registry import register
 
 
 class Neg(Op):
@@ -369,7 +369,7 @@ class Frac(Op):
 def _not_for(a, kinds: str, kernel: str) -> None:
     """torch has no kernel for these dtype kinds: raise its error."""
     if a.dtype.kind in kinds:
-        from .._dtype import C_NAMES, from_numpy_dtype
+        from ..._dtype import C_NAMES, from_numpy_dtype
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{C_NAMES[from_numpy_dtype(a.dtype)]}'")
 
 

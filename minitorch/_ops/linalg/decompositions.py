@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import Tensor
-from .._core.function import Op
-from .arithmetic import where
-from .._core.out import _out, _outs
-from .linalg import deprecated, matmul
-from .reduction import _return_type, return_types
-from .triangular import tril, triu
-from .view import cat, transpose
+from ..._core.registry import register
+from ..._core.tensor import Tensor
+from ..._core.function import Op
+from ..elementwise.arithmetic import where
+from ..._core.out import _out, _outs
+from .products import deprecated, matmul
+from ..reduction.sums import _return_type, return_types
+from ..shape.triangular import tril, triu
+from ..shape.view import cat, transpose
 
 
 def _mT(x):
@@ -26,7 +26,7 @@ def _dtype_of(x) -> np.dtype:
 
 def _type_name(a) -> str:
     """torch's C name of an array's dtype (Long, Float, ...)."""
-    from .. import _dtype
+    from ... import _dtype
     return _dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]
 
 

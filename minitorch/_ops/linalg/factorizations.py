@@ -8,21 +8,21 @@ import math
 
 import numpy as np
 
-from .. import _dtype
-from .._core.registry import register
-from .._core.tensor import Tensor
-from .._core.function import Op
-from .._core.grad_mode import is_grad_enabled
-from .arithmetic import where
-from .._core.out import _out
+from ... import _dtype
+from ..._core.registry import register
+from ..._core.tensor import Tensor
+from ..._core.function import Op
+from ..._core.grad_mode import is_grad_enabled
+from ..elementwise.arithmetic import where
+from ..._core.out import _out
 from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _LinAlgError, _outs, _square, concat, inv,
                              inv_ex, solve_triangular)
-from .indexing import narrow
-from .linalg import deprecated, matmul
-from .norm import vector_norm
-from .reduction import _return_type, amax, amin
-from .triangular import tril, triu
-from .view import unsqueeze
+from ..shape.indexing import narrow
+from .products import deprecated, matmul
+from ..reduction.norm import vector_norm
+from ..reduction.sums import _return_type, amax, amin
+from ..shape.triangular import tril, triu
+from ..shape.view import unsqueeze
 
 linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
 svd_type = _return_type("svd", ("U", "S", "V"))
@@ -521,7 +521,7 @@ def vecdot(x, y, *, dim: int = -1, out=None):
 def _powers(x, N: int):
     """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0); x^0
     is the constant 1, also for a NaN or infinite x, as in torch."""
-    from .view import stack
+    from ..shape.view import stack
     columns = [x.new_ones(x.shape)] if N else []
     for _ in range(1, N):
         columns.append(columns[-1] * x)

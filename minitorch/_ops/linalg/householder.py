@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import Tensor
+from ..._core.registry import register
+from ..._core.tensor import Tensor
 from .decompositions import _check_kernel_dtype, _outs
-from .linalg import matmul
-from .reduction import _return_type
-from .triangular import tril
-from .view import cat
+from .products import matmul
+from ..reduction.sums import _return_type
+from ..shape.triangular import tril
+from ..shape.view import cat
 
 geqrf_type = _return_type("geqrf", ("a", "tau"))
 

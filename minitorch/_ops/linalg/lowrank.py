@@ -5,11 +5,11 @@ re-orthonormalisation, then the exact SVD of the small projected matrix; the ske
 lobpcg's extreme eigenpairs. All composed of differentiable ops."""
 from __future__ import annotations
 
-from .. import _dtype
-from .._factories import randn
-from .._core.registry import register
+from ... import _dtype
+from ..._factories import randn
+from ..._core.registry import register
 from .factorizations import qr, svd
-from .linalg import matmul
+from .products import matmul
 
 
 def _approximate_basis(A, q: int, niter: int, M=None):

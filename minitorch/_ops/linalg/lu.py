@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import Tensor
-from .._core.function import Op
-from .._core.out import _out
+from ..._core.registry import register
+from ..._core.tensor import Tensor
+from ..._core.function import Op
+from ..._core.out import _out
 from .decompositions import _check_kernel_dtype, _dtype_of, _outs, concat, solve_triangular
-from .linalg import deprecated, matmul
-from .reduction import _return_type
-from .indexing import take_along_dim
-from .triangular import tril, triu
+from .products import deprecated, matmul
+from ..reduction.sums import _return_type
+from ..shape.indexing import take_along_dim
+from ..shape.triangular import tril, triu
 
 linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))

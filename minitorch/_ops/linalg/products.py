@@ -7,15 +7,15 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._core.tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
-from .._core.function import Op
-from .._core.out import _out
-from .broadcast import broadcast_shape
-from .complex import conj_if_complex as _conj
-from .._core.registry import register
-from .norm import vector_norm
-from .view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, stack,
+from ... import _dtype
+from ..._core.tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
+from ..._core.function import Op
+from ..._core.out import _out
+from ..elementwise.broadcast import broadcast_shape
+from ..elementwise.complex import conj_if_complex as _conj
+from ..._core.registry import register
+from ..reduction.norm import vector_norm
+from ..shape.view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, stack,
                    sum_to_size, t, transpose, unsqueeze, view)
 
 

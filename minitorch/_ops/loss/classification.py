@@ -8,12 +8,12 @@ import math
 
 import numpy as np
 
-from .._core.function import Op
-from .._core.grad_mode import is_grad_enabled
-from .arithmetic import where
-from .broadcast import result_dtype
-from .indexing import ARRAY, IndexScatter, Made, axis_range
-from .unary import exp, log, sigmoid, sign
+from ..._core.function import Op
+from ..._core.grad_mode import is_grad_enabled
+from ..elementwise.arithmetic import where
+from ..elementwise.broadcast import result_dtype
+from ..shape.indexing import ARRAY, IndexScatter, Made, axis_range
+from ..elementwise.unary import exp, log, sigmoid, sign
 
 
 def reduce(losses, reduction: str, total=None):

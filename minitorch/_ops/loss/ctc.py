@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.tensor import Tensor
-from .._core.function import Op
-from .arithmetic import where
-from .loss import check_reduction
+from ..._core.tensor import Tensor
+from ..._core.function import Op
+from ..elementwise.arithmetic import where
+from .classification import check_reduction
 
 _NEG_INF = -np.inf
 

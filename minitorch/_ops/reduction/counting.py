@@ -6,10 +6,10 @@ import builtins
 
 import numpy as np
 
-from .._dtype import C_NAMES, from_numpy_dtype
-from .._core.registry import register
-from .._core.tensor import Tensor, _wrap_dim
-from .reduction import _return_type, return_types
+from ..._dtype import C_NAMES, from_numpy_dtype
+from ..._core.registry import register
+from ..._core.tensor import Tensor, _wrap_dim
+from .sums import _return_type, return_types
 
 
 def _leaf(arr) -> Tensor:

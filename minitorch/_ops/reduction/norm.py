@@ -7,14 +7,14 @@ import math
 
 import numpy as np
 
-from .. import _dtype
-from .._core.registry import register
-from .._core.function import Op
-from .arithmetic import where
-from .._core.out import _out
-from .reduction import _axis, _restore, normalize_dims
-from .unary import abs as abs_
-from .unary import sign
+from ... import _dtype
+from ..._core.registry import register
+from ..._core.function import Op
+from ..elementwise.arithmetic import where
+from ..._core.out import _out
+from .sums import _axis, _restore, normalize_dims
+from ..elementwise.unary import abs as abs_
+from ..elementwise.unary import sign
 
 
 class LinalgVectorNorm(Op):
@@ -78,7 +78,7 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None):
     """The vector norm of ``input`` over ``dim`` (``p`` a number, ``'fro'`` for 2), or the nuclear norm of the
     matrices in ``dim`` (``'nuc'``)."""
     if p == "nuc":
-        from .factorizations import matrix_norm  # (built on this module)
+        from ..linalg.factorizations import matrix_norm  # (built on this module)
         return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
     result = vector_norm(input, 2 if p == "fro" or p is None else p, dim, keepdim, dtype=dtype)
     return _out(result, out)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
-from .._core.registry import register
-from .._core.tensor import Tensor, _wrap_dim
-from .._core.function import Op
-from .arithmetic import where
-from .indexing import narrow, put_along
-from .reduction import Cumsum, ProdDim, _return_type, cumsum, return_types
-from .reduction import sum as sum_
-from .unary import exp, log
-from .view import cat, flip
+from ... import _dtype
+from ..._core.registry import register
+from ..._core.tensor import Tensor, _wrap_dim
+from ..._core.function import Op
+from ..elementwise.arithmetic import where
+from ..shape.indexing import narrow, put_along
+from .sums import Cumsum, ProdDim, _return_type, cumsum, return_types
+from .sums import sum as sum_
+from ..elementwise.unary import exp, log
+from ..shape.view import cat, flip
 
 return_types.cummax = _return_type("cummax")
 return_types.cummin = _return_type("cummin")

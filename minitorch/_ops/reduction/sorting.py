@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import _wrap_dim
-from .._core.function import Op
-from .indexing import put_along
-from .reduction import _return_type, return_types
+from ..._core.registry import register
+from ..._core.tensor import _wrap_dim
+from ..._core.function import Op
+from ..shape.indexing import put_along
+from .sums import _return_type, return_types
 
 
 class _Picked(Op):

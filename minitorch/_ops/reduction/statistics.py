@@ -5,18 +5,18 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._core.registry import register
-from .._core.tensor import Tensor, _wrap_dim
-from .._core.function import Op
-from .arithmetic import clamp, lerp, where
-from .copying import copy_
-from .indexing import gather
+from ... import _dtype
+from ..._core.registry import register
+from ..._core.tensor import Tensor, _wrap_dim
+from ..._core.function import Op
+from ..elementwise.arithmetic import clamp, lerp, where
+from ..shape.copying import copy_
+from ..shape.indexing import gather
 from .norm import LinalgVectorNorm, norm_backward, vector_norm
-from .reduction import _dims_and_keep, _kept_shape, _restore, _return_type, mean, return_types
-from .reduction import sum as sum_
+from .sums import _dims_and_keep, _kept_shape, _restore, _return_type, mean, return_types
+from .sums import sum as sum_
 from .sorting import sort
-from .unary import sqrt
+from ..elementwise.unary import sqrt
 
 return_types.aminmax = _return_type("aminmax", ("min", "max"))
 

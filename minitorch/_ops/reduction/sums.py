@@ -11,15 +11,15 @@ import collections
 
 import numpy as np
 
-from .. import _dtype
-from .._core.tensor import Tensor, _wrap_dim
-from .._core.function import Op
-from .arithmetic import where
-from .broadcast import floating
-from .indexing import put_along
-from .unary import exp
-from .view import expand
-from .._core.registry import register
+from ... import _dtype
+from ..._core.tensor import Tensor, _wrap_dim
+from ..._core.function import Op
+from ..elementwise.arithmetic import where
+from ..elementwise.broadcast import floating
+from ..shape.indexing import put_along
+from ..elementwise.unary import exp
+from ..shape.view import expand
+from ..._core.registry import register
 
 _ndarray = np.ndarray
 
@@ -302,14 +302,14 @@ def _extremum(full_op, dim_op, binary_op, result_type, input, dim, keepdim, othe
 @register
 def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The largest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise maximum."""
-    from .arithmetic import maximum
+    from ..elementwise.arithmetic import maximum
     return _extremum(Max, MaxDim, maximum, return_types.max, input, dim, keepdim, other)
 
 
 @register
 def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The smallest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise minimum."""
-    from .arithmetic import minimum
+    from ..elementwise.arithmetic import minimum
     return _extremum(Min, MinDim, minimum, return_types.min, input, dim, keepdim, other)
 
 
@@ -551,7 +551,7 @@ class Cumsum(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from .view import flip
+        from ..shape.view import flip
         return flip(cumsum(flip(g, ctx.dim), ctx.dim), ctx.dim)
 
 

@@ -12,15 +12,15 @@ import warnings
 
 import numpy as np
 
-from .._dtype import C_NAMES
-from .._core.registry import functional_op
-from .._core.tensor import Tensor
-from .._core.function import Op
-from .dropout import keep_mask
-from .indexing import masked_fill, repeat_interleave
-from .linalg import matmul
-from .reduction import mean, softmax, sum
-from .view import cat
+from ..._dtype import C_NAMES
+from ..._core.registry import functional_op
+from ..._core.tensor import Tensor
+from ..._core.function import Op
+from ..dropout import keep_mask
+from ..shape.indexing import masked_fill, repeat_interleave
+from ..linalg.products import matmul
+from ..reduction.sums import mean, softmax, sum
+from ..shape.view import cat
 
 
 def _cpp_name(d) -> str:
@@ -257,7 +257,7 @@ def multi_head_attention_forward(
         is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
     """Multi-head attention on sequence-first inputs ``(L, N, E)`` (or unbatched ``(L, E)``), as
     ``nn.MultiheadAttention`` computes it: returns ``(output, weights or None)``."""
-    from ..nn.functional import linear, pad  # nn.functional is built after the ops
+    from ...nn.functional import linear, pad  # nn.functional is built after the ops
     batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.tensor import Tensor
-from .._core.function import Op
-from .arithmetic import where
-from .indexing import ARRAY, IndexScatter
+from ..._core.tensor import Tensor
+from ..._core.function import Op
+from ..elementwise.arithmetic import where
+from ..shape.indexing import ARRAY, IndexScatter
 
 
 class Embedding(Op):

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import Tensor
-from .._core.engine import grad as _grad
-from .._core.function import Op
-from .._core.grad_mode import enable_grad
-from .dropout import dropout as _dropout
-from .linalg import addmm, matmul
-from .unary import pass_where, relu, sigmoid, tanh
-from .view import cat, reshape, stack, t, transpose, unbind, unsafe_chunk, unsafe_split
+from ..._core.registry import register
+from ..._core.tensor import Tensor
+from ..._core.engine import grad as _grad
+from ..._core.function import Op
+from ..._core.grad_mode import enable_grad
+from ..dropout import dropout as _dropout
+from ..linalg.products import addmm, matmul
+from ..elementwise.unary import pass_where, relu, sigmoid, tanh
+from ..shape.view import cat, reshape, stack, t, transpose, unbind, unsafe_chunk, unsafe_split
 
 
 class _Cell:

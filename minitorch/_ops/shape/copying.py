@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
-from .._core.function import check_inplace
-from .._core.tensor import Tensor, _check_device, device
-from .._core.function import Op, zeros_for
-from .._dtype import wrap_int
-from .._core.shape import output_mismatch
-from .broadcast import broadcast_shape
-from .._core.registry import register
+from ... import _dtype
+from ..._core.function import check_inplace
+from ..._core.tensor import Tensor, _check_device, device
+from ..._core.function import Op, zeros_for
+from ..._dtype import wrap_int
+from ..._core.shape import output_mismatch
+from ..elementwise.broadcast import broadcast_shape
+from ..._core.registry import register
 
 _ndarray = np.ndarray
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.tensor import Tensor, _wrap_dim
+from ..._core.registry import register
+from ..._core.tensor import Tensor, _wrap_dim
 from .indexing import Index, IndexPut, Made, axis_range
 from .view import movedim
 

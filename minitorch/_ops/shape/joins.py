@@ -8,12 +8,12 @@ import itertools
 
 import numpy as np
 
-from .._dtype import promote_types
-from .._core.registry import register
-from .._core.tensor import Tensor
+from ..._dtype import promote_types
+from ..._core.registry import register
+from ..._core.tensor import Tensor
 from . import view
 from .diagonal import diag
-from .broadcast import broadcast_shape
+from ..elementwise.broadcast import broadcast_shape
 
 
 def _tensors(tensors) -> tuple:
@@ -129,7 +129,7 @@ def fliplr(input):
 @register(method=False)
 def block_diag(*tensors):
     """The tensors (0, 1 or 2 dims, seen as matrices) along the diagonal of one matrix, zeros elsewhere."""
-    from .._factories import zeros
+    from ..._factories import zeros
     mats = []
     for i, t in enumerate(tensors):
         if t.dim() > 2:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.registry import register
-from .._core.function import Op
+from ..._core.registry import register
+from ..._core.function import Op
 
 
 class Tril(Op):

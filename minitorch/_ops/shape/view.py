@@ -10,11 +10,11 @@ import warnings
 
 import numpy as np
 
-from .._core.shape import int_list
-from .._core.tensor import Tensor, _wrap_dim
-from .._core.function import Op, check_inplace
-from .._core.registry import register
-from .broadcast import result_dtype
+from ..._core.shape import int_list
+from ..._core.tensor import Tensor, _wrap_dim
+from ..._core.function import Op, check_inplace
+from ..._core.registry import register
+from ..elementwise.broadcast import result_dtype
 
 _ndarray = np.ndarray
 
@@ -86,7 +86,7 @@ class ReshapeAlias(View):
 @register(top_level=False)
 def view(input, *shape):
     """The same data with another shape (must be compatible with the strides), or another dtype."""
-    from .._dtype import dtype
+    from ..._dtype import dtype
     if len(shape) == 1 and isinstance(shape[0], dtype):
         return _view_dtype(input, shape[0])
     return View.apply(input, shape=infer_size(parse_shape(shape), input._data.size))
@@ -431,7 +431,7 @@ def expanded_shape(input, sizes) -> tuple:
     shape = np.shape(input)
     nd, new = len(shape), len(sizes)
     if new < nd:
-        from .._dtype import from_numpy_dtype
+        from ..._dtype import from_numpy_dtype
         name = from_numpy_dtype((input._data if isinstance(input, Tensor) else input).dtype).legacy_name
         raise RuntimeError(f"expand({name}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
                            f"({new}) must be greater or equal to the number of dimensions in the tensor ({nd})")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from .._core.registry import register
+from ..._core.registry import register
 from . import diagonal as _diagonal, indexing, scatter, view
 from .copying import clone
 
@@ -28,7 +28,7 @@ def _copy_of(view_fn, name: str):
 
 def _view(input, *shape):
     """``view`` of a shape (reshaping a copy when the strides do not allow a view), or of a dtype."""
-    from .._dtype import dtype
+    from ..._dtype import dtype
     if len(shape) == 1 and isinstance(shape[0], dtype):
         return view.view(input, shape[0])
     return view.reshape(input, *shape)

@@ -8,7 +8,7 @@ import numbers
 import warnings
 
 from ... import _factories
-from ..._ops import rnn as _rnn
+from ..._ops.sequence import rnn as _rnn
 from ..._core.tensor import Tensor
 from .. import init
 from ..parameter import Parameter

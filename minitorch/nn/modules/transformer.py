@@ -12,7 +12,7 @@ from ... import _factories
 from ..._core.tensor import Tensor
 from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
-from ..._ops.attention import canonical_mask
+from ..._ops.sequence.attention import canonical_mask
 from .activation import GELU, ReLU
 from .activation_attention import MultiheadAttention
 from .container import ModuleList
