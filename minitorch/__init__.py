@@ -32,7 +32,7 @@ from ._core.shape import (broadcast_shapes, channels_last, channels_last_3d, con
 from ._dlpack import from_dlpack, to_dlpack
 from ._functorch import cond, vmap, while_loop
 from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
-from ._ops.reduction.sums import return_types
+from ._ops.return_types import return_types
 
 globals().update(_registry.top_level())  # every registered op as minitorch.<name>
 if TYPE_CHECKING:
@@ -48,11 +48,11 @@ if TYPE_CHECKING:
     from minitorch._ops.dropout import (alpha_dropout, alpha_dropout_, dropout, dropout_, feature_alpha_dropout,
         feature_alpha_dropout_, feature_dropout, feature_dropout_, native_dropout)
     from minitorch._ops.elementwise.activation import erf
-    from minitorch._ops.elementwise.arithmetic import (add, addcdiv, addcmul, clamp, clamp_, clamp_max, clamp_max_,
-        clamp_min, clamp_min_, clip, clip_, div, divide, floor_divide, fmax, fmin, fmod, lerp, maximum, minimum,
-        mul, multiply, nan_to_num, nan_to_num_, pow, remainder, rsub, square, square_, sub, subtract, true_divide,
-        where)
+    from minitorch._ops.elementwise.arithmetic import (add, addcdiv, addcmul, div, divide, floor_divide, fmod,
+        lerp, mul, multiply, pow, remainder, rsub, square, square_, sub, subtract, true_divide)
     from minitorch._ops.elementwise.bessel import (igamma, igammac)
+    from minitorch._ops.elementwise.clamp import (clamp, clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_,
+        clip, clip_, fmax, fmin, maximum, minimum, nan_to_num, nan_to_num_, where)
     from minitorch._ops.elementwise.comparison import (allclose, bitwise_and, bitwise_left_shift, bitwise_not,
         bitwise_or, bitwise_right_shift, bitwise_xor, eq, equal, ge, greater, greater_equal, gt, isclose, isfinite,
         isinf, isnan, isneginf, isposinf, le, less, less_equal, logical_and, logical_not, logical_or, logical_xor,
@@ -90,14 +90,16 @@ if TYPE_CHECKING:
         selu, selu_, threshold, threshold_, triplet_margin_loss)
     from minitorch._ops.reduction.counting import (bincount, bucketize, histc, histogram, histogramdd, isin,
         searchsorted, unique, unique_consecutive)
+    from minitorch._ops.reduction.extrema import (amax, amin, argmax, argmin, max, min)
     from minitorch._ops.reduction.norm import norm
     from minitorch._ops.reduction.scans import (cummax, cummin, cumprod, cumulative_trapezoid, diff, gradient,
         logcumsumexp, trapezoid, trapz)
+    from minitorch._ops.reduction.softmax import (log_softmax, softmax)
     from minitorch._ops.reduction.sorting import (argsort, kthvalue, median, mode, msort, nanmedian, sort, topk)
     from minitorch._ops.reduction.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile, nansum,
         quantile, renorm)
-    from minitorch._ops.reduction.sums import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
-        log_softmax, logsumexp, max, mean, min, prod, softmax, std, std_mean, sum, var, var_mean)
+    from minitorch._ops.reduction.sums import (all, any, count_nonzero, cumsum, logsumexp, mean, prod, std,
+        std_mean, sum, var, var_mean)
     from minitorch._ops.sequence.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell, rnn_tanh,
         rnn_tanh_cell)
     from minitorch._ops.shape.copying import (clone, fill, fill_, zero_)
@@ -106,16 +108,15 @@ if TYPE_CHECKING:
         masked_select, narrow, nonzero, nonzero_static, repeat_interleave, scatter, scatter_add, select, take,
         take_along_dim)
     from minitorch._ops.shape.joins import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_tensors,
-        cartesian_prod, column_stack, combinations, diagflat, dsplit, dstack, fliplr, hsplit, hstack, row_stack,
-        vsplit, vstack)
+        cartesian_prod, cat, chunk, column_stack, combinations, concat, concatenate, diagflat, dsplit, dstack,
+        fliplr, hsplit, hstack, meshgrid, row_stack, split, split_with_sizes, stack, tensor_split, unbind,
+        unsafe_chunk, unsafe_split, unsafe_split_with_sizes, vsplit, vstack)
     from minitorch._ops.shape.scatter import (as_strided, as_strided_scatter, diagonal_scatter, index_add,
         index_copy, index_fill, index_reduce, masked_scatter, put, scatter_reduce, segment_reduce, select_scatter,
         slice_scatter)
     from minitorch._ops.shape.triangular import (tril, triu)
-    from minitorch._ops.shape.view import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip, meshgrid,
-        moveaxis, movedim, permute, ravel, repeat, reshape, resize_as_, roll, rot90, split, split_with_sizes,
-        squeeze, stack, swapaxes, swapdims, t, tensor_split, tile, transpose, unbind, unflatten, unsafe_chunk,
-        unsafe_split, unsafe_split_with_sizes, unsqueeze)
+    from minitorch._ops.shape.view import (broadcast_to, flatten, flip, moveaxis, movedim, permute, ravel, repeat,
+        reshape, resize_as_, roll, rot90, squeeze, swapaxes, swapdims, t, tile, transpose, unflatten, unsqueeze)
     from minitorch._ops.shape.view_copy import (alias_copy, as_strided_copy, detach_copy, diagonal_copy,
         expand_copy, narrow_copy, permute_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy,
         squeeze_copy, t_copy, transpose_copy, unbind_copy, unfold_copy, unsqueeze_copy, view_copy)

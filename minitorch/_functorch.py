@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from . import random
 from ._core.tensor import Tensor
-from ._ops.shape.view import stack
+from ._ops.shape.joins import stack
 
 
 def _fn_name(func) -> str:

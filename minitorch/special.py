@@ -4,7 +4,8 @@ from __future__ import annotations
 import math as _math
 
 from ._ops.elementwise.activation import erf
-from ._ops.reduction.sums import log_softmax, logsumexp, softmax
+from ._ops.reduction.softmax import log_softmax, softmax
+from ._ops.reduction.sums import logsumexp
 from ._ops.elementwise.special import SpecialI1 as _SpecialI1
 from ._ops.elementwise.special import (digamma, entr, erfc, erfinv, exp2, i0, lgamma as gammaln, logit, mvlgamma, polygamma, sinc,
                            xlog1py, xlogy)

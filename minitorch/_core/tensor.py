@@ -120,12 +120,13 @@ class Tensor:
             multinomial, new, new_empty, new_empty_strided, new_full, new_ones, new_tensor, new_zeros, normal_,
             poisson, random_, uniform_)
         from minitorch._ops.elementwise.activation import erf
-        from minitorch._ops.elementwise.arithmetic import (add, add_, addcdiv, addcdiv_, addcmul, addcmul_, clamp,
-            clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_, clip, clip_, div, div_, divide, divide_,
-            floor_divide, floor_divide_, fmax, fmin, fmod, fmod_, lerp, lerp_, maximum, minimum, mul, mul_,
-            multiply, multiply_, nan_to_num, nan_to_num_, pow, pow_, remainder, remainder_, square, square_, sub,
-            sub_, subtract, subtract_, true_divide, true_divide_)
+        from minitorch._ops.elementwise.arithmetic import (add, add_, addcdiv, addcdiv_, addcmul, addcmul_, div,
+            div_, divide, divide_, floor_divide, floor_divide_, fmod, fmod_, lerp, lerp_, mul, mul_, multiply,
+            multiply_, pow, pow_, remainder, remainder_, square, square_, sub, sub_, subtract, subtract_,
+            true_divide, true_divide_)
         from minitorch._ops.elementwise.bessel import (igamma, igamma_, igammac, igammac_)
+        from minitorch._ops.elementwise.clamp import (clamp, clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_,
+            clip, clip_, fmax, fmin, maximum, minimum, nan_to_num, nan_to_num_)
         from minitorch._ops.elementwise.comparison import (allclose, bitwise_and, bitwise_and_, bitwise_left_shift,
             bitwise_left_shift_, bitwise_not, bitwise_not_, bitwise_or, bitwise_or_, bitwise_right_shift,
             bitwise_right_shift_, bitwise_xor, bitwise_xor_, eq, eq_, equal, ge, ge_, greater, greater_,
@@ -161,31 +162,33 @@ class Tensor:
         from minitorch._ops.nn_functions import (hardshrink, prelu)
         from minitorch._ops.reduction.counting import (bincount, bucketize, histc, histogram, isin, searchsorted,
             unique, unique_consecutive)
+        from minitorch._ops.reduction.extrema import (amax, amin, argmax, argmin, max, min)
         from minitorch._ops.reduction.norm import norm
         from minitorch._ops.reduction.scans import (cummax, cummin, cumprod, cumprod_, cumsum_, diff, logcumsumexp)
+        from minitorch._ops.reduction.softmax import (log_softmax, softmax)
         from minitorch._ops.reduction.sorting import (argsort, kthvalue, median, mode, msort, nanmedian, sort,
             topk)
         from minitorch._ops.reduction.statistics import (aminmax, corrcoef, cov, dist, nanmean, nanquantile,
             nansum, quantile, renorm, renorm_)
-        from minitorch._ops.reduction.sums import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum,
-            log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var)
+        from minitorch._ops.reduction.sums import (all, any, count_nonzero, cumsum, logsumexp, mean, prod, std,
+            sum, var)
         from minitorch._ops.shape.copying import (clone, copy_, fill, fill_, set_, to, zero_)
         from minitorch._ops.shape.diagonal import (diag, diag_embed, diagonal, trace)
         from minitorch._ops.shape.indexing import (argwhere, as_subclass, gather, index_put, index_put_,
             index_select, masked_fill, masked_fill_, masked_select, narrow, nonzero, nonzero_static,
             repeat_interleave, scatter, scatter_, scatter_add, scatter_add_, select, take, take_along_dim)
-        from minitorch._ops.shape.joins import (diagflat, dsplit, fliplr, hsplit, vsplit)
+        from minitorch._ops.shape.joins import (chunk, diagflat, dsplit, fliplr, hsplit, split, split_with_sizes,
+            tensor_split, unbind, unsafe_chunk, unsafe_split, unsafe_split_with_sizes, vsplit)
         from minitorch._ops.shape.scatter import (apply_, as_strided, as_strided_scatter, diagonal_scatter,
             fill_diagonal_, index_add, index_add_, index_copy, index_copy_, index_fill, index_fill_, index_reduce,
             index_reduce_, map2_, map_, masked_scatter, masked_scatter_, put, put_, scatter_reduce,
             scatter_reduce_, select_scatter, slice_scatter, unfold)
         from minitorch._ops.shape.triangular import (tril, tril_, triu, triu_)
-        from minitorch._ops.shape.view import (broadcast_to, chunk, contiguous, expand, expand_as, flatten, flip,
+        from minitorch._ops.shape.view import (broadcast_to, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, resize, resize_, resize_as, resize_as_,
-            roll, rot90, split, split_with_sizes, squeeze, squeeze_, sum_to_size, swapaxes,
-            transpose_ as swapaxes_, swapdims, transpose_ as swapdims_, t, t_, tensor_split, tile, transpose,
-            transpose_, unbind, unflatten, unsafe_chunk, unsafe_split, unsafe_split_with_sizes, unsqueeze,
-            unsqueeze_, view, view_as)
+            roll, rot90, squeeze, squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims,
+            transpose_ as swapdims_, t, t_, tile, transpose, transpose_, unflatten, unsqueeze, unsqueeze_, view,
+            view_as)
         from minitorch._ops.shape.view_copy import narrow_copy
         # end of the generated block
 

@@ -13,11 +13,11 @@ from .._core.out import with_out
 from .._core.tensor import Tensor
 from . import dropout, fft, nn_functions, normalization  # noqa: F401  (importing an op module registers its ops)
 from .conv import convolution, fold, geometry, pixel_shuffle, pooling, pooling_functions, sampling, winograd  # noqa: F401
-from .elementwise import (activation, arithmetic, bessel, broadcast, comparison, complex, numeric,  # noqa: F401
+from .elementwise import (activation, arithmetic, bessel, broadcast, clamp, comparison, complex, numeric,  # noqa: F401
                           special, trigonometric, unary)
 from .linalg import decompositions, factorizations, householder, ldl, lowrank, lu, products  # noqa: F401
 from .loss import classification, ctc  # noqa: F401
-from .reduction import counting, norm, scans, sorting, statistics, sums  # noqa: F401
+from .reduction import counting, extrema, norm, scans, softmax, sorting, statistics, sums  # noqa: F401
 from .sequence import attention, embedding, rnn  # noqa: F401
 from .shape import copying, diagonal, indexing, joins, scatter, triangular, view, view_copy  # noqa: F401
 
@@ -41,7 +41,7 @@ for _name in _OUT_ARGUMENT:
 
 
 def _where(self, condition, other):
-    return arithmetic.where(condition, self, other)
+    return clamp.where(condition, self, other)
 
 
 def _eq(self, other):

@@ -11,7 +11,7 @@ import numpy as np
 from .._core.engine import grad
 from .._core.grad_mode import enable_grad
 from .._core.tensor import Tensor
-from .._ops.shape.view import stack
+from .._ops.shape.joins import stack
 
 
 def _zeros_like(x):

@@ -6,7 +6,7 @@ from numbers import Number, Real
 from .. import _factories
 from .._core.shape import Size
 from .._ops.elementwise.special import lgamma
-from .._ops.shape.view import stack
+from .._ops.shape.joins import stack
 from . import constraints
 from .dirichlet import Dirichlet
 from .distribution import Distribution

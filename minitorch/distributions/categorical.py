@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import _factories
 from .._core.shape import Size
-from .._ops.elementwise.arithmetic import clamp
+from .._ops.elementwise.clamp import clamp
 from .._ops.shape.view import broadcast_to
 from ..autograd.grad_mode import no_grad
 from . import constraints

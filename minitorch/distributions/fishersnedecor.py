@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._ops.elementwise.special import lgamma
 from .._core.shape import Size
 from . import constraints

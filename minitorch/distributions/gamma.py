@@ -6,7 +6,7 @@ from numbers import Number
 import numpy as np
 
 from .._core.shape import Size
-from .._ops.elementwise.arithmetic import clamp
+from .._ops.elementwise.clamp import clamp
 from . import constraints
 from ._gamma_sampler import standard_gamma
 from .._ops.elementwise.special import digamma, lgamma

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import binary_cross_entropy_with_logits

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._ops.elementwise.special import digamma, lgamma
 from . import constraints
 from .gamma import Gamma

@@ -6,7 +6,7 @@ from functools import total_ordering
 
 import numpy as np
 
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from ..nn.functional import softplus
 from .._ops.elementwise.special import digamma, lgamma
 from .bernoulli import Bernoulli

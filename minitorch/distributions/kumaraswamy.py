@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from .. import _factories
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._ops.elementwise.special import digamma, lgamma
 from . import constraints
 from .gumbel import _EULER_GAMMA

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import _factories
 from .._ops.elementwise.special import lgamma, mvlgamma
-from .._ops.shape.view import cat
+from .._ops.shape.joins import cat
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints

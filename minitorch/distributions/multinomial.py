@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import _factories
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._ops.elementwise.special import lgamma
 from .._core.shape import Size
 from . import constraints

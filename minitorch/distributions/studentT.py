@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._ops.elementwise.special import digamma, lgamma
 from .._core.shape import Size
 from . import constraints

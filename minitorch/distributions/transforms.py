@@ -16,7 +16,7 @@ from .. import _factories
 from .._ops.linalg.decompositions import cholesky
 from .._ops.reduction.sums import logsumexp
 from .._ops.elementwise.unary import sigmoid
-from .._ops.shape.view import cat, stack
+from .._ops.shape.joins import cat, stack
 from .._core.shape import Size
 from .._core.tensor import Tensor
 from ..nn.functional import logsigmoid, pad, softplus

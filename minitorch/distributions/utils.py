@@ -9,8 +9,8 @@ import numpy as np
 from .. import _factories
 from .._core.tensor import Tensor
 from .._ops.elementwise.unary import sigmoid
-from .._ops.elementwise.arithmetic import clamp
-from .._ops.reduction.sums import softmax
+from .._ops.elementwise.clamp import clamp
+from .._ops.reduction.softmax import softmax
 from .._ops.elementwise.unary import log, log1p
 from .._ops.shape.view import broadcast_to
 

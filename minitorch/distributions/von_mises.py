@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._core.shape import Size
 from .._core.tensor import Tensor
 from ..random import numpy_generator

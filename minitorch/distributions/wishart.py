@@ -7,7 +7,7 @@ from numbers import Number
 import numpy as np
 
 from .. import _factories
-from .._ops.elementwise.arithmetic import where
+from .._ops.elementwise.clamp import where
 from .._ops.linalg.decompositions import cholesky, slogdet, solve_triangular
 from .._ops.elementwise.special import digamma, mvlgamma
 from .._core.shape import Size

@@ -20,7 +20,8 @@ from .._ops.conv import sampling as _sampling
 from .._ops.elementwise import activation as _act
 from .._ops.loss import classification as _loss
 from .._ops.sequence import embedding as _embedding
-from .._ops.elementwise.arithmetic import clamp, mul_, where
+from .._ops.elementwise.arithmetic import mul_
+from .._ops.elementwise.clamp import clamp, where
 from .._ops.loss.ctc import ctc_loss  # noqa: F401  (no double derivative, as in torch: kept out of the registry sweep)
 from .._ops.sequence.embedding import Embedding
 from .._ops.shape.indexing import ARRAY, Made
@@ -28,9 +29,9 @@ from .._ops.shape.indexing import IndexScatter as _IndexScatter
 from .._ops.linalg.products import Addmm, einsum, matmul
 from .._ops.conv.pooling_functions import avg_pool2d
 from .._ops.normalization import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
-from .._ops.reduction.sums import log_softmax as _log_softmax
+from .._ops.reduction.softmax import log_softmax as _log_softmax
 from .._ops.reduction.sums import mean
-from .._ops.reduction.sums import softmax as _softmax
+from .._ops.reduction.softmax import softmax as _softmax
 from .._ops.reduction.sums import sum as _sum
 from .._ops.elementwise.unary import relu as _relu
 from .._ops.elementwise.unary import relu_ as _relu_

@@ -30,7 +30,7 @@ from ..._core.tensor import _C_TYPE_NAMES, Tensor
 from ..._core.function import Op
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
-from ..shape.view import cat
+from ..shape.joins import cat
 
 
 def _is_depthwise(channels: int, channels_per_group: int, g: Geometry) -> bool:

@@ -16,7 +16,7 @@ from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor
 from . import pooling as _pool
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..shape.indexing import ARRAY, Index, Made, axis_range
 from ..linalg.products import matmul
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ..._core.function import Op
-from .arithmetic import where
+from .clamp import where
 from .broadcast import floating
 from .unary import exp, log1p, sigmoid, tanh
 
@@ -314,7 +314,7 @@ class Glu(Op):
     @staticmethod
     def backward(ctx, g):
         from ..shape.indexing import narrow
-        from ..shape.view import Cat
+        from ..shape.joins import Cat
         (x,) = ctx.saved_tensors
         half = x.shape[ctx.dim] // 2
         first, s = narrow(x, ctx.dim, 0, half), sigmoid(narrow(x, ctx.dim, half, half))

@@ -33,7 +33,7 @@ from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor
 from ..._core.function import Op
-from .arithmetic import where
+from .clamp import where
 from ..._core.out import _out
 from .broadcast import result_dtype, shape_mismatch
 from .special import _BERNOULLI, _bessel_i, _erfc64, _erfcx64, _erfinv64, _kernel, _lgamma64, lgamma

@@ -16,6 +16,7 @@ from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor
 from ..._core.function import Op, zeros_for
+from ..return_types import _return_type
 from .broadcast import broadcast_shape
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -258,7 +259,7 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argumen
 @register
 def sgn(input: Tensor) -> Tensor:
     """``z / |z|`` (0 where ``z`` is 0) for complex tensors; the sign for real ones."""
-    from .arithmetic import where
+    from .clamp import where
     from .unary import Sgn, abs
     if type(input) is np.ndarray:  # (in a backward formula, without create_graph)
         return np.sign(input)
@@ -296,7 +297,6 @@ angle = Angle.function()
 @functools.cache
 def _eig_result():
     """The named tuple ``linalg_eig(eigenvalues, eigenvectors)``."""
-    from ..reduction.sums import _return_type  # (reduction builds on arithmetic, which builds on this module)
     return _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
 
 

@@ -10,11 +10,12 @@ from ... import _dtype
 from ..._core.tensor import Tensor
 from ..._core.function import NoDerivative, Op, zeros_for
 from .activation import Erf
-from .arithmetic import pow as _pow, pow_ as _pow_, where
+from .arithmetic import pow as _pow, pow_ as _pow_
+from .clamp import where
 from ..._core.out import _out
 from .broadcast import binary, floating, result_dtype, shape_mismatch
 from .comparison import _array_of, _inplace_write
-from ..reduction.sums import _return_type, return_types
+from ..return_types import _return_type, return_types
 from .special import erfc_, exp2_, i0_, logit_, sinc_, xlogy_
 from .unary import _not_for
 from ..._core.registry import register

@@ -16,7 +16,7 @@ from ... import _dtype
 from ..._core.tensor import Tensor
 from ..._core.function import Op
 from .activation import _erf
-from .arithmetic import where
+from .clamp import where
 from .broadcast import floating, result_dtype
 from .trigonometric import _float_pair, _quiet
 from .unary import cos, exp, log, sin

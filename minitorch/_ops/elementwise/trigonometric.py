@@ -12,7 +12,7 @@ import numpy as np
 
 from ... import _dtype
 from ..._core.function import Op
-from .arithmetic import where
+from .clamp import where
 from .broadcast import binary, floating, result_dtype
 from .unary import _not_for, sqrt
 from ..._core.registry import register

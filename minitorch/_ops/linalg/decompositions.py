@@ -7,12 +7,13 @@ import numpy as np
 from ..._core.registry import register
 from ..._core.tensor import Tensor
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..._core.out import _out, _outs
 from .products import deprecated, matmul
-from ..reduction.sums import _return_type, return_types
+from ..return_types import _return_type, return_types
 from ..shape.triangular import tril, triu
-from ..shape.view import cat, transpose
+from ..shape.view import transpose
+from ..shape.joins import cat
 
 
 def _mT(x):

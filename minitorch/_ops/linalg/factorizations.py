@@ -13,14 +13,15 @@ from ..._core.registry import register
 from ..._core.tensor import Tensor
 from ..._core.function import Op
 from ..._core.grad_mode import is_grad_enabled
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..._core.out import _out
 from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _LinAlgError, _outs, _square, concat, inv,
                              inv_ex, solve_triangular)
 from ..shape.indexing import narrow
 from .products import deprecated, matmul
 from ..reduction.norm import vector_norm
-from ..reduction.sums import _return_type, amax, amin
+from ..return_types import _return_type
+from ..reduction.extrema import amax, amin
 from ..shape.triangular import tril, triu
 from ..shape.view import unsqueeze
 
@@ -521,7 +522,7 @@ def vecdot(x, y, *, dim: int = -1, out=None):
 def _powers(x, N: int):
     """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0); x^0
     is the constant 1, also for a NaN or infinite x, as in torch."""
-    from ..shape.view import stack
+    from ..shape.joins import stack
     columns = [x.new_ones(x.shape)] if N else []
     for _ in range(1, N):
         columns.append(columns[-1] * x)

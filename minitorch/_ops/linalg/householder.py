@@ -10,9 +10,9 @@ from ..._core.registry import register
 from ..._core.tensor import Tensor
 from .decompositions import _check_kernel_dtype, _outs
 from .products import matmul
-from ..reduction.sums import _return_type
+from ..return_types import _return_type
 from ..shape.triangular import tril
-from ..shape.view import cat
+from ..shape.joins import cat
 
 geqrf_type = _return_type("geqrf", ("a", "tau"))
 

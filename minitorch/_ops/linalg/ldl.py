@@ -10,7 +10,7 @@ import numpy as np
 from ..._core.tensor import Tensor
 from ..._core.out import _out
 from .decompositions import _check_rhs, _outs, _type_name
-from ..reduction.sums import _return_type
+from ..return_types import _return_type
 
 linalg_ldl_factor = _return_type("linalg_ldl_factor", ("LD", "pivots"))
 linalg_ldl_factor_ex = _return_type("linalg_ldl_factor_ex", ("LD", "pivots", "info"))

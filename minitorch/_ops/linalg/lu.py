@@ -12,7 +12,7 @@ from ..._core.function import Op
 from ..._core.out import _out
 from .decompositions import _check_kernel_dtype, _dtype_of, _outs, concat, solve_triangular
 from .products import deprecated, matmul
-from ..reduction.sums import _return_type
+from ..return_types import _return_type
 from ..shape.indexing import take_along_dim
 from ..shape.triangular import tril, triu
 

@@ -15,8 +15,8 @@ from ..elementwise.broadcast import broadcast_shape
 from ..elementwise.complex import conj_if_complex as _conj
 from ..._core.registry import register
 from ..reduction.norm import vector_norm
-from ..shape.view import (Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, stack,
-                   sum_to_size, t, transpose, unsqueeze, view)
+from ..shape.view import Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, sum_to_size, t, transpose, unsqueeze, view
+from ..shape.joins import stack
 
 
 def _same_dtype(a, b):

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..._core.function import Op
 from ..._core.grad_mode import is_grad_enabled
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..elementwise.broadcast import result_dtype
 from ..shape.indexing import ARRAY, IndexScatter, Made, axis_range
 from ..elementwise.unary import exp, log, sigmoid, sign

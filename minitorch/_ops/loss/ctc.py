@@ -10,7 +10,7 @@ import numpy as np
 
 from ..._core.tensor import Tensor
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from .classification import check_reduction
 
 _NEG_INF = -np.inf

@@ -9,7 +9,7 @@ import numpy as np
 from ..._dtype import C_NAMES, from_numpy_dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
-from .sums import _return_type, return_types
+from ..return_types import _return_type, return_types
 
 
 def _leaf(arr) -> Tensor:

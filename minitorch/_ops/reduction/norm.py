@@ -10,7 +10,7 @@ import numpy as np
 from ... import _dtype
 from ..._core.registry import register
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..._core.out import _out
 from .sums import _axis, _restore, normalize_dims
 from ..elementwise.unary import abs as abs_

@@ -8,12 +8,14 @@ from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..shape.indexing import narrow, put_along
-from .sums import Cumsum, ProdDim, _return_type, cumsum, return_types
+from .sums import Cumsum, ProdDim, cumsum
+from ..return_types import _return_type, return_types
 from .sums import sum as sum_
 from ..elementwise.unary import exp, log
-from ..shape.view import cat, flip
+from ..shape.view import flip
+from ..shape.joins import cat
 
 return_types.cummax = _return_type("cummax")
 return_types.cummin = _return_type("cummin")

@@ -8,7 +8,7 @@ from ..._core.registry import register
 from ..._core.tensor import _wrap_dim
 from ..._core.function import Op
 from ..shape.indexing import put_along
-from .sums import _return_type, return_types
+from ..return_types import _return_type, return_types
 
 
 class _Picked(Op):

@@ -9,11 +9,13 @@ from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op
-from ..elementwise.arithmetic import clamp, lerp, where
+from ..elementwise.arithmetic import lerp
+from ..elementwise.clamp import clamp, where
 from ..shape.copying import copy_
 from ..shape.indexing import gather
 from .norm import LinalgVectorNorm, norm_backward, vector_norm
-from .sums import _dims_and_keep, _kept_shape, _restore, _return_type, mean, return_types
+from .sums import _dims_and_keep, _kept_shape, _restore, mean
+from ..return_types import _return_type, return_types
 from .sums import sum as sum_
 from .sorting import sort
 from ..elementwise.unary import sqrt

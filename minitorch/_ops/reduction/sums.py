@@ -1,5 +1,5 @@
-"""Reductions over dims (sum, mean, prod, max/min, amax/amin, var/std, logsumexp,
-argmax/argmin, all/any) and the normalisations along a dim (softmax, log_softmax, cumsum).
+"""Reductions over dims: sum, mean, prod, var/std, logsumexp, all/any, count_nonzero, and cumsum along a dim (max
+and min are in ``extrema.py``, softmax in ``softmax.py``).
 
 Gradients flow back through ``_restore``: the reduced gradient gets its
 reduced dims back (size 1) and is broadcast to the input's shape.
@@ -7,16 +7,14 @@ reduced dims back (size 1) and is broadcast to the input's shape.
 from __future__ import annotations
 
 import builtins
-import collections
 
 import numpy as np
 
 from ... import _dtype
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..elementwise.broadcast import floating
-from ..shape.indexing import put_along
 from ..elementwise.unary import exp
 from ..shape.view import expand
 from ..._core.registry import register
@@ -181,177 +179,6 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return ProdDim.apply(input, dim=_wrap_dim(dim, input._data.ndim), keepdim=keepdim)
 
 
-# ---- max / min ---------------------------------------------------------------------------------
-def _return_type(name, fields=("values", "indices")):
-    base = collections.namedtuple(name, fields)
-
-    def __repr__(self):
-        items = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
-        return f"minitorch.return_types.{name}(\n{items})"
-    return type(name, (base,), {"__repr__": __repr__, "__slots__": ()})
-
-
-class return_types:
-    """Named results of ops that return several tensors, like ``torch.return_types``."""
-
-    max = _return_type("max")
-    min = _return_type("min")
-    sort = _return_type("sort")
-    topk = _return_type("topk")
-    slogdet = _return_type("slogdet", ("sign", "logabsdet"))
-    median = _return_type("median")
-
-
-class _Extremum(Op):
-    """Full max/min (and amax/amin): the gradient is shared equally among tied elements."""
-
-    fn = None
-    op_name = ""
-    nan_wins = False  # max()/min() send the gradient to NaN inputs when the result is NaN (amax/amin do not)
-
-    @classmethod
-    def forward(cls, ctx, a, dims=None, keepdim=False):
-        if a.size == 0 and dims is None:
-            raise RuntimeError(f"{cls.op_name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                               "Specify the reduction dim with the 'dim' argument.")
-        for d in dims or ():
-            if a.shape[d] == 0:
-                raise IndexError(f"{cls.op_name}(): Expected reduction dim {d} to have non-zero size.")
-        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        r = np.asarray(cls.fn(a, axis=dims, keepdims=keepdim))
-        ctx.save_for_backward(a, r)
-        return r
-
-    @classmethod
-    def backward(cls, ctx, g):
-        a, r = ctx.saved_tensors
-        r = _restore(r, ctx.in_shape, ctx.dims, ctx.keepdim)
-        hit = a == r
-        if cls.nan_wins and (r != r).any():  # a NaN result (x != x: x is NaN): the NaN inputs get the gradient
-            hit = hit | (a != a)
-        count = sum(hit, ctx.dims, keepdim=True)
-        return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim) * hit / count
-
-
-class Max(_Extremum, name="MaxBackward1"):
-    fn, op_name, nan_wins = staticmethod(np.max), "max", True
-
-
-class Min(_Extremum, name="MinBackward1"):
-    fn, op_name, nan_wins = staticmethod(np.min), "min", True
-
-
-class Amax(_Extremum):
-    fn, op_name = staticmethod(np.max), "amax"
-
-
-class Amin(_Extremum):
-    fn, op_name = staticmethod(np.min), "amin"
-
-
-class _ExtremumDim(Op):
-    """max/min along a dim: values and indices; the gradient goes to the returned index."""
-
-    arg = None
-
-    @classmethod
-    def forward(cls, ctx, a, dim=0, keepdim=False):
-        ctx.in_shape, ctx.dim = a.shape, dim
-        work = _as_vector_if_0d(a)
-        idx = np.expand_dims(cls.arg(work, axis=dim), dim)
-        values = np.take_along_axis(work, idx, dim)
-        shape = _kept_shape(a.shape, (dim,)) if keepdim else a.shape[:dim] + a.shape[dim + 1:]
-        indices = idx.reshape(shape).astype(np.int64)
-        ctx.save_for_backward(indices)
-        return values.reshape(shape), indices
-
-    @staticmethod
-    def backward(ctx, g, g_indices=None):
-        (indices,) = ctx.saved_tensors
-        shape = ctx.in_shape or (1,)  # a 0-dim input reduces as a vector of one element
-        kept = shape[:ctx.dim] + (1,) + shape[ctx.dim + 1:]
-        return put_along(g.reshape(kept), indices.reshape(kept), shape, ctx.dim).reshape(ctx.in_shape)
-
-
-def _as_vector_if_0d(a):
-    """A 0-dim array reduces along dim 0 as a vector of one element."""
-    return a if a.ndim else a.reshape(1)
-
-
-class MaxDim(_ExtremumDim, name="MaxBackward0"):
-    arg = staticmethod(np.argmax)
-
-
-class MinDim(_ExtremumDim, name="MinBackward0"):
-    arg = staticmethod(np.argmin)
-
-
-def _extremum(full_op, dim_op, binary_op, result_type, input, dim, keepdim, other):
-    if isinstance(dim, Tensor):
-        other, dim = dim, None
-    if other is not None:
-        return binary_op(input, other)
-    if dim is None:
-        return full_op.apply(input)
-    if input._data.ndim and input._data.shape[_wrap_dim(dim, input._data.ndim)] == 0:
-        raise IndexError(f"{result_type.__name__}(): Expected reduction dim {dim} to have non-zero size.")
-    values, indices = dim_op.apply(input, dim=_wrap_dim(dim, input._data.ndim), keepdim=keepdim)
-    return result_type(values, indices)
-
-
-@register
-def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
-    """The largest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise maximum."""
-    from ..elementwise.arithmetic import maximum
-    return _extremum(Max, MaxDim, maximum, return_types.max, input, dim, keepdim, other)
-
-
-@register
-def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
-    """The smallest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise minimum."""
-    from ..elementwise.arithmetic import minimum
-    return _extremum(Min, MinDim, minimum, return_types.min, input, dim, keepdim, other)
-
-
-@register
-def amax(input, dim=(), keepdim=False):
-    """Largest values over ``dim`` (all dims by default); ties share the gradient."""
-    return Amax.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
-
-
-@register
-def amin(input, dim=(), keepdim=False):
-    """Smallest values over ``dim`` (all dims by default); ties share the gradient."""
-    return Amin.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
-
-
-@register
-def argmax(input, dim=None, keepdim=False):
-    """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
-    return _arg(np.argmax, input, dim, keepdim)
-
-
-@register
-def argmin(input, dim=None, keepdim=False):
-    """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
-    return _arg(np.argmin, input, dim, keepdim)
-
-
-def _arg(fn, input, dim, keepdim):
-    a = input._data
-    name = fn.__name__
-    if dim is None and a.size == 0:
-        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
-    if dim is not None and a.ndim and a.shape[_wrap_dim(dim, a.ndim)] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
-    if dim is None:
-        r = np.asarray(fn(a))
-        return Tensor._wrap(r.reshape((1,) * a.ndim) if keepdim else r)
-    d = _wrap_dim(dim, a.ndim)
-    r = np.asarray(fn(_as_vector_if_0d(a), axis=d, keepdims=keepdim)).astype(np.int64)
-    return Tensor._wrap(r if a.ndim else r.reshape(()))
-
-
 # ---- statistics -------------------------------------------------------------------------------
 class Var(Op):
     @staticmethod
@@ -488,59 +315,6 @@ def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input), dim))``, computed stably."""
     return Logsumexp.apply(input, dims=normalize_dims(dim, input._data.ndim) or tuple(range(input.ndim)),
                            keepdim=keepdim)
-
-
-class Softmax(Op):
-    @staticmethod
-    def forward(ctx, a, dim=-1):
-        ctx.dim = dim
-        e = np.exp(a - a.max(axis=dim, keepdims=True))
-        e /= e.sum(axis=dim, keepdims=True)
-        ctx.save_for_backward(e)
-        return e
-
-    @staticmethod
-    def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return y * (g - sum(g * y, ctx.dim, keepdim=True))  # torch's form: -0.0 where y is 0 and g below the sum
-
-
-class LogSoftmax(Op):
-    @staticmethod
-    def forward(ctx, a, dim=-1):
-        ctx.dim = dim
-        shifted = a - a.max(axis=dim, keepdims=True)
-        shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
-        ctx.save_for_backward(shifted)
-        return shifted
-
-    @staticmethod
-    def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return g - exp(y) * sum(g, ctx.dim, keepdim=True)
-
-
-def _softmax_input(input, dim, dtype, name):
-    if dtype is not None:
-        input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
-        raise NotImplementedError(f"\"{name}_lastdim_kernel_impl\" not implemented for "
-                                  f"'{_dtype.C_NAMES[input.dtype]}'")
-    return input, _wrap_dim(dim, input._data.ndim)
-
-
-@register
-def softmax(input, dim: int, dtype=None):
-    """``exp(x) / sum(exp(x), dim)``, computed stably."""
-    input, d = _softmax_input(input, dim, dtype, "softmax")
-    return Softmax.apply(input, dim=d)
-
-
-@register
-def log_softmax(input, dim: int, dtype=None):
-    """``x - logsumexp(x, dim)``, computed stably."""
-    input, d = _softmax_input(input, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(input, dim=d)
 
 
 class Cumsum(Op):

@@ -19,8 +19,9 @@ from ..._core.function import Op
 from ..dropout import keep_mask
 from ..shape.indexing import masked_fill, repeat_interleave
 from ..linalg.products import matmul
-from ..reduction.sums import mean, softmax, sum
-from ..shape.view import cat
+from ..reduction.sums import mean, sum
+from ..reduction.softmax import softmax
+from ..shape.joins import cat
 
 
 def _cpp_name(d) -> str:

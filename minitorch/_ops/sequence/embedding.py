@@ -5,7 +5,7 @@ import numpy as np
 
 from ..._core.tensor import Tensor
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..shape.indexing import ARRAY, IndexScatter
 
 

@@ -24,7 +24,8 @@ from ..._core.grad_mode import enable_grad
 from ..dropout import dropout as _dropout
 from ..linalg.products import addmm, matmul
 from ..elementwise.unary import pass_where, relu, sigmoid, tanh
-from ..shape.view import cat, reshape, stack, t, transpose, unbind, unsafe_chunk, unsafe_split
+from ..shape.view import reshape, t, transpose
+from ..shape.joins import cat, stack, unbind, unsafe_chunk, unsafe_split
 
 
 class _Cell:

@@ -25,7 +25,7 @@ import numpy as np
 from ..._dtype import C_NAMES, wrap_int
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from ..elementwise.broadcast import broadcast_shape
 from .view import expand, expanded_shape, reshape, unsqueeze
 from ..._core.registry import register

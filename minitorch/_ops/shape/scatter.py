@@ -13,7 +13,7 @@ from ..._dtype import C_NAMES
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op
-from ..elementwise.arithmetic import where
+from ..elementwise.clamp import where
 from .view import expand
 from .indexing import (ARRAY, Index, IndexPut, IndexScatter, Made, MaskedFill, MaskedFillTensor, _check_index, along,
                        as_vector, axis_range, fill, grid, select)

@@ -7,7 +7,7 @@ import functools
 import inspect
 
 from ..._core.registry import register
-from . import diagonal as _diagonal, indexing, scatter, view
+from . import diagonal as _diagonal, indexing, joins, scatter, view
 from .copying import clone
 
 
@@ -67,9 +67,9 @@ squeeze_copy = _copy_of(view.squeeze, "squeeze_copy")
 unsqueeze_copy = _copy_of(view.unsqueeze, "unsqueeze_copy")
 t_copy = _copy_of(view.t, "t_copy")
 transpose_copy = _copy_of(view.transpose, "transpose_copy")
-split_copy = _copy_of(view.split, "split_copy")
-split_with_sizes_copy = _copy_of(view.split_with_sizes, "split_with_sizes_copy")
-unbind_copy = _copy_of(view.unbind, "unbind_copy")
+split_copy = _copy_of(joins.split, "split_copy")
+split_with_sizes_copy = _copy_of(joins.split_with_sizes, "split_with_sizes_copy")
+unbind_copy = _copy_of(joins.unbind, "unbind_copy")
 as_strided_copy = _copy_of(scatter.as_strided, "as_strided_copy")
 unfold_copy = _copy_of(scatter.unfold, "unfold_copy")
 

@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from ..._ops.shape.indexing import ARRAY, IndexScatter
-from ..._ops.shape.view import cat
+from ..._ops.shape.joins import cat
 from ..._core.tensor import Tensor
 from .. import functional as F
 from .container import ModuleList, Sequential

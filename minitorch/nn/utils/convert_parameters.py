@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..._ops.shape.view import cat
+from ..._ops.shape.joins import cat
 from ..._core.tensor import Tensor
 from ...autograd.grad_mode import no_grad
 

@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import _dtype as _dtypes, _factories
-from ..._ops.shape.view import cat
+from ..._ops.shape.joins import cat
 from ..._core.tensor import Tensor
 
 

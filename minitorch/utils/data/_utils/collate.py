@@ -16,7 +16,7 @@ import numpy as np
 
 from .... import _dtype
 from ...._factories import as_tensor, tensor
-from ...._ops.shape.view import stack
+from ...._ops.shape.joins import stack
 from ...._core.tensor import Tensor
 
 _STRING_OR_OBJECT = re.compile(r"[SaUO]")  # numpy dtype codes that cannot become tensors
