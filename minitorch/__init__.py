@@ -40,14 +40,20 @@ if TYPE_CHECKING:
     from minitorch._factories import (bernoulli, binomial, multinomial, poisson)
     from minitorch._ops.conv.convolution import (conv1d, conv2d, conv3d, conv_tbc, conv_transpose1d,
         conv_transpose2d, conv_transpose3d, convolution)
+    from minitorch._ops.conv.padding import constant_pad_nd
+    from minitorch._ops.conv.pixel_shuffle import (channel_shuffle, channel_shuffle as native_channel_shuffle,
+        pixel_shuffle, pixel_unshuffle)
     from minitorch._ops.conv.pooling_functions import (adaptive_avg_pool1d,
         adaptive_max_pool1d_values_indices as adaptive_max_pool1d, avg_pool1d, max_pool1d, max_pool1d_with_indices,
         max_pool2d, max_pool3d)
-    from minitorch._ops.conv.sampling import (affine_grid_generator, constant_pad_nd, grid_sampler,
-        grid_sampler_2d, grid_sampler_3d)
-    from minitorch._ops.dropout import (alpha_dropout, alpha_dropout_, dropout, dropout_, feature_alpha_dropout,
+    from minitorch._ops.conv.sampling import (affine_grid_generator, grid_sampler, grid_sampler_2d,
+        grid_sampler_3d)
+    from minitorch._ops.dropout import (alpha_dropout_aten as alpha_dropout, alpha_dropout_,
+        dropout_aten as dropout, dropout_, feature_alpha_dropout_aten as feature_alpha_dropout,
         feature_alpha_dropout_, feature_dropout, feature_dropout_, native_dropout)
-    from minitorch._ops.elementwise.activation import erf
+    from minitorch._ops.elementwise.activation import (celu_aten as celu, celu_, erf, hardshrink, prelu,
+        rrelu_aten as rrelu, rrelu_aten_ as rrelu_, selu_aten as selu, selu_, threshold_aten as threshold,
+        threshold_)
     from minitorch._ops.elementwise.arithmetic import (add, addcdiv, addcmul, div, divide, floor_divide, fmod,
         lerp, mul, multiply, pow, remainder, rsub, square, square_, sub, subtract, true_divide)
     from minitorch._ops.elementwise.bessel import (igamma, igammac)
@@ -75,19 +81,23 @@ if TYPE_CHECKING:
     from minitorch._ops.fft import (istft, stft)
     from minitorch._ops.linalg.decompositions import (cholesky_legacy as cholesky, cholesky_inverse,
         cholesky_solve, det, inv as inverse, logdet, slogdet, triangular_solve)
+    from minitorch._ops.linalg.distance import (cdist, cosine_similarity, pairwise_distance, pdist)
     from minitorch._ops.linalg.factorizations import (frobenius_norm, matrix_exp, matrix_power, nuclear_norm,
         pinverse, qr_legacy as qr, svd_legacy as svd, vander)
     from minitorch._ops.linalg.householder import (geqrf, orgqr, ormqr)
     from minitorch._ops.linalg.lowrank import (lobpcg, pca_lowrank, svd_lowrank)
     from minitorch._ops.linalg.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve, lu_unpack)
-    from minitorch._ops.linalg.products import (addbmm, addmm, addmv, addmv_, addr, adjoint, baddbmm, bmm, cdist,
-        chain_matmul, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, tensordot, vdot)
-    from minitorch._ops.nn_functions import (batch_norm, bilinear, binary_cross_entropy_with_logits, celu, celu_,
-        channel_shuffle, cosine_embedding_loss, cosine_similarity, embedding, group_norm, hardshrink,
-        hinge_embedding_loss, instance_norm, kl_div, layer_norm, margin_ranking_loss, native_batch_norm,
-        channel_shuffle as native_channel_shuffle, native_group_norm, native_layer_norm, norm_except_dim,
-        pairwise_distance, pdist, pixel_shuffle, pixel_unshuffle, poisson_nll_loss, prelu, rms_norm, rrelu, rrelu_,
-        selu, selu_, threshold, threshold_, triplet_margin_loss)
+    from minitorch._ops.linalg.products import (addbmm, addmm, addmv, addmv_, addr, adjoint, baddbmm, bilinear,
+        bmm, chain_matmul, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, tensordot, vdot)
+    from minitorch._ops.loss.classification import (
+        binary_cross_entropy_with_logits_aten as binary_cross_entropy_with_logits)
+    from minitorch._ops.loss.ranking import (cosine_embedding_loss_aten as cosine_embedding_loss,
+        hinge_embedding_loss_aten as hinge_embedding_loss, margin_ranking_loss_aten as margin_ranking_loss,
+        triplet_margin_loss_aten as triplet_margin_loss)
+    from minitorch._ops.loss.regression import (kl_div_aten as kl_div, poisson_nll_loss_aten as poisson_nll_loss)
+    from minitorch._ops.normalization import (batch_norm_aten as batch_norm, group_norm_aten as group_norm,
+        instance_norm_aten as instance_norm, layer_norm_aten as layer_norm, native_batch_norm, native_group_norm,
+        native_layer_norm, norm_except_dim, rms_norm)
     from minitorch._ops.reduction.counting import (bincount, bucketize, histc, histogram, histogramdd, isin,
         searchsorted, unique, unique_consecutive)
     from minitorch._ops.reduction.extrema import (amax, amin, argmax, argmin, max, min)
@@ -100,6 +110,7 @@ if TYPE_CHECKING:
         quantile, renorm)
     from minitorch._ops.reduction.sums import (all, any, count_nonzero, cumsum, logsumexp, mean, prod, std,
         std_mean, sum, var, var_mean)
+    from minitorch._ops.sequence.embedding import embedding_aten as embedding
     from minitorch._ops.sequence.rnn import (gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell, rnn_tanh,
         rnn_tanh_cell)
     from minitorch._ops.shape.copying import (clone, fill, fill_, zero_)

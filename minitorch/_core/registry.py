@@ -30,14 +30,16 @@ class Entry(NamedTuple):
 ENTRIES: dict[str, Entry] = {}      # the minitorch namespace: Tensor methods and minitorch.* functions
 FUNCTIONAL: dict[str, Callable] = {}  # minitorch.nn.functional: its own functions and the shared ops
 TOP_LEVEL_FORMS: dict[str, Callable] = {}  # a minitorch.* function where it differs from the method (out=)
+NO_DOUBLE_BACKWARD: set[Callable] = set()  # differentiable once only, as in torch (backward of backward raises)
 
 
 def register(function: Callable | None = None, *, name: str | None = None, method: bool = True,
-             top_level: bool = True, functional: bool = False, aliases: tuple = ()):
+             top_level: bool = True, functional: bool = False, aliases: tuple = (), double_backward: bool = True):
     """Register ``function`` as a public op under ``name`` (default: its ``__name__``) and ``aliases``.
 
     ``method``: bound as a Tensor method; ``top_level``: exported as ``minitorch.<name>``;
-    ``functional``: exported as ``minitorch.nn.functional.<name>``. Usable as a decorator, with or
+    ``functional``: exported as ``minitorch.nn.functional.<name>``; ``double_backward=False``: differentiable
+    once only, as in torch (the gradient's own backward raises torch's error). Usable as a decorator, with or
     without arguments; returns ``function`` unchanged.
     """
     def add(fn: Callable) -> Callable:
@@ -46,6 +48,8 @@ def register(function: Callable | None = None, *, name: str | None = None, metho
                 _add(ENTRIES, n, fn, Entry(n, fn, method, top_level, functional))
             if functional:
                 _add(FUNCTIONAL, n, fn, fn)
+        if not double_backward:
+            NO_DOUBLE_BACKWARD.add(fn)
         return fn
     return add if function is None else add(function)
 
@@ -84,13 +88,14 @@ def index_block(names: dict[str, Callable], indent: str) -> str:
         by_module.setdefault(fn.__module__, []).append(n if held == n else f"{held} as {n}")
     lines = []
     for module, items in sorted(by_module.items()):
-        line = f"{indent}from {module} import " + ("(" if len(items) > 1 else "")
+        paren = len(items) > 1 or len(f"{indent}from {module} import {items[0]}") > 116
+        line = f"{indent}from {module} import " + ("(" if paren else "")
         for item in items:
             if len(line) + len(item) + 2 > 116:
                 lines.append(line.rstrip())
                 line = indent + "    "
             line += item + ", "
-        lines.append(line.rstrip(", ") + (")" if len(items) > 1 else ""))
+        lines.append(line.rstrip(", ") + (")" if paren else ""))
     return "\n".join(lines)
 
 

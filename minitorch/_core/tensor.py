@@ -119,7 +119,7 @@ class Tensor:
         from minitorch._factories import (bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_,
             multinomial, new, new_empty, new_empty_strided, new_full, new_ones, new_tensor, new_zeros, normal_,
             poisson, random_, uniform_)
-        from minitorch._ops.elementwise.activation import erf
+        from minitorch._ops.elementwise.activation import (erf, hardshrink, prelu)
         from minitorch._ops.elementwise.arithmetic import (add, add_, addcdiv, addcdiv_, addcmul, addcmul_, div,
             div_, divide, divide_, floor_divide, floor_divide_, fmod, fmod_, lerp, lerp_, mul, mul_, multiply,
             multiply_, pow, pow_, remainder, remainder_, square, square_, sub, sub_, subtract, subtract_,
@@ -159,7 +159,6 @@ class Tensor:
         from minitorch._ops.linalg.lu import (lu_legacy as lu, lu_solve_legacy as lu_solve)
         from minitorch._ops.linalg.products import (addbmm, addbmm_, addmm, addmm_, addmv, addmv_, addr, addr_,
             adjoint, baddbmm, baddbmm_, bmm, cross, dot, einsum, ger, inner, kron, matmul, mm, mv, outer, vdot)
-        from minitorch._ops.nn_functions import (hardshrink, prelu)
         from minitorch._ops.reduction.counting import (bincount, bucketize, histc, histogram, isin, searchsorted,
             unique, unique_consecutive)
         from minitorch._ops.reduction.extrema import (amax, amin, argmax, argmin, max, min)

@@ -11,12 +11,13 @@ from .. import _factories
 from .._core import registry as _registry
 from .._core.out import with_out
 from .._core.tensor import Tensor
-from . import dropout, fft, nn_functions, normalization  # noqa: F401  (importing an op module registers its ops)
-from .conv import convolution, fold, geometry, pixel_shuffle, pooling, pooling_functions, sampling, winograd  # noqa: F401
+from . import dropout, fft, normalization  # noqa: F401  (importing an op module registers its ops)
+from .conv import (convolution, fold, geometry, padding, pixel_shuffle, pooling, pooling_functions,  # noqa: F401
+                   sampling, winograd)
 from .elementwise import (activation, arithmetic, bessel, broadcast, clamp, comparison, complex, numeric,  # noqa: F401
                           special, trigonometric, unary)
-from .linalg import decompositions, factorizations, householder, ldl, lowrank, lu, products  # noqa: F401
-from .loss import classification, ctc  # noqa: F401
+from .linalg import decompositions, distance, factorizations, householder, ldl, lowrank, lu, products  # noqa: F401
+from .loss import classification, ctc, ranking, reduction, regression  # noqa: F401
 from .reduction import counting, extrema, norm, scans, softmax, sorting, statistics, sums  # noqa: F401
 from .sequence import attention, embedding, rnn  # noqa: F401
 from .shape import copying, diagonal, indexing, joins, scatter, triangular, view, view_copy  # noqa: F401

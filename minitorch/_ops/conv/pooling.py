@@ -352,68 +352,6 @@ def nearest_index(shape, size, scales) -> tuple:
     return (Ellipsis, *(Made(_nearest, size[k], scales[k], shape[k - 2], k, 2) for k in range(2)))
 
 
-def pad_index(size: int, before: int, after: int, mode: str, axis: int = 0, ndim: int = 1) -> np.ndarray:
-    """Source positions for a dim padded by ``before``/``after`` in reflect, replicate or circular mode (along
-    ``axis`` of ``ndim`` broadcasting axes)."""
-    i = np.arange(-before, size + after)
-    if mode == "reflect":
-        period = 2 * (size - 1)
-        i = np.abs(i) % period if period else np.zeros_like(i)
-        i = np.where(i >= size, period - i, i)
-    elif mode == "replicate":
-        i = np.clip(i, 0, size - 1)
-    else:  # circular
-        i = i % size
-    return i.reshape((-1,) + (1,) * (ndim - axis - 1))
-
-
-class ConstantPadNd(Op):
-    @staticmethod
-    def forward(ctx, x, pads=(), value=0.0):
-        ctx.crop = tuple(slice(b, x.shape[d] + b) for d, (b, _) in enumerate(pads))
-        if any(b < 0 or a < 0 for b, a in pads):
-            raise NotImplementedError("negative padding (cropping) is not supported")
-        return np.pad(x, pads, constant_values=value)
-
-    @staticmethod
-    def backward(ctx, g):
-        return Index.apply(g, index=ctx.crop)
-
-
-class IndexPad(Index):
-    """reflect / replicate / circular padding: a gather with a per-dim index map (``pad_index`` recipes)."""
-
-    keeps_input = True
-
-
-class ReflectionPad2D(IndexPad, name="ReflectionPad2DBackward0"):
-    pass
-
-
-class ReplicationPad2D(IndexPad, name="ReplicationPad2DBackward0"):
-    pass
-
-
-class CircularPad2D(IndexPad, name="CircularPad2DBackward0"):
-    pass
-
-
-class ReflectionPad1D(IndexPad, name="ReflectionPad1DBackward0"):
-    pass
-
-
-class ReflectionPad3D(IndexPad, name="ReflectionPad3DBackward0"):
-    pass
-
-
-class ReplicationPad1D(IndexPad, name="ReplicationPad1DBackward0"):
-    pass
-
-
-class ReplicationPad3D(IndexPad, name="ReplicationPad3DBackward0"):
-    pass
-
-
 class _WindowMax(Index):
     """The maxima of pooling windows, gathered by the coordinates of each (found from the input's values,
     given as the index arrays); the input is saved too, only to check its version, as torch's node does.

@@ -21,24 +21,6 @@ from ..shape.indexing import ARRAY, Index, Made, axis_range
 from ..linalg.products import matmul
 
 
-@register(method=False)
-def constant_pad_nd(input: Tensor, pad, value: float = 0) -> Tensor:
-    """Pad the last ``len(pad) // 2`` dims with ``value`` (``pad = (left, right, top, bottom, ...)``); negative
-    amounts crop."""
-    if len(pad) % 2:
-        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
-    if len(pad) > 2 * input.dim():
-        raise RuntimeError("Length of pad should be no more than twice the number of dimensions of the input. Pad "
-                           f"length is {len(pad)}while the input has {input.dim()}dimensions.")
-    pairs = [(0, 0)] * (input.dim() - len(pad) // 2) + [(pad[2 * i], pad[2 * i + 1])
-                                                         for i in reversed(range(len(pad) // 2))]
-    if any(n + min(b, 0) + min(a, 0) < 0 for n, (b, a) in zip(input.shape, pairs)):
-        raise RuntimeError("narrow(): length must be non-negative.")
-    if any(b < 0 or a < 0 for b, a in pairs):
-        input = input[tuple(slice(-min(b, 0), n + min(a, 0)) for n, (b, a) in zip(input.shape, pairs))]
-    return _pool.ConstantPadNd.apply(input, pads=tuple((max(b, 0), max(a, 0)) for b, a in pairs), value=value)
-
-
 # ---- interpolate ----------------------------------------------------------------------------------------------
 _LINEAR = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}  # the interpolating modes: their spatial dims
 _MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
@@ -344,3 +326,7 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     align_corners = _align_warning(align_corners)
     return grid_sampler(input, grid, ("bilinear", "nearest", "bicubic").index(mode),
                         ("zeros", "border", "reflection").index(padding_mode), align_corners)
+
+
+# ---- the nn.functional forms ---------------------------------------------------------------------------------------
+upsample = register(interpolate, name="upsample", method=False, top_level=False, functional=True)

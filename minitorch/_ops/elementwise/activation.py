@@ -10,13 +10,24 @@ shrinks and elu; see tests/test_edge_values.py.)
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
+from ... import _dtype
 from ..._core.function import Op
-from .clamp import where
+from ..._core.registry import functional_op, register
+from ..._core.tensor import Tensor, _wrap_dim
+from ..._rng import u53
+from ...random import default_generator
+from ..reduction.softmax import log_softmax as _log_softmax
+from ..reduction.softmax import softmax as _softmax
+from .arithmetic import mul_
 from .broadcast import floating
+from .clamp import where
 from .unary import exp, log1p, sigmoid, tanh
+from .unary import relu as _relu
+from .unary import relu_ as _relu_
 
 _SQRT_2 = math.sqrt(2.0)
 _SQRT_2_PI = math.sqrt(2.0 / math.pi)
@@ -335,3 +346,270 @@ class Prelu(Op, name="PreluKernelBackward0"):
         need_x, need_w = ctx.needs_input_grad
         positive = x > 0
         return (where(positive, g, g * weight) if need_x else None), (where(positive, 0.0, g * x) if need_w else None)
+
+
+# ---- the nn.functional forms ---------------------------------------------------------------------------------------
+@functional_op
+def relu(input, inplace: bool = False) -> Tensor:
+    return _relu_(input) if inplace else _relu(input)
+
+
+def _maybe_inplace(op, input, inplace, **params):
+    return (INPLACE[op] if inplace else op).apply(input, **params)
+
+
+@functional_op
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Hardtanh, input, inplace, min_val=min_val, max_val=max_val)
+
+
+@functional_op
+def relu6(input, inplace: bool = False) -> Tensor:
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+@functional_op
+def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(LeakyRelu, input, inplace, negative_slope=negative_slope)
+
+
+@functional_op
+def leaky_relu_(input, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, True)
+
+
+@functional_op
+def gelu(input, approximate: str = "none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return Gelu.apply(input, approximate=approximate)
+
+
+@functional_op
+def silu(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Silu, input, inplace)
+
+
+@functional_op
+def hardswish(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Hardswish, input, inplace)
+
+
+@functional_op
+def hardsigmoid(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Hardsigmoid, input, inplace)
+
+
+@functional_op
+def elu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Elu, input, inplace, alpha=alpha)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+@functional_op
+def selu(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE)
+
+
+@functional_op
+def celu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Celu, input, inplace, alpha=alpha, input_scale=1.0 / alpha)
+
+
+@functional_op
+def softplus(input, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+@functional_op
+def logsigmoid(input) -> Tensor:
+    return LogSigmoid.apply(input)
+
+
+@functional_op
+def mish(input, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Mish, input, inplace)
+
+
+@functional_op
+def threshold(input, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    return _maybe_inplace(Threshold, input, inplace, threshold=threshold, value=value)
+
+
+@register(method=False, functional=True)
+def threshold_(input, threshold: float, value: float) -> Tensor:
+    """In-place threshold."""
+    return _maybe_inplace(Threshold, input, True, threshold=threshold, value=value)
+
+
+@functional_op
+def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """In-place hardtanh."""
+    return hardtanh(input, min_val, max_val, True)
+
+
+@functional_op
+def elu_(input, alpha: float = 1.0) -> Tensor:
+    """In-place elu."""
+    return elu(input, alpha, True)
+
+
+@register(method=False, functional=True)
+def celu_(input, alpha: float = 1.0) -> Tensor:
+    """In-place celu."""
+    return celu(input, alpha, True)
+
+
+@register(method=False, functional=True)
+def selu_(input) -> Tensor:
+    """In-place selu."""
+    return selu(input, True)
+
+
+def _rrelu(input, lower, upper, training, inplace, generator=None):
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    x = input._data
+    # torch draws a slope for each non-positive element only, in order: a 53-bit uniform scaled in float64
+    # between the bounds rounded to the computation type
+    opmath = np.float64 if x.dtype == np.float64 else np.float32
+    lo, hi = float(opmath(lower)), float(opmath(upper))
+    negative = x <= 0
+    slopes = np.ones(x.shape, x.dtype)
+    slopes[negative] = (u53(generator or default_generator, int(negative.sum())) * (hi - lo) + lo).astype(opmath)
+    return mul_(input, slopes) if inplace else input * slopes
+
+
+@functional_op
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Leaky ReLU whose negative slope is drawn uniformly from [lower, upper] per element in training, and is
+    their mean in eval."""
+    return _rrelu(input, lower, upper, training, inplace)
+
+
+@functional_op
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """In-place rrelu."""
+    return _rrelu(input, lower, upper, training, True)
+
+
+@functional_op
+def softsign(input) -> Tensor:
+    return input / (input.abs() + 1)
+
+
+@functional_op
+def tanhshrink(input) -> Tensor:
+    return input - input.tanh()
+
+
+def _softmax_dim(input, dim, name):
+    if dim is None:
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                      "as an argument.", UserWarning, stacklevel=3)
+        return 0 if input.dim() in (0, 1, 3) else 1
+    return dim
+
+
+@functional_op
+def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    return _softmax(input, _softmax_dim(input, dim, "softmax"), dtype=dtype)
+
+
+@functional_op
+def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    return _softmax(-input, _softmax_dim(input, dim, "softmin"), dtype=dtype)
+
+
+@functional_op
+def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    return _log_softmax(input, _softmax_dim(input, dim, "log_softmax"), dtype=dtype)
+
+
+@register(functional=True)
+def hardshrink(input, lambd: float = 0.5) -> Tensor:
+    return Hardshrink.apply(input, lambd=lambd)
+
+
+@functional_op
+def softshrink(input, lambd: float = 0.5) -> Tensor:
+    if lambd < 0:
+        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind == "f" else math.inf
+        raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {_dtype.C_NAMES[input.dtype]}, "
+                           f"but found {lambd:g}")
+    return Softshrink.apply(input, lambd=lambd)
+
+
+@register(functional=True)
+def prelu(input, weight) -> Tensor:
+    """x where x > 0, else weight * x; ``weight`` has one slope, or one per channel (dim 1)."""
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if input.dim() == 0 or weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        if input.dim() >= 2:
+            weight = weight.reshape((-1,) + (1,) * (input.dim() - 2))
+    return Prelu.apply(input, weight)
+
+
+@functional_op
+def glu(input, dim: int = -1) -> Tensor:
+    """a * sigmoid(b), ``a`` and ``b`` the halves of ``input`` along ``dim``."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = _wrap_dim(dim, input.dim())
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {size}")
+    return Glu.apply(input, dim=dim)
+
+
+@functional_op
+def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """A sample from the Gumbel-softmax distribution over ``dim``: softmax((logits + Gumbel noise) / tau); with
+    ``hard``, the one-hot of its argmax, with the soft sample's gradient (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -Tensor._wrap(np.empty_like(logits._data)).exponential_().log()
+    y_soft = _softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = Tensor._wrap(np.zeros_like(logits._data)).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+@register(name="celu", method=False)
+def celu_aten(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return celu(input, alpha)
+
+
+@register(name="selu", method=False)
+def selu_aten(input: Tensor) -> Tensor:
+    return selu(input)
+
+
+@register(name="threshold", method=False)
+def threshold_aten(input: Tensor, threshold: float, value: float) -> Tensor:
+    """``input`` where it exceeds ``threshold``, else ``value``."""
+    return _maybe_inplace(Threshold, input, False, threshold=threshold, value=value)
+
+
+@register(name="rrelu", method=False)
+def rrelu_aten(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          generator=None) -> Tensor:
+    """Randomized leaky ReLU (see ``nn.functional.rrelu``); slopes from ``generator`` in training."""
+    return _rrelu(input, lower, upper, training, False, generator)
+
+
+@register(name="rrelu_", method=False)
+def rrelu_aten_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+           generator=None) -> Tensor:
+    """In-place ``rrelu``."""
+    return _rrelu(input, lower, upper, training, True, generator)

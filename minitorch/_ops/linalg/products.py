@@ -13,9 +13,9 @@ from ..._core.function import Op
 from ..._core.out import _out
 from ..elementwise.broadcast import broadcast_shape
 from ..elementwise.complex import conj_if_complex as _conj
-from ..._core.registry import register
-from ..reduction.norm import vector_norm
-from ..shape.view import Squeeze, UnsafeView, contiguous, expand, expanded_shape, permute, reshape, squeeze, sum_to_size, t, transpose, unsqueeze, view
+from ..._core.registry import functional_op, register
+from ..shape.view import (Squeeze, UnsafeView, View, contiguous, expand, expanded_shape, permute, reshape, squeeze,
+                          sum_to_size, t, transpose, unsqueeze, view)
 from ..shape.joins import stack
 
 
@@ -642,7 +642,40 @@ def kron(input, other):
     return (a_e * b_e).reshape(tuple(m * n for m, n in zip(a.shape, b.shape)))
 
 
-@register(method=False)
-def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
-    """The ``p``-norm distance between each row of ``x1`` and each row of ``x2`` (batched)."""
-    return vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, -1)
+# ---- the nn.functional forms ---------------------------------------------------------------------------------------
+@functional_op
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
+    if bias is None:
+        return matmul(input, weight.t())
+    for name, arg in (("self", bias), ("mat1", input)):  # torch's addmm checks
+        if arg._data.dtype != weight._data.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {_dtype.C_NAMES[arg.dtype]} and "
+                               f"{_dtype.C_NAMES[weight.dtype]}")
+    if input.dim() == 2:
+        return Addmm.apply(bias, input, weight.t())
+    shape = input.shape
+    out = Addmm.apply(bias, reshape(input, -1, shape[-1]), weight.t())
+    return View.apply(out, shape=tuple(shape[:-1]) + (weight.shape[0],))
+
+
+@register(method=False, functional=True)
+def bilinear(input1, input2, weight, bias=None) -> Tensor:
+    """``y[..., o] = input1 @ weight[o] @ input2 + bias[o]``."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    for d in range(input1.dim() - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: got "
+                               f"{input1.shape[d]} and {input2.shape[d]}")
+    if input1.shape[-1] != weight.shape[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but "
+                           f"expected {weight.shape[1]}")
+    if input2.shape[-1] != weight.shape[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but "
+                           f"expected {weight.shape[2]}")
+    if bias is not None and bias.shape[0] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but expected "
+                           f"{weight.shape[0]}")
+    out = einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out if bias is None else out + bias

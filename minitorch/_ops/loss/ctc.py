@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.tensor import Tensor
 from ..._core.function import Op
+from ..._core.registry import register
+from ..._core.tensor import Tensor
 from ..elementwise.clamp import where
-from .classification import check_reduction
+from .reduction import check_reduction, reduce_loss
 
 _NEG_INF = -np.inf
 
@@ -121,6 +122,7 @@ def _lengths(v) -> np.ndarray:
     return np.atleast_1d(np.asarray(v._data if isinstance(v, Tensor) else v, np.int64))
 
 
+@register(method=False, top_level=False, functional=True, double_backward=False)
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0,
              reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
     """The CTC loss of (T, N, C) (or unbatched (T, C)) log-probabilities against targets padded to (N, S) or
@@ -153,9 +155,9 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
     nll = CtcLoss.apply(lp, padded, il, tl, targets, blank=blank, zero_infinity=zero_infinity)
     if zero_infinity:
         nll = where(Tensor._wrap(np.isinf(nll._data)), 0.0, nll)
-    if reduction == "mean":
-        return (nll / Tensor._wrap(np.maximum(tl, 1).astype(nll._data.dtype))).mean()
-    if reduction == "sum":
-        return nll.sum()
     check_reduction(reduction)
-    return nll.squeeze(0) if unbatched else nll
+    if reduction == "mean":  # each loss over its target length first, as in torch
+        nll = nll / Tensor._wrap(np.maximum(tl, 1).astype(nll._data.dtype))
+    elif reduction == "none" and unbatched:
+        nll = nll.squeeze(0)
+    return reduce_loss(nll, reduction)

@@ -18,7 +18,8 @@ from ..._core.tensor import Tensor
 from ..._core.function import Op
 from ..dropout import keep_mask
 from ..shape.indexing import masked_fill, repeat_interleave
-from ..linalg.products import matmul
+from ..conv.padding import pad
+from ..linalg.products import linear, matmul
 from ..reduction.sums import mean, sum
 from ..reduction.softmax import softmax
 from ..shape.joins import cat
@@ -258,7 +259,6 @@ def multi_head_attention_forward(
         is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
     """Multi-head attention on sequence-first inputs ``(L, N, E)`` (or unbatched ``(L, E)``), as
     ``nn.MultiheadAttention`` computes it: returns ``(output, weights or None)``."""
-    from ...nn.functional import linear, pad  # nn.functional is built after the ops
     batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)

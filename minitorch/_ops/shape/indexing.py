@@ -759,7 +759,6 @@ def argwhere(input):
     return nonzero(input)
 
 
-
 # ---- compositions of indexing --------------------------------------------------------------------------------
 @register
 def repeat_interleave(input, repeats=None, dim: int | None = None, *, output_size: int | None = None):

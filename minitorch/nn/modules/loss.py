@@ -1,6 +1,7 @@
 """Loss modules over ``nn.functional``'s losses."""
 from __future__ import annotations
 
+from ..._ops.loss.reduction import legacy_reduction
 from .. import functional as F
 from .module import Module
 
@@ -8,7 +9,7 @@ from .module import Module
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean"):
         super().__init__()
-        self.reduction = F._reduction(size_average, reduce, reduction)
+        self.reduction = legacy_reduction(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):
