@@ -1,16 +1,15 @@
 """Differential testing against PyTorch, in the spirit of tinygrad's ``helper_test_op``.
 
-``helper_test_op(inputs, fn)`` builds identical inputs for minitorch and torch,
-runs ``fn(module, *tensors)`` on both (``module`` is ``minitorch`` or ``torch``,
-so one lambda serves both), and compares values, dtypes, shapes, requires_grad
-and graph node names; then it backpropagates the same random weighted sum of every
-differentiable output (random weights catch transposed or misplaced gradients that
-``.sum()`` would hide) and compares the gradient of every input, or the error
-both raise in backward.
+``helper_test_op(inputs, fn)`` builds inputs, runs ``fn(module, *tensors)`` on minitorch and gets torch's answer
+for the same inputs (``module`` is ``minitorch`` or ``torch``, so one lambda serves both; torch's answer is live
+where torch is installed and recorded otherwise, see ``torch_answers``). It compares values, dtypes, shapes,
+requires_grad and graph node names; then it backpropagates the same random weighted sum of every differentiable
+output (random weights catch transposed or misplaced gradients that ``.sum()`` would hide) and compares the
+gradient of every input, or the error both raise in backward.
 
 ``check_error`` asserts that both libraries raise the same exception type with
 the same message (``minitorch.`` read as ``torch.``); given ``exc`` and ``msg`` it
-also checks minitorch against those literals, which holds without torch.
+also checks minitorch against those literals.
 ``check_recorded`` compares what a call does (the exception type and first line, or
 the value returned, and the warnings) with torch's answer recorded in
 ``fixtures/torch_errors.json`` by ``fixtures/make_error_fixtures.py``, so it holds
@@ -18,43 +17,54 @@ without torch too.
 
 An input is a shape tuple (uniform random floats), a numpy array (exact
 values; see ``ints``/``bools``/``floats``) or anything else, passed through
-unchanged (numbers, lists, None).
+unchanged (numbers, lists, None). The random values come from a stream seeded by the running test's name
+(at import, by the importing module's name), so a test gets the same inputs however the suite is selected,
+as its recorded answers need.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import re
+import sys
 import warnings
 
 import numpy as np
 import pytest
 
 import minitorch
-
-try:
-    import torch
-except ImportError:  # the differential checks skip; literal checks still run
-    torch = None
+from torch_answers import SESSION, TensorAnswer, assert_matches, torch, torch_answer
 
 # (atol, rtol) for forward values and for gradients, by dtype
 FORWARD_TOL = {np.float16: (1e-2, 1e-2), np.float32: (1e-5, 1e-4), np.float64: (1e-10, 1e-8)}
 GRAD_TOL = {np.float16: (2e-2, 2e-2), np.float32: (1e-4, 1e-3), np.float64: (1e-9, 1e-7)}
 
-_rng = np.random.default_rng(1234)
+_streams: dict = {}
+
+
+def _rng(depth=2) -> np.random.Generator:
+    """The running test's stream, or at import the stream of the module that called (``depth`` frames up)."""
+    name = SESSION.file and f"{SESSION.file.name}::{SESSION.test}"
+    name = name or sys._getframe(depth).f_globals.get("__name__", "")
+    if name not in _streams:
+        if SESSION.test is not None:  # one test's stream at a time
+            _streams.clear()
+        _streams[name] = np.random.default_rng(int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little"))
+    return _streams[name]
 
 
 def floats(shape, low=-2.0, high=2.0, dtype=np.float32):
-    """Uniform random floats (a fixed stream: test tables are built the same way every run)."""
-    return _rng.uniform(low, high, shape).astype(dtype)
+    """Uniform random floats."""
+    return _rng().uniform(low, high, shape).astype(dtype)
 
 
 def ints(shape, low=0, high=5, dtype=np.int64):
-    return _rng.integers(low, high, shape).astype(dtype)
+    return _rng().integers(low, high, shape).astype(dtype)
 
 
 def bools(shape):
-    return _rng.random(shape) < 0.5
+    return _rng().random(shape) < 0.5
 
 
 def _make_inputs(inputs, dtype, low, high, grad):
@@ -90,14 +100,15 @@ def _node(t) -> str | None:
 
 
 def _compare(mt, th, where, tol, check_node):
-    if isinstance(th, torch.Tensor):
+    """minitorch's result ``mt`` against torch's answer ``th`` (plain data, see ``torch_answers``)."""
+    if isinstance(th, TensorAnswer):
         assert isinstance(mt, minitorch.Tensor), f"{where}: expected a Tensor, got {type(mt).__name__}"
-        assert tuple(mt.shape) == tuple(th.shape), f"{where}: shape {tuple(mt.shape)} != torch {tuple(th.shape)}"
-        assert dtype_name(mt.dtype) == dtype_name(th.dtype), f"{where}: dtype {mt.dtype} != torch {th.dtype}"
+        assert tuple(mt.shape) == th.shape, f"{where}: shape {tuple(mt.shape)} != torch {th.shape}"
+        assert dtype_name(mt.dtype) == dtype_name(th.dtype), f"{where}: dtype {mt.dtype} != {th.dtype}"
         assert mt.requires_grad == th.requires_grad, f"{where}: requires_grad {mt.requires_grad} != {th.requires_grad}"
         if check_node:
-            assert _node(mt) == _node(th), f"{where}: grad_fn {_node(mt)} != torch {_node(th)}"
-        _assert_values(mt.detach().numpy(), th.detach().numpy(), where, tol)
+            assert _node(mt) == th.node, f"{where}: grad_fn {_node(mt)} != torch {th.node}"
+        _assert_values(mt.detach().numpy(), th.values, where, tol)
     elif isinstance(th, (tuple, list)):
         assert isinstance(mt, (tuple, list)) and len(mt) == len(th), f"{where}: {mt!r} vs torch {th!r}"
         if hasattr(th, "_fields"):
@@ -127,42 +138,108 @@ def _flat_tensors(out, lib):
     return []
 
 
+def _backward(lib, outputs):
+    """Backpropagate a fixed random weighting of ``outputs`` (the i-th weighted by stream i, on both libraries)."""
+    weights = [lib.from_numpy(np.random.default_rng(i).standard_normal(tuple(t.shape))).to(t.dtype)
+               for i, t in enumerate(outputs)]
+    return _raised(lambda: lib.autograd.backward(outputs, weights))
+
+
+def _torch_run(torch, fn, arrays, needs):
+    """torch's side of ``helper_test_op``: the output, the backward error and the inputs' gradients."""
+    inputs = _tensors(torch, arrays, needs)
+    out = fn(torch, *inputs)
+    flat = [t for t in _flat_tensors(out, torch) if t.requires_grad]
+    if not flat or not any(needs):
+        return {"out": out, "differentiable": len(flat)}
+    error = _error_answer(_backward(torch, flat))
+    grads = None if error else [t.grad if isinstance(t, torch.Tensor) else None for t in inputs]
+    return {"out": out, "differentiable": len(flat), "backward error": error, "grads": grads}
+
+
 def helper_test_op(inputs, torch_fn, minitorch_fn=None, *, dtype=np.float32, low=-2.0, high=2.0, grad=True,
                    check_node=True, atol=None, rtol=None, grad_atol=None, grad_rtol=None):
-    """Run ``torch_fn`` (and ``minitorch_fn``, default the same callable) on identical inputs and compare
-    results and input gradients. ``grad``: False, or one bool per input, limits which inputs require grad."""
-    pytest.importorskip("torch")
+    """Run ``torch_fn`` on torch (or take its recorded answer) and ``minitorch_fn`` (default the same callable)
+    on minitorch, on identical inputs, and compare results and input gradients. ``grad``: False, or one bool per
+    input, limits which inputs require grad."""
     minitorch_fn = minitorch_fn or torch_fn
     arrays, needs = _make_inputs(inputs, dtype, low, high, grad)
-    th_in, mt_in = _tensors(torch, arrays, needs), _tensors(minitorch, arrays, needs)
-    th_out = torch_fn(torch, *th_in)
+    expected = torch_answer(_torch_run, torch_fn, arrays, needs)
+    mt_in = _tensors(minitorch, arrays, needs)
     mt_out = minitorch_fn(minitorch, *mt_in)
 
     fwd = {k: (atol or a, rtol or r) for k, (a, r) in FORWARD_TOL.items()}
-    _compare(mt_out, th_out, "output", fwd, check_node)
-
-    th_flat = [t for t in _flat_tensors(th_out, torch) if t.requires_grad]
+    _compare(mt_out, expected["out"], "output", fwd, check_node)
     mt_flat = [t for t in _flat_tensors(mt_out, minitorch) if t.requires_grad]
-    if not th_flat or not any(needs):
+    assert len(mt_flat) == expected["differentiable"], "a different number of outputs requires grad"
+    if "grads" not in expected:
         return
-    assert len(mt_flat) == len(th_flat)
-    weights = [_rng.standard_normal(tuple(t.shape)) for t in th_flat]
-
-    def weighted(lib, outs):
-        return [lib.from_numpy(w).to(t.dtype) for w, t in zip(weights, outs)]
-    th_err = _raised(lambda: torch.autograd.backward(th_flat, weighted(torch, th_flat)))
-    mt_err = _raised(lambda: minitorch.autograd.backward(mt_flat, weighted(minitorch, mt_flat)))
-    _same_error(mt_err, th_err)
-    if th_err is not None:
+    _same_error(_backward(minitorch, mt_flat), expected["backward error"])
+    if expected["backward error"]:
         return
     gtol = {k: (grad_atol or a, grad_rtol or r) for k, (a, r) in GRAD_TOL.items()}
-    for i, (m, t) in enumerate(zip(mt_in, th_in)):
-        if isinstance(t, torch.Tensor) and t.requires_grad:
-            if t.grad is None:
-                assert m.grad is None, f"input {i}: torch has no gradient, minitorch has {m.grad}"
-                continue
-            assert m.grad is not None, f"input {i}: no gradient (torch has one)"
-            _compare(m.grad, t.grad, f"grad of input {i}", gtol, check_node=False)
+    for i, (m, g, needed) in enumerate(zip(mt_in, expected["grads"], needs)):
+        if not needed:
+            continue
+        if g is None:
+            assert m.grad is None, f"input {i}: torch has no gradient, minitorch has {m.grad}"
+            continue
+        assert m.grad is not None, f"input {i}: no gradient (torch has one)"
+        _compare(m.grad, g, f"grad of input {i}", gtol, check_node=False)
+
+
+def _module_facts(lib, make, attrs):
+    """The module ``make(lib.nn)`` builds after ``manual_seed(0)``: its repr, parameter shapes, state_dict and
+    those of ``attrs`` it has."""
+    lib.manual_seed(0)
+    m = make(lib.nn)
+    return (repr(m), [(k, tuple(p.shape)) for k, p in m.named_parameters()],
+            {k: v.detach().numpy() for k, v in m.state_dict().items()},
+            {attr: getattr(m, attr) for attr in attrs if hasattr(m, attr)})
+
+
+def check_module_facts(make, attrs=()):
+    """minitorch's ``make(nn)`` has torch's repr, parameter shapes, state_dict (keys, and values: both built after
+    the same seed) and values of those of ``attrs`` torch's has."""
+    text, shapes, state, _ = _module_facts(minitorch, make, ())
+    their_text, their_shapes, their_state, their_attrs = torch_answer(_module_facts, make, attrs)
+    assert text == their_text
+    assert shapes == their_shapes
+    assert list(state) == list(their_state)
+    for k, v in their_state.items():
+        np.testing.assert_allclose(state[k], v, err_msg=k)
+    m = make(minitorch.nn)
+    for attr, value in their_attrs.items():
+        assert getattr(m, attr) == value, attr
+
+
+def _module_run(lib, make, params, inputs):
+    """``make(lib.nn)`` with its parameters set to ``params``, on ``inputs``: the output and, after backpropagating
+    a fixed random weighting of it, the inputs' and parameters' gradients and the buffers."""
+    m = make(lib.nn)
+    with lib.no_grad():
+        for p, values in zip(m.parameters(), params, strict=True):
+            p.copy_(lib.tensor(values))
+    xs = [lib.tensor(x, requires_grad=x.dtype.kind == "f") for x in inputs]
+    out = m(*xs)
+    out = out[0] if isinstance(out, tuple) else out
+    (out * lib.tensor(np.random.default_rng(0).standard_normal(tuple(out.shape)), dtype=out.dtype)).sum().backward()
+    return (out, [x.grad for x in xs], {k: p.grad for k, p in m.named_parameters()},
+            {k: b for k, b in m.named_buffers()})
+
+
+def check_module_run(make, inputs, tol=1e-4):
+    """``make(nn)`` (minitorch's parameters, set on torch's too) on ``inputs`` (specs as for ``helper_test_op``):
+    output, input and parameter gradients and buffers as torch's."""
+    minitorch.manual_seed(0)
+    params = [p.detach().numpy() for p in make(minitorch.nn).parameters()]
+    arrays, _ = _make_inputs(inputs, np.float32, -2.0, 2.0, False)
+    out, grads, param_grads, buffers = _module_run(minitorch, make, params, arrays)
+    their_out, their_grads, their_param_grads, their_buffers = torch_answer(_module_run, make, params, arrays)
+    assert_matches(out, their_out, rtol=1e-4, atol=1e-5, where="output")
+    assert_matches(grads, their_grads, rtol=1e-3, atol=tol, where="input gradients")
+    assert_matches(param_grads, their_param_grads, rtol=tol, atol=tol, where="parameter gradients")
+    assert_matches(buffers, their_buffers, rtol=1e-5, atol=1e-5, where="buffers")
 
 
 def _raised(call):
@@ -175,30 +252,39 @@ def _raised(call):
 
 
 def check_error(fn, *inputs, exc=None, msg=None, grad=False, dtype=np.float32):
-    """``fn`` raises on both libraries with the same exception type and message.
+    """``fn`` raises on minitorch the exception type and message torch raises (live or recorded).
 
-    ``exc``/``msg`` (the exact message) are checked against minitorch even without torch.
+    ``exc``/``msg`` (the exact message), when given, are checked against minitorch too.
     """
     arrays, needs = _make_inputs(inputs, dtype, -2.0, 2.0, grad)
+    expected = torch_answer(_torch_error, fn, arrays, needs)
     mt_err = _raised(lambda: fn(minitorch, *_tensors(minitorch, arrays, needs)))
     assert mt_err is not None, "minitorch did not raise"
     if exc is not None:
         assert type(mt_err) is exc, f"minitorch raised {type(mt_err).__name__}: {mt_err}"
     if msg is not None:
         assert str(mt_err) == msg
-    if torch is None:
-        return
-    _same_error(mt_err, _raised(lambda: fn(torch, *_tensors(torch, arrays, needs))))
+    _same_error(mt_err, expected)
 
 
-def _same_error(mt_err, th_err):
-    """Neither raised, or both raised the same exception type with the same message."""
-    if th_err is None:
+def _torch_error(torch, fn, arrays, needs):
+    return _error_answer(_raised(lambda: fn(torch, *_tensors(torch, arrays, needs))))
+
+
+def _error_answer(error) -> list | None:
+    """An exception as recorded: ``[type name, message as _normal reads it]``, or None."""
+    return None if error is None else [type(error).__name__, _normal(str(error))]
+
+
+def _same_error(mt_err, expected):
+    """Neither raised, or both raised the same exception type with the same message (``expected``: torch's,
+    from ``_error_answer``)."""
+    if expected is None:
         assert mt_err is None, f"torch did not raise (minitorch raised {type(mt_err).__name__}: {mt_err})"
         return
-    assert mt_err is not None, f"minitorch did not raise (torch raised {type(th_err).__name__}: {th_err})"
-    assert type(mt_err).__name__ == type(th_err).__name__, f"{type(mt_err).__name__} != torch {type(th_err).__name__}"
-    assert _normal(str(mt_err)) == _normal(str(th_err))
+    assert mt_err is not None, f"minitorch did not raise (torch raised {expected[0]}: {expected[1]})"
+    assert type(mt_err).__name__ == expected[0], f"{type(mt_err).__name__} != torch {expected[0]}"
+    assert _normal(str(mt_err)) == expected[1]
 
 
 def _normal(message: str) -> str:

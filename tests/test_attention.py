@@ -10,13 +10,7 @@ import pytest
 import minitorch as mt
 from minitorch.autograd import gradcheck, gradgradcheck
 from op_helper import bools, check_error, floats, helper_test_op
-
-try:
-    import torch
-except ImportError:
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="compares with torch")
+from torch_answers import fingerprint, torch_answer
 
 
 def sdpa(m, *a, **kw):
@@ -141,44 +135,46 @@ def test_sdpa_is_numerically_stable():
 
 
 # ---- MultiheadAttention ------------------------------------------------------------------------------------------
-def _copy_params(src, dst):
-    """Load the torch module's state into the minitorch one (through numpy)."""
-    dst.load_state_dict({k: mt.from_numpy(v.detach().numpy().copy()) for k, v in src.state_dict().items()})
+def _module_run(lib, seed, make, arrays, call, grad_inputs):
+    """The module ``make(lib)`` built after ``manual_seed(seed)`` (its state_dict keys, repr and parameters'
+    fingerprint), the outputs of ``call(lib, module, *inputs)``, and after backpropagating fixed random weights of
+    them, the gradients of the float inputs and of every parameter."""
+    lib.manual_seed(seed)
+    module = make(lib)
+    facts = (list(module.state_dict()), repr(module), fingerprint(*[p.detach() for p in module.parameters()]))
+    inputs = [lib.from_numpy(a.copy()).requires_grad_(grad_inputs and a.dtype.kind == "f") for a in arrays]
+    out = call(lib, module, *inputs)
+    out = out if isinstance(out, tuple) else (out,)
+    present = [o for o in out if o is not None]
+    weights = [np.random.default_rng(i).standard_normal(tuple(o.shape)).astype(np.float32) for i, o in
+               enumerate(present)]
+    lib.autograd.backward(present, [lib.from_numpy(w) for w in weights])
+    return (facts, [None if o is None else o.detach().numpy() for o in out],
+            [x.grad.numpy() if x.requires_grad else None for x in inputs],
+            {n: None if q.grad is None else q.grad.numpy() for n, q in module.named_parameters()})
 
 
-def _run_both(th_module, mt_module, arrays, call, grad_inputs=True):
-    """Call both modules on the same inputs, compare outputs, then backpropagate the same random weights and
-    compare the gradients of the float inputs and of every parameter."""
-    _copy_params(th_module, mt_module)
-    assert list(mt_module.state_dict()) == list(th_module.state_dict())
-    assert repr(mt_module) == repr(th_module)
-
-    def tensors(lib):
-        return [lib.from_numpy(a.copy()).requires_grad_(grad_inputs and a.dtype.kind == "f") for a in arrays]
-    th_in, mt_in = tensors(torch), tensors(mt)
-    th_out, mt_out = call(th_module, *th_in), call(mt_module, *mt_in)
-    th_out = th_out if isinstance(th_out, tuple) else (th_out,)
-    mt_out = mt_out if isinstance(mt_out, tuple) else (mt_out,)
-    assert len(th_out) == len(mt_out)
-    weights = []
-    for t, m in zip(th_out, mt_out):
-        if t is None:
-            assert m is None
-            continue
-        np.testing.assert_allclose(m.detach().numpy(), t.detach().numpy(), atol=2e-5, rtol=1e-4)
-        weights.append(np.random.default_rng(len(weights)).standard_normal(tuple(t.shape)).astype(np.float32))
-    pairs = [(t, m) for t, m in zip(th_out, mt_out) if t is not None]
-    torch.autograd.backward([t for t, _ in pairs], [torch.from_numpy(w) for w in weights])
-    mt.autograd.backward([m for _, m in pairs], [mt.from_numpy(w) for w in weights])
-    for t, m in zip(th_in, mt_in):
-        if t.requires_grad:
-            np.testing.assert_allclose(m.grad.numpy(), t.grad.numpy(), atol=1e-4, rtol=1e-3)
-    mt_params = dict(mt_module.named_parameters())
-    for name, p in th_module.named_parameters():
-        assert (mt_params[name].grad is None) == (p.grad is None), name
-        if p.grad is not None:
-            np.testing.assert_allclose(mt_params[name].grad.numpy(), p.grad.numpy(), atol=1e-4, rtol=1e-3,
-                                       err_msg=name)
+def _run_both(seed, make, arrays, call, grad_inputs=True):
+    """Build the module after the same seed on minitorch and torch, call both on the same inputs, compare the
+    modules, the outputs, and the gradients of the float inputs and of every parameter (see ``_module_run``)."""
+    facts, outs, grads, params = _module_run(mt, seed, make, arrays, call, grad_inputs)
+    their_facts, their_outs, their_grads, their_params = torch_answer(_module_run, seed, make, arrays, call,
+                                                                      grad_inputs)
+    assert facts == their_facts
+    assert len(outs) == len(their_outs)
+    for m, t in zip(outs, their_outs):
+        assert (m is None) == (t is None)
+        if t is not None:
+            np.testing.assert_allclose(m, t, atol=2e-5, rtol=1e-4)
+    for m, t in zip(grads, their_grads, strict=True):
+        assert (m is None) == (t is None)
+        if t is not None:
+            np.testing.assert_allclose(m, t, atol=1e-4, rtol=1e-3)
+    assert list(params) == list(their_params)
+    for name, t in their_params.items():
+        assert (params[name] is None) == (t is None), name
+        if t is not None:
+            np.testing.assert_allclose(params[name], t, atol=1e-4, rtol=1e-3, err_msg=name)
 
 
 L, S, N, E = 4, 5, 3, 8
@@ -186,47 +182,44 @@ KPM = bools((N, S))
 KPM[:, 0] = False
 ATTN = bools((L, S))
 ATTN[:, 0] = False
+FMASK = np.where(ATTN, -np.inf, 0.0).astype(np.float32) + floats((L, S))
 
 
-@needs_torch
+EXTRA = {  # call: the keyword arguments of MultiheadAttention's forward
+    "plain": lambda lib: {},
+    "kpm": lambda lib: {"key_padding_mask": lib.from_numpy(KPM)},
+    "masks_no_weights": lambda lib: {"key_padding_mask": lib.from_numpy(KPM), "attn_mask": lib.from_numpy(ATTN),
+                                     "need_weights": False},
+    "masks_per_head": lambda lib: {"key_padding_mask": lib.from_numpy(KPM), "average_attn_weights": False,
+                                   "attn_mask": lib.from_numpy(np.repeat(ATTN[None], N * 2, 0))},
+    "float_masks": lambda lib: {"key_padding_mask": lib.from_numpy(np.where(KPM, -np.inf, 0.0).astype(np.float32)),
+                                "attn_mask": lib.from_numpy(FMASK)},
+    "causal": lambda lib: {"attn_mask": lib.from_numpy(np.triu(np.full((L, S), -np.inf, np.float32), 1)),
+                           "is_causal": True, "need_weights": False},
+}
+
+
 @pytest.mark.parametrize("kw", [{}, {"batch_first": True}, {"kdim": 3, "vdim": 5}, {"bias": False},
                                 {"add_bias_kv": True, "add_zero_attn": True}, {"add_zero_attn": True, "kdim": 6}])
-@pytest.mark.parametrize("call", ["plain", "kpm", "masks_no_weights", "masks_per_head", "float_masks", "causal"])
+@pytest.mark.parametrize("call", list(EXTRA))
 def test_multihead_attention_matches_torch(kw, call):
-    torch.manual_seed(0)
-    th = torch.nn.MultiheadAttention(E, 2, **kw)
-    m = mt.nn.MultiheadAttention(E, 2, **kw)
     first = (lambda a, b: (b, a)) if kw.get("batch_first") else (lambda a, b: (a, b))
     arrays = [floats(first(L, N) + (E,)), floats(first(S, N) + (kw.get("kdim", E),)),
               floats(first(S, N) + (kw.get("vdim", E),))]
-    fmask = np.where(ATTN, -np.inf, 0.0).astype(np.float32) + floats((L, S))
-    extra = {
-        "plain": lambda lib: {},
-        "kpm": lambda lib: {"key_padding_mask": lib.from_numpy(KPM)},
-        "masks_no_weights": lambda lib: {"key_padding_mask": lib.from_numpy(KPM), "attn_mask": lib.from_numpy(ATTN),
-                                         "need_weights": False},
-        "masks_per_head": lambda lib: {"key_padding_mask": lib.from_numpy(KPM), "average_attn_weights": False,
-                                       "attn_mask": lib.from_numpy(np.repeat(ATTN[None], N * 2, 0))},
-        "float_masks": lambda lib: {"key_padding_mask": lib.from_numpy(np.where(KPM, -np.inf, 0.0).astype(np.float32)),
-                                    "attn_mask": lib.from_numpy(fmask)},
-        "causal": lambda lib: {"attn_mask": lib.from_numpy(np.triu(np.full((L, S), -np.inf, np.float32), 1)),
-                               "is_causal": True, "need_weights": False},
-    }[call]
-    _run_both(th, m, arrays, lambda mod, q, k, v: mod(q, k, v, **extra(torch if mod is th else mt)))
+    _run_both(0, lambda lib: lib.nn.MultiheadAttention(E, 2, **kw), arrays,
+              lambda lib, mod, q, k, v: mod(q, k, v, **EXTRA[call](lib)))
 
 
-@needs_torch
 @pytest.mark.parametrize("batch_first", [False, True])
 def test_multihead_self_attention_and_unbatched_match_torch(batch_first):
-    torch.manual_seed(1)
-    th, m = torch.nn.MultiheadAttention(E, 4, batch_first=batch_first), mt.nn.MultiheadAttention(E, 4, batch_first=batch_first)
-    _run_both(th, m, [floats((L, N, E))], lambda mod, x: mod(x, x, x))
-    _run_both(th, m, [floats((L, E)), floats((S, E))], lambda mod, x, y: mod(x, y, y))
+    def make(lib):
+        return lib.nn.MultiheadAttention(E, 4, batch_first=batch_first)
+    _run_both(1, make, [floats((L, N, E))], lambda lib, mod, x: mod(x, x, x))
+    _run_both(1, make, [floats((L, E)), floats((S, E))], lambda lib, mod, x, y: mod(x, y, y))
 
-    def unbatched_masks(mod, x, y):
-        lib = torch if isinstance(mod, torch.nn.Module) else mt
+    def unbatched_masks(lib, mod, x, y):
         return mod(x, y, y, key_padding_mask=lib.from_numpy(KPM[0]), attn_mask=lib.from_numpy(np.stack([ATTN] * 4)))
-    _run_both(th, m, [floats((L, E)), floats((S, E))], unbatched_masks)
+    _run_both(1, make, [floats((L, E)), floats((S, E))], unbatched_masks)
 
 
 def test_multihead_attention_parameters_and_init():
@@ -278,69 +271,66 @@ def test_mismatched_mask_types_warn_as_torch():
 D, H, F = 8, 2, 16
 
 
-@needs_torch
 @pytest.mark.parametrize("kw", [{}, {"norm_first": True, "activation": "gelu"}, {"batch_first": True, "bias": False},
                                 {"activation": "relu", "layer_norm_eps": 1e-3}, {"dropout": 0.5, "eval": True}])
 def test_transformer_layers_match_torch(kw):
-    torch.manual_seed(0)
     kw = dict(kw)
     args, evaluate = (D, H, F, kw.pop("dropout", 0.0)), kw.pop("eval", False)
     shape = (N, L, D) if kw.get("batch_first") else (L, N, D)
     mshape = (N, S, D) if kw.get("batch_first") else (S, N, D)
     causal = np.triu(np.full((L, L), -np.inf, np.float32), 1)
 
-    def enc_call(mod, x):
-        lib = torch if isinstance(mod, torch.nn.Module) else mt
+    def layer(kind):
+        return lambda lib: getattr(lib.nn, kind)(*args, **kw).train(not evaluate)  # in eval mode dropout is off
+
+    def enc_call(lib, mod, x):
         padding = np.where(KPM[:, :L], -np.inf, 0.0).astype(np.float32)  # float, like the mask: no mismatch warning
         return mod(x, src_mask=lib.from_numpy(causal), src_key_padding_mask=lib.from_numpy(padding))
-    layers = [(lib.nn.TransformerEncoderLayer(*args, **kw), lib.nn.TransformerDecoderLayer(*args, **kw)) for lib in (torch, mt)]
-    for layer in (*layers[0], *layers[1]):
-        layer.train(not evaluate)  # in eval mode dropout is off
-    _run_both(layers[0][0], layers[1][0], [floats(shape)], enc_call)
+    _run_both(0, layer("TransformerEncoderLayer"), [floats(shape)], enc_call)
 
-    def dec_call(mod, x, memory):
-        lib = torch if isinstance(mod, torch.nn.Module) else mt
+    def dec_call(lib, mod, x, memory):
         return mod(x, memory, tgt_mask=lib.from_numpy(causal), memory_key_padding_mask=lib.from_numpy(KPM),
                    tgt_is_causal=True)
-    _run_both(layers[0][1], layers[1][1], [floats(shape), floats(mshape)], dec_call)
+    _run_both(0, layer("TransformerDecoderLayer"), [floats(shape), floats(mshape)], dec_call)
 
 
-@needs_torch
+def _quietly(make):
+    def quiet(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's nested-tensor notice
+            return make(lib)
+    return quiet
+
+
 @pytest.mark.filterwarnings("ignore:enable_nested_tensor is True")
 @pytest.mark.parametrize("batch_first", [False, True])
 def test_transformer_model_matches_torch(batch_first):
-    torch.manual_seed(0)
     kw = dict(d_model=D, nhead=H, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=F, dropout=0.0,
               batch_first=batch_first)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # torch's nested-tensor notice
-        th = torch.nn.Transformer(**kw)
-    m = mt.nn.Transformer(**kw)
-    assert [(n, tuple(p.shape)) for n, p in m.named_parameters()] == \
-        [(n, tuple(p.shape)) for n, p in th.named_parameters()]
     src = floats((N, S, D) if batch_first else (S, N, D))
     tgt = floats((N, L, D) if batch_first else (L, N, D))
 
-    def call(mod, s, t):
-        lib = torch if isinstance(mod, torch.nn.Module) else mt
-        return mod(s, t, tgt_mask=mod.generate_square_subsequent_mask(L),
-                   src_key_padding_mask=lib.from_numpy(KPM))
-    _run_both(th, m, [src, tgt], call)
+    def call(lib, mod, s, t):
+        return mod(s, t, tgt_mask=mod.generate_square_subsequent_mask(L), src_key_padding_mask=lib.from_numpy(KPM))
+    _run_both(0, _quietly(lambda lib: lib.nn.Transformer(**kw)), [src, tgt], call)
 
 
-@needs_torch
+def _encoder_stack_warnings(lib):
+    """The warnings building a TransformerEncoder gives, and its use_nested_tensor."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        encoder = lib.nn.TransformerEncoder(lib.nn.TransformerEncoderLayer(D, H, F, 0.0), 2, lib.nn.LayerNorm(D))
+    return [str(w.message) for w in caught], encoder.use_nested_tensor
+
+
 @pytest.mark.filterwarnings("ignore:enable_nested_tensor is True")
 def test_transformer_encoder_stack_and_checks_match_torch():
-    torch.manual_seed(0)
-    with warnings.catch_warnings(record=True) as th_warns:
-        warnings.simplefilter("always")
-        th = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(D, H, F, 0.0), 2, torch.nn.LayerNorm(D))
-    with warnings.catch_warnings(record=True) as mt_warns:
-        warnings.simplefilter("always")
-        m = mt.nn.TransformerEncoder(mt.nn.TransformerEncoderLayer(D, H, F, 0.0), 2, mt.nn.LayerNorm(D))
-    assert [str(w.message) for w in mt_warns] == [str(w.message) for w in th_warns]
-    assert m.use_nested_tensor is th.use_nested_tensor and m.mask_check
-    _run_both(th, m, [floats((L, N, D))], lambda mod, x: mod(x, mask=mod.layers[0].self_attn.out_proj.weight.new_zeros(L, L)))
+    messages, nested = _encoder_stack_warnings(mt)
+    assert (messages, nested) == torch_answer(_encoder_stack_warnings)
+    assert mt.nn.TransformerEncoder(mt.nn.TransformerEncoderLayer(D, H, F, 0.0), 2).mask_check
+    _run_both(0, _quietly(lambda lib: lib.nn.TransformerEncoder(lib.nn.TransformerEncoderLayer(D, H, F, 0.0), 2,
+                                                                lib.nn.LayerNorm(D))),
+              [floats((L, N, D))], lambda lib, mod, x: mod(x, mask=mod.layers[0].self_attn.out_proj.weight.new_zeros(L, L)))
     check_error(lambda lib, s, t: lib.nn.Transformer(D, H, 1, 1, F)(s, t), (S, N, D), (L, N + 1, D),
                 exc=RuntimeError, msg="the batch number of src and tgt must be equal")
     check_error(lambda lib: lib.nn.TransformerEncoderLayer(D, H, activation="tanh"), exc=RuntimeError,
@@ -363,19 +353,19 @@ def test_transformer_layer_gradcheck_float64():
     assert gradcheck(lambda t: layer(t, src_mask=mask, is_causal=True), (x,))
 
 
-@needs_torch
+def _encoder_inference(lib, x, padding):
+    """An eval-mode TransformerEncoder (built after manual_seed(0)) on ``x`` without grad, with a padding mask."""
+    lib.manual_seed(0)
+    encoder = lib.nn.TransformerEncoder(lib.nn.TransformerEncoderLayer(D, H, F, dropout=0.5, batch_first=True), 2)
+    encoder.eval()
+    with lib.no_grad():
+        return encoder(lib.from_numpy(x), src_key_padding_mask=lib.tensor(padding)).numpy()
+
+
 @pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
 @pytest.mark.parametrize("padding", [[[False, False, True, True], [False] * 4], [[False, True, False, True], [False] * 4]])
 def test_encoder_inference_with_padding_matches_torch(padding):
     # torch runs this on nested tensors (padded positions come back as zeros) when the padding is left aligned
-    torch.manual_seed(0)
-    th = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(D, H, F, dropout=0.5, batch_first=True), 2)
-    m = mt.nn.TransformerEncoder(mt.nn.TransformerEncoderLayer(D, H, F, dropout=0.5, batch_first=True), 2)
-    _copy_params(th, m)
-    th.eval(), m.eval()
     x = floats((2, 4, D))
-    with torch.no_grad():
-        expected = th(torch.from_numpy(x), src_key_padding_mask=torch.tensor(padding)).numpy()
-    with mt.no_grad():
-        got = m(mt.from_numpy(x), src_key_padding_mask=mt.tensor(padding)).numpy()
-    np.testing.assert_allclose(got, expected, atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(_encoder_inference(mt, x, padding), torch_answer(_encoder_inference, x, padding),
+                               atol=2e-5, rtol=1e-4)

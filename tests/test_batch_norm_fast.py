@@ -6,8 +6,11 @@ import pytest
 
 import minitorch
 from minitorch.autograd import gradcheck, gradgradcheck
+from torch_answers import torch, torch_answer
 
-SHAPES = [(64, 16, 32, 32), (2, 3, 5, 7), (6, 4, 3), (16, 8), (5, 3, 2, 3, 4), (8, 5, 9, 9)]
+BIG = (64, 16, 32, 32)  # 2M values per run: compared with torch where it is installed, too many to record
+SHAPES = [pytest.param(BIG, marks=pytest.mark.skipif(torch is None, reason="compared live with torch only")),
+          (2, 3, 5, 7), (6, 4, 3), (16, 8), (5, 3, 2, 3, 4), (8, 5, 9, 9)]
 
 
 def _data(shape, seed=0):
@@ -35,9 +38,8 @@ def _run(lib, x, g, w, b, training, affine):
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("affine", [True, False])
 def test_matches_torch_float32(shape, training, affine):
-    torch = pytest.importorskip("torch")
-    x, g, w, b = _data(shape)
-    ours, theirs = _run(minitorch, x, g, w, b, training, affine), _run(torch, x, g, w, b, training, affine)
+    args = *_data(shape), training, affine
+    ours, theirs = _run(minitorch, *args), _run(torch, *args) if shape == BIG else torch_answer(_run, *args)
     for name, a, e in zip(["out", "grad x", "running mean", "running var", "grad weight", "grad bias"], ours, theirs):
         assert a.dtype == np.float32, name
         # float32 rounding of sums over up to 65536 values, relative to the largest value

@@ -12,18 +12,27 @@ import pytest
 import minitorch
 import minitorch.utils.data as MD
 from minitorch.utils.data._utils.worker import numpy_seed
+from torch_answers import digest, fingerprint, torch_answer
 
 
-def global_state(lib) -> bytes:
-    if lib is minitorch:
-        return bytes(minitorch.get_rng_state()._data)
-    return lib.get_rng_state().numpy().tobytes()
+def global_state(lib) -> str:
+    """A fingerprint of the global generator's state bytes."""
+    return fingerprint(lib.get_rng_state())
 
 
-def generator_state(lib, g) -> bytes | None:
-    if g is None:
-        return None
-    return bytes(g.get_state()._data) if lib is minitorch else g.get_state().numpy().tobytes()
+def generator_state(lib, g) -> str | None:
+    return None if g is None else fingerprint(g.get_state())
+
+
+def _torch_digests(torch, run, cases):
+    return [digest(run(torch, torch.utils.data, *case)) for case in cases]
+
+
+def same_as_torch(run, cases=((),)):
+    """``run(lib, lib.utils.data, *case)`` gives on minitorch what it gives on torch, for each case (compared by a
+    digest of the whole result: batches, seeds, state fingerprints)."""
+    for case, theirs in zip(cases, torch_answer(_torch_digests, run, cases), strict=True):
+        assert digest(run(minitorch, MD, *case)) == theirs, case
 
 
 class Probe:
@@ -174,18 +183,12 @@ def loader_epochs(lib, D, kind: str, n: int, batch_size: int, drop_last: bool, g
 @pytest.mark.parametrize("n", [1, 10, 100, 1000])
 @pytest.mark.parametrize("kind", KINDS)
 def test_loader_epochs_match_torch(kind, n):
-    torch = pytest.importorskip("torch")
-    for batch_size in (1, 3, 10, 64):
-        for drop_last in (False, True):
-            for gen_seed in (None, 5):
-                args = (kind, n, batch_size, drop_last, gen_seed)
-                assert loader_epochs(minitorch, MD, *args) == loader_epochs(torch, torch.utils.data, *args), args
+    same_as_torch(loader_epochs, [(kind, n, batch_size, drop_last, gen_seed) for batch_size in (1, 3, 10, 64)
+                                  for drop_last in (False, True) for gen_seed in (None, 5)])
 
 
 @pytest.mark.parametrize("n,batch_size", [(10, 1), (10, 3), (100, 10), (100, 7)])
 def test_partial_epoch_states_match_torch(n, batch_size):
-    torch = pytest.importorskip("torch")
-
     def run(lib, D, drop_last, gen_seed, k):
         lib.manual_seed(4)
         g = None if gen_seed is None else lib.Generator().manual_seed(gen_seed)
@@ -193,37 +196,23 @@ def test_partial_epoch_states_match_torch(n, batch_size):
         batches = [b.tolist() for b, _ in zip(it, range(k))]
         return batches, global_state(lib), generator_state(lib, g)
 
-    for drop_last in (False, True):
-        for gen_seed in (None, 5):
-            for k in range(n // batch_size + 2):
-                args = (drop_last, gen_seed, k)
-                assert run(minitorch, MD, *args) == run(torch, torch.utils.data, *args), args
+    same_as_torch(run, [(drop_last, gen_seed, k) for drop_last in (False, True) for gen_seed in (None, 5)
+                        for k in range(n // batch_size + 2)])
 
 
 def test_unbatched_and_iterable_loaders_match_torch():
-    torch = pytest.importorskip("torch")
-
-    class Stream(MD.IterableDataset):
-        def __iter__(self):
-            return iter(range(5))
-
-    class TorchStream(torch.utils.data.IterableDataset):
-        def __iter__(self):
-            return iter(range(5))
-
-    def run(lib, D, stream):
+    def run(lib, D):
+        stream = type("Stream", (D.IterableDataset,), {"__iter__": lambda self: iter(range(5))})()
         lib.manual_seed(8)
         order = [int(x) for x in D.DataLoader(list(range(20)), batch_size=None, shuffle=True)]
         seeds = [iter(D.DataLoader(stream))._base_seed for _ in range(2)]
         return order, seeds, global_state(lib)
 
-    assert run(minitorch, MD, Stream()) == run(torch, torch.utils.data, TorchStream())
+    same_as_torch(run)
 
 
 @pytest.mark.parametrize("n", [1, 7, 10, 100, 1000])
 def test_random_split_matches_torch(n):
-    torch = pytest.importorskip("torch")
-
     def run(lib, D, lengths, gen_seed):
         lib.manual_seed(99)
         g = lib.default_generator if gen_seed is None else lib.Generator().manual_seed(gen_seed)
@@ -233,16 +222,13 @@ def test_random_split_matches_torch(n):
             default = D.random_split(list(range(n)), lengths)
         return [list(s.indices) for s in explicit + default], global_state(lib), generator_state(lib, g)
 
-    for lengths in ([n], [0.5, 0.5], [0.3, 0.3, 0.4], [0.1] * 10, [n - n // 3, n // 3]):
-        for gen_seed in (None, 3):
-            assert run(minitorch, MD, lengths, gen_seed) == run(torch, torch.utils.data, lengths, gen_seed)
+    same_as_torch(run, [(lengths, gen_seed) for lengths in ([n], [0.5, 0.5], [0.3, 0.3, 0.4], [0.1] * 10,
+                                                            [n - n // 3, n // 3]) for gen_seed in (None, 3)])
 
 
 @pytest.mark.parametrize("n", [1, 10, 11, 100, 1000])
 def test_distributed_sampler_matches_torch(n):
-    torch = pytest.importorskip("torch")
-
-    def run(D, replicas, shuffle, drop_last, seed):
+    def run(lib, D, replicas, shuffle, drop_last, seed):
         out = []
         for rank in range(replicas):
             s = D.DistributedSampler(list(range(n)), num_replicas=replicas, rank=rank, shuffle=shuffle, seed=seed,
@@ -254,35 +240,30 @@ def test_distributed_sampler_matches_torch(n):
 
     minitorch.manual_seed(0)
     before = global_state(minitorch)
-    for replicas in (1, 2, 3, 4):
-        for shuffle in (True, False):
-            for drop_last in (False, True):
-                for seed in (0, 7):
-                    args = (replicas, shuffle, drop_last, seed)
-                    assert run(MD, *args) == run(torch.utils.data, *args), args
+    same_as_torch(run, [(replicas, shuffle, drop_last, seed) for replicas in (1, 2, 3, 4) for shuffle in (True, False)
+                        for drop_last in (False, True) for seed in (0, 7)])
     assert global_state(minitorch) == before  # its own generator only
 
 
-def test_numpy_seed_matches_torch_generate_state():
-    pytest.importorskip("torch")
+def _torch_generate_state(torch, cases):
     from torch.utils.data._utils.worker import _generate_state
+    return [_generate_state(base_seed, worker_id) for base_seed, worker_id in cases]
+
+
+def test_numpy_seed_matches_torch_generate_state():
     rng = random.Random(0)
     cases = [(0, 0), (2**63 - 1, 63), (2**32 - 1, 0), (2**32, 1)]
     cases += [(rng.randrange(2**63), rng.randrange(64)) for _ in range(500)]
     cases += [(rng.randrange(2**32), rng.randrange(4)) for _ in range(100)]
-    for base_seed, worker_id in cases:
-        expected = _generate_state(base_seed, worker_id)
+    for (base_seed, worker_id), expected in zip(cases, torch_answer(_torch_generate_state, cases), strict=True):
         assert numpy_seed(base_seed, worker_id) == expected == _generate_state_reference(base_seed, worker_id)
 
 
 def test_worker_seeds_match_torch():
-    torch = pytest.importorskip("torch")
-    assert probe_epochs(minitorch, MD, "minitorch") == probe_epochs(torch, torch.utils.data, "torch")
+    same_as_torch(lambda lib, D: probe_epochs(lib, D, lib.__name__))
 
 
 def test_shuffled_workers_match_torch():
-    torch = pytest.importorskip("torch")
-
     def run(lib, D):
         lib.manual_seed(5)
         loader = D.DataLoader(list(range(50)), batch_size=4, shuffle=True, num_workers=2, persistent_workers=True)
@@ -292,4 +273,4 @@ def test_shuffled_workers_match_torch():
             out.append((it._base_seed, [b.tolist() for b in it], global_state(lib)))
         return out
 
-    assert run(minitorch, MD) == run(torch, torch.utils.data)
+    same_as_torch(run)

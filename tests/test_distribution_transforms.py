@@ -10,16 +10,9 @@ import minitorch
 import minitorch.distributions as D
 from minitorch.autograd import gradcheck, gradgradcheck
 from minitorch.distributions import constraints, transforms as T
+from torch_answers import torch_answer
 
 f64 = np.float64
-
-
-def _torch():
-    return pytest.importorskip("torch")
-
-
-def _lib(name):
-    return _torch() if name == "torch" else minitorch
 
 
 def _mod(lib):
@@ -56,33 +49,33 @@ TRANSFORMS = {
 NOT_BIJECTIVE = {"Abs", "Softmax"}
 
 
+def _transform_run(lib, name):
+    """The transform ``name`` at its input: y, x recovered by the inverse, log|det J| (None where not
+    implemented), the gradient of sum(y) + sum(log|det J|), forward_shape and its facts."""
+    make, x = TRANSFORMS[name]
+    t = make(_mod(lib).transforms, lib)
+    x = lib.tensor(np.asarray(x, f64), requires_grad=True)
+    y = t(x)
+    try:
+        jacobian = t.log_abs_det_jacobian(x, y)
+    except NotImplementedError:
+        jacobian = None
+    (y.sum() if jacobian is None else y.sum() + jacobian.sum()).backward()
+    facts = (tuple(t.forward_shape(lib.Size(tuple(x.shape)))), t.bijective, t.domain.event_dim,
+             t.codomain.event_dim, repr(t))
+    return {"y": y, "x back": t.inv(y), "jacobian": jacobian, "grad": x.grad, "facts": facts}
+
+
 @pytest.mark.parametrize("name", TRANSFORMS)
 def test_transform_values_log_jacobians_and_shapes_match_torch(name):
-    torch = _torch()
-    make, x = TRANSFORMS[name]
-    tm, tt = make(T, minitorch), make(torch.distributions.transforms, torch)
-    xm = minitorch.tensor(np.asarray(x, f64), requires_grad=True)
-    xt = torch.tensor(np.asarray(x, f64), requires_grad=True)
-    ym, yt = tm(xm), tt(xt)
-    np.testing.assert_allclose(_np(ym), _np(yt), rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(_np(tm.inv(ym)), _np(xm), rtol=1e-7, atol=1e-9)
-    try:
-        jt = tt.log_abs_det_jacobian(xt, yt)
-    except NotImplementedError:
-        with pytest.raises(NotImplementedError):
-            tm.log_abs_det_jacobian(xm, ym)
-        jm, jt = ym * 0, yt * 0
-    else:
-        jm = tm.log_abs_det_jacobian(xm, ym)
-        np.testing.assert_allclose(_np(jm), _np(jt), rtol=1e-9, atol=1e-12)
-    (ym.sum() + jm.sum()).backward()
-    (yt.sum() + jt.sum()).backward()
-    np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-8, atol=1e-10)
-    shape = tuple(xm.shape)
-    assert tuple(tm.forward_shape(minitorch.Size(shape))) == tuple(tt.forward_shape(torch.Size(shape)))
-    assert tm.bijective == tt.bijective
-    assert (tm.domain.event_dim, tm.codomain.event_dim) == (tt.domain.event_dim, tt.codomain.event_dim)
-    assert repr(tm) == repr(tt)
+    mine, theirs = _transform_run(minitorch, name), torch_answer(_transform_run, name)
+    np.testing.assert_allclose(_np(mine["y"]), _np(theirs["y"]), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(_np(mine["x back"]), np.asarray(TRANSFORMS[name][1], f64), rtol=1e-7, atol=1e-9)
+    assert (mine["jacobian"] is None) == (theirs["jacobian"] is None)
+    if theirs["jacobian"] is not None:
+        np.testing.assert_allclose(_np(mine["jacobian"]), _np(theirs["jacobian"]), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(mine["grad"].numpy(), theirs["grad"].numpy(), rtol=1e-8, atol=1e-10)
+    assert mine["facts"] == theirs["facts"]
 
 
 @pytest.mark.parametrize("name", ["Sigmoid", "Tanh", "StickBreaking", "CorrCholesky", "Power"])
@@ -121,12 +114,17 @@ def test_biject_to_maps_into_the_constraint_and_matches_torch(constraint):
     u = minitorch.tensor(np.random.default_rng(0).normal(size=(4, 6)))
     assert bool(constraint.check(t(u)).all())
     np.testing.assert_allclose(t.inv(t(u)).numpy(), u.numpy(), rtol=1e-7, atol=1e-9)
-    torch = _torch()
-    tc = getattr(torch.distributions.constraints, repr(constraint).split("(")[0].lower().replace(
-        "greaterthan", "greater_than").replace("lessthan", "less_than").replace("independentconstraint", "real_vector")
-        .replace("corrcholesky", "corr_cholesky"), None)
-    if tc is not None and not callable(tc):
-        assert repr(t).replace("minitorch", "torch") == repr(torch.distributions.biject_to(tc))
+    name = repr(constraint).split("(")[0].lower().replace("greaterthan", "greater_than").replace(
+        "lessthan", "less_than").replace("independentconstraint", "real_vector").replace("corrcholesky", "corr_cholesky")
+    expected = torch_answer(_torch_biject_to, name)
+    if expected is not None:
+        assert repr(t).replace("minitorch", "torch") == expected
+
+
+def _torch_biject_to(torch, name):
+    """repr of torch's biject_to for its constraint ``name``; None where it has no such instance."""
+    constraint = getattr(torch.distributions.constraints, name, None)
+    return None if constraint is None or callable(constraint) else repr(torch.distributions.biject_to(constraint))
 
 
 def test_transform_to_and_unsupported_constraints():
@@ -138,10 +136,8 @@ def test_transform_to_and_unsupported_constraints():
     assert bool(constraints.positive_definite.check(L))
 
 
-@pytest.mark.parametrize("lib_name", ["minitorch", "torch"])
-def test_transformed_distribution_log_prob(lib_name):
+def test_transformed_distribution_log_prob(lib):
     """A LogNormal built by hand equals the library's LogNormal; its batch shape follows the transforms."""
-    lib = _lib(lib_name)
     L = _mod(lib)
     base = L.Normal(lib.tensor([0.0, 1.0], dtype=lib.float64), lib.tensor([1.0, 0.5], dtype=lib.float64))
     d = L.TransformedDistribution(base, [L.transforms.ExpTransform()])
@@ -157,21 +153,26 @@ def test_transformed_distribution_log_prob(lib_name):
                  .event_shape) == (4,)
 
 
-def test_generalized_pareto_matches_torch_in_float32():
-    torch = _torch()
+def _generalized_pareto(lib):
+    """A float32 GeneralizedPareto's log_prob, cdf, log survival function, icdf, moments, entropy and support."""
     args = ([0.0, 1.0, 0.0], [1.0, 2.0, 0.5], [0.1, -0.2, 0.0])
-    dm = D.GeneralizedPareto(*[minitorch.tensor(a, requires_grad=True) for a in args])
-    dt = torch.distributions.GeneralizedPareto(*[torch.tensor(a, requires_grad=True) for a in args])
-    v = [0.3, 2.0, 1.1]
-    for method in ("log_prob", "cdf", "log_survival_function"):
-        np.testing.assert_allclose(_np(getattr(dm, method)(minitorch.tensor(v))),
-                                   _np(getattr(dt, method)(torch.tensor(v))), rtol=1e-5, atol=1e-6)
-    p = [0.1, 0.5, 0.9]
-    np.testing.assert_allclose(_np(dm.icdf(minitorch.tensor(p))), _np(dt.icdf(torch.tensor(p))), rtol=1e-5)
-    for prop in ("mean", "variance", "mode"):
-        np.testing.assert_allclose(_np(getattr(dm, prop)), _np(getattr(dt, prop)), rtol=1e-5)
-    np.testing.assert_allclose(_np(dm.entropy()), _np(dt.entropy()), rtol=1e-6)
-    assert repr(dm.support).replace("minitorch", "torch") == repr(dt.support)
+    d = _mod(lib).GeneralizedPareto(*[lib.tensor(a, requires_grad=True) for a in args])
+    v = lib.tensor([0.3, 2.0, 1.1])
+    return ([getattr(d, method)(v) for method in ("log_prob", "cdf", "log_survival_function")],
+            d.icdf(lib.tensor([0.1, 0.5, 0.9])), [getattr(d, prop) for prop in ("mean", "variance", "mode")],
+            d.entropy(), repr(d.support).replace("minitorch", "torch"))
+
+
+def test_generalized_pareto_matches_torch_in_float32():
+    methods, icdf, moments, entropy, support = _generalized_pareto(minitorch)
+    their_methods, their_icdf, their_moments, their_entropy, their_support = torch_answer(_generalized_pareto)
+    for a, b in zip(methods, their_methods, strict=True):
+        np.testing.assert_allclose(_np(a), _np(b), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(_np(icdf), _np(their_icdf), rtol=1e-5)
+    for a, b in zip(moments, their_moments, strict=True):
+        np.testing.assert_allclose(_np(a), _np(b), rtol=1e-5)
+    np.testing.assert_allclose(_np(entropy), _np(their_entropy), rtol=1e-6)
+    assert support == their_support
 
 
 def test_kumaraswamy_mode_is_the_closed_form():
@@ -181,25 +182,29 @@ def test_kumaraswamy_mode_is_the_closed_form():
     assert np.isnan(mode[2])
 
 
+LOC, KAPPA = [0.5, -2.0, 1.0], [0.3, 2.0, 30.0]
+
+
+def _von_mises(lib):
+    """A VonMises, its log_prob at three points, variance, and the gradient of the summed log_prob."""
+    d = _mod(lib).VonMises(lib.tensor(LOC, dtype=lib.float64), lib.tensor(KAPPA, dtype=lib.float64,
+                                                                          requires_grad=True))
+    log_prob = d.log_prob(lib.tensor([1.0, -1.5, 1.2], dtype=lib.float64))
+    log_prob.sum().backward()
+    return d, (log_prob, d.variance, d.concentration.grad)
+
+
 def test_von_mises_matches_torch_and_samples_follow_the_density():
-    torch = _torch()
-    loc, k = [0.5, -2.0, 1.0], [0.3, 2.0, 30.0]
-    dm = D.VonMises(minitorch.tensor(loc, dtype=minitorch.float64), minitorch.tensor(k, dtype=minitorch.float64,
-                                                                                     requires_grad=True))
-    dt = torch.distributions.VonMises(torch.tensor(loc, dtype=torch.float64),
-                                      torch.tensor(k, dtype=torch.float64, requires_grad=True))
-    v = [1.0, -1.5, 1.2]
-    lm, lt = dm.log_prob(minitorch.tensor(v, dtype=minitorch.float64)), dt.log_prob(torch.tensor(v, dtype=torch.float64))
+    dm, (lm, variance, grad) = _von_mises(minitorch)
+    lt, their_variance, their_grad = torch_answer(lambda torch: _von_mises(torch)[1])
     np.testing.assert_allclose(_np(lm), _np(lt), rtol=1e-7)
-    np.testing.assert_allclose(_np(dm.variance), _np(dt.variance), rtol=1e-6)
-    lm.sum().backward()
-    lt.sum().backward()
-    np.testing.assert_allclose(dm.concentration.grad.numpy(), dt.concentration.grad.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(_np(variance), _np(their_variance), rtol=1e-6)
+    np.testing.assert_allclose(grad.numpy(), their_grad.numpy(), rtol=1e-6)
     minitorch.manual_seed(0)
     x = dm.sample((20000,)).numpy()
     assert x.min() >= -math.pi and x.max() < math.pi
     # the circular mean direction and resultant length E[cos(x - loc)] = I1(k) / I0(k) = 1 - variance
-    r = np.cos(x - np.array(loc)).mean(0)
+    r = np.cos(x - np.array(LOC)).mean(0)
     np.testing.assert_allclose(r, 1 - _np(dm.variance), atol=0.02)
 
 
@@ -210,13 +215,15 @@ def _relaxed(lib):
             L.RelaxedOneHotCategorical(t, logits=lib.tensor([[0.3, -1.0, 0.5]], dtype=lib.float64)))
 
 
+def _relaxed_log_probs(lib):
+    b, c = _relaxed(lib)
+    return (b.log_prob(lib.tensor([0.2, 0.9], dtype=lib.float64)),
+            c.log_prob(lib.tensor([[0.2, 0.3, 0.5]], dtype=lib.float64)))
+
+
 def test_relaxed_distributions_log_prob_matches_torch():
-    torch = _torch()
-    (bm, cm), (bt, ct) = _relaxed(minitorch), _relaxed(torch)
-    np.testing.assert_allclose(_np(bm.log_prob(minitorch.tensor([0.2, 0.9], dtype=minitorch.float64))),
-                               _np(bt.log_prob(torch.tensor([0.2, 0.9], dtype=torch.float64))), rtol=1e-10)
-    np.testing.assert_allclose(_np(cm.log_prob(minitorch.tensor([[0.2, 0.3, 0.5]], dtype=minitorch.float64))),
-                               _np(ct.log_prob(torch.tensor([[0.2, 0.3, 0.5]], dtype=torch.float64))), rtol=1e-10)
+    for a, b in zip(_relaxed_log_probs(minitorch), torch_answer(_relaxed_log_probs), strict=True):
+        np.testing.assert_allclose(_np(a), _np(b), rtol=1e-10)
 
 
 def test_relaxed_bernoulli_density_integrates_to_one():
@@ -252,9 +259,7 @@ def test_straight_through_sample_is_one_hot_with_the_probs_gradient():
     np.testing.assert_allclose(probs.grad.numpy(), 4 * (w.numpy() @ jac.T), rtol=1e-5)
 
 
-@pytest.mark.parametrize("lib_name", ["minitorch", "torch"])
-def test_mixture_same_family(lib_name):
-    lib = _lib(lib_name)
+def test_mixture_same_family(lib):
     L = _mod(lib)
     mix = L.Categorical(probs=lib.tensor([0.3, 0.7], dtype=lib.float64))
     comp = L.Normal(lib.tensor([-1.0, 2.0], dtype=lib.float64), lib.tensor([0.5, 1.5], dtype=lib.float64))
@@ -275,28 +280,31 @@ def test_mixture_same_family(lib_name):
 COV2 = np.array([[2.0, 0.5], [0.5, 1.0]])
 
 
+WISHART_PROPS = ("mean", "variance", "mode", "covariance_matrix", "precision_matrix", "scale_tril")
+
+
+def _wishart(lib, given):
+    """A Wishart given its ``given`` matrix: log_prob, entropy, properties, and the matrix's gradient of their sum
+    (its lower triangle for scale_tril: the upper one is not part of the parameter, and torch's gradient there
+    depends on its kernels)."""
+    a = lib.tensor(np.linalg.cholesky(COV2) if given == "scale_tril" else COV2, requires_grad=True)
+    d = _mod(lib).Wishart(lib.tensor([4.0, 5.0], dtype=lib.float64), **{given: a})
+    log_prob, entropy = d.log_prob(lib.tensor(np.array([[3.0, 0.2], [0.2, 1.5]]))), d.entropy()
+    props = [getattr(d, prop) for prop in WISHART_PROPS]
+    (log_prob.sum() + entropy.sum()).backward()
+    grad = np.tril(a.grad.numpy()) if given == "scale_tril" else a.grad.numpy()
+    return log_prob, entropy, props, grad
+
+
 @pytest.mark.parametrize("given", ["covariance_matrix", "precision_matrix", "scale_tril"])
 def test_wishart_matches_torch(given):
-    torch = _torch()
-    A = np.linalg.cholesky(COV2) if given == "scale_tril" else COV2
-    X = np.array([[3.0, 0.2], [0.2, 1.5]])
-
-    def make(lib, requires_grad):
-        L = _mod(lib)
-        a = lib.tensor(A, requires_grad=requires_grad)
-        return L.Wishart(lib.tensor([4.0, 5.0], dtype=lib.float64), **{given: a}), a
-
-    (dm, am), (dt, at) = make(minitorch, True), make(torch, True)
-    lm, lt = dm.log_prob(minitorch.tensor(X)), dt.log_prob(torch.tensor(X))
+    lm, em, props, grad = _wishart(minitorch, given)
+    lt, et, their_props, their_grad = torch_answer(_wishart, given)
     np.testing.assert_allclose(_np(lm), _np(lt), rtol=1e-10)
-    np.testing.assert_allclose(_np(dm.entropy()), _np(dt.entropy()), rtol=1e-10)
-    for prop in ("mean", "variance", "mode", "covariance_matrix", "precision_matrix", "scale_tril"):
-        np.testing.assert_allclose(_np(getattr(dm, prop)), _np(getattr(dt, prop)), rtol=1e-10, atol=1e-12)
-    (lm.sum() + dm.entropy().sum()).backward()
-    (lt.sum() + dt.entropy().sum()).backward()
-    # a scale_tril's upper triangle is not part of the parameter: torch's gradient there depends on its kernels
-    keep = np.tril if given == "scale_tril" else np.asarray
-    np.testing.assert_allclose(keep(am.grad.numpy()), keep(at.grad.numpy()), rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(_np(em), _np(et), rtol=1e-10)
+    for name, a, b in zip(WISHART_PROPS, props, their_props, strict=True):
+        np.testing.assert_allclose(_np(a), _np(b), rtol=1e-10, atol=1e-12, err_msg=name)
+    np.testing.assert_allclose(grad, their_grad, rtol=1e-8, atol=1e-12)
 
 
 def test_wishart_samples_and_bregman_entropy():
@@ -310,14 +318,21 @@ def test_wishart_samples_and_bregman_entropy():
         D.Wishart(minitorch.tensor(0.5), covariance_matrix=minitorch.tensor(COV2))
 
 
-def test_lkj_cholesky_log_prob_matches_torch_and_samples_are_correlation_factors():
-    torch = _torch()
+def _torch_lkj_samples(torch):
+    """For two concentrations, four of torch's LKJCholesky samples and its log_prob at them."""
     torch.manual_seed(0)
+    out = []
     for c in (0.5, 2.0):
-        dt = torch.distributions.LKJCholesky(3, torch.tensor(c, dtype=torch.float64))
-        L = dt.sample((4,))
+        d = torch.distributions.LKJCholesky(3, torch.tensor(c, dtype=torch.float64))
+        L = d.sample((4,))
+        out.append((L, d.log_prob(L)))
+    return out
+
+
+def test_lkj_cholesky_log_prob_matches_torch_and_samples_are_correlation_factors():
+    for c, (L, their_log_prob) in zip((0.5, 2.0), torch_answer(_torch_lkj_samples)):
         dm = D.LKJCholesky(3, minitorch.tensor(c, dtype=minitorch.float64))
-        np.testing.assert_allclose(_np(dm.log_prob(minitorch.tensor(L.numpy()))), _np(dt.log_prob(L)), rtol=1e-10)
+        np.testing.assert_allclose(_np(dm.log_prob(minitorch.tensor(L.numpy()))), _np(their_log_prob), rtol=1e-10)
     minitorch.manual_seed(0)
     x = D.LKJCholesky(3, 2.0).sample((20000,))
     assert bool(constraints.corr_cholesky.check(x).all())

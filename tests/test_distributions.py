@@ -11,19 +11,12 @@ from minitorch.autograd import gradcheck
 from minitorch.distributions._gamma_sampler import standard_gamma_grad
 from minitorch._ops.linalg.decompositions import cholesky, solve_triangular
 from minitorch._ops.elementwise.special import digamma, lgamma, polygamma
+from torch_answers import assert_matches, torch_answer
 
 f64 = np.float64
 COV = np.array([[2.0, 0.5, 0.1], [0.5, 1.0, -0.2], [0.1, -0.2, 1.5]])
 TRIL = np.linalg.cholesky(COV)
 MASK = np.tril(np.ones((3, 3)))
-
-
-def _torch():
-    return pytest.importorskip("torch")
-
-
-def _lib(name):
-    return _torch() if name == "torch" else minitorch
 
 
 def _t(lib, x, requires_grad=False):
@@ -118,44 +111,41 @@ def _np(x):
     return x.detach().numpy()
 
 
-def _same_or_both_raise(mt_value, torch_value):
-    """Both values (compared), or (None, None) when torch raises NotImplementedError and minitorch does too."""
+def _unless_not_implemented(value):
+    """``value()``, or None where it raises NotImplementedError."""
     try:
-        expected = torch_value()
+        return value()
     except NotImplementedError:
-        with pytest.raises(NotImplementedError):
-            mt_value()
-        return None, None
-    got = mt_value()
-    np.testing.assert_allclose(_np(got), _np(expected), rtol=1e-9, atol=1e-12)
-    return got, expected
+        return None
+
+
+def _values_and_gradients(lib, name):
+    """Shapes, log_prob, entropy and moments (None where not implemented), and the parameters' gradients of the
+    summed log_prob plus entropy."""
+    d, params = _make(name, lib, True)
+    log_prob = d.log_prob(_value(name, lib))
+    entropy = _unless_not_implemented(d.entropy)
+    props = () if name in NO_MOMENTS else ("mean", "variance", "stddev") + (
+        () if name in TORCH_MODE_DIFFERS else ("mode",))
+    moments = {prop: _unless_not_implemented(lambda: getattr(d, prop)) for prop in props}
+    (log_prob if entropy is None else log_prob + entropy).sum().backward()
+    return {"shapes": (tuple(d.batch_shape), tuple(d.event_shape)), "log_prob": log_prob, "entropy": entropy,
+            "moments": moments}, [p.grad for p in params]
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_values_and_log_prob_gradients_match_torch(name):
-    torch = _torch()
-    dm, pm = _make(name, minitorch, True)
-    dt, pt = _make(name, torch, True)
-    assert tuple(dm.batch_shape) == tuple(dt.batch_shape) == CASES[name][3]
-    assert tuple(dm.event_shape) == tuple(dt.event_shape) == CASES[name][4]
-    lm, lt = dm.log_prob(_value(name, minitorch)), dt.log_prob(_value(name, torch))
-    np.testing.assert_allclose(_np(lm), _np(lt), rtol=1e-9, atol=1e-12)
-    em, et = _same_or_both_raise(dm.entropy, dt.entropy)
-    if name not in NO_MOMENTS:
-        for prop in ("mean", "variance", "stddev") + (() if name in TORCH_MODE_DIFFERS else ("mode",)):
-            _same_or_both_raise(lambda: getattr(dm, prop), lambda: getattr(dt, prop))
-    if em is not None:
-        lm, lt = lm + em, lt + et
-    lm.sum().backward()
-    lt.sum().backward()
-    for a, b in zip(pm, pt):
-        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-7, atol=1e-10)
+    values, grads = _values_and_gradients(minitorch, name)
+    their_values, their_grads = torch_answer(_values_and_gradients, name)
+    assert values["shapes"] == (CASES[name][3], CASES[name][4])
+    assert_matches(values, their_values, rtol=1e-9, atol=1e-12)
+    assert_matches(grads, their_grads, rtol=1e-7, atol=1e-10)
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_repr_matches_torch(name):
-    torch = _torch()
-    assert repr(_make(name, minitorch)[0]) == repr(_make(name, torch)[0]).replace("torch.Size", "minitorch.Size")
+    expected = torch_answer(lambda torch, name: repr(_make(name, torch)[0]), name)
+    assert repr(_make(name, minitorch)[0]) == expected.replace("torch.Size", "minitorch.Size")
 
 
 def test_repr_of_scalar_parameters():
@@ -246,11 +236,14 @@ def _rsample_loss_grads(lib, name, n=20000):
 @pytest.mark.parametrize("name", ["Normal", "Uniform", "MVN_scale_tril", "Gamma", "Beta", "Dirichlet"])
 def test_rsample_gradients_match_torch(name):
     """Gradients of a Monte-Carlo loss E[|x|^2] through rsample: minitorch's and torch's estimates agree."""
-    torch = _torch()
     minitorch.manual_seed(0)
-    torch.manual_seed(0)
-    for a, b in zip(_rsample_loss_grads(minitorch, name), _rsample_loss_grads(torch, name)):
+    for a, b in zip(_rsample_loss_grads(minitorch, name), torch_answer(_seeded_rsample_loss_grads, name)):
         np.testing.assert_allclose(a, b, rtol=0.05, atol=0.15)  # a few standard errors
+
+
+def _seeded_rsample_loss_grads(lib, name):
+    lib.manual_seed(0)
+    return _rsample_loss_grads(lib, name)
 
 
 def test_rsample_gradient_is_exact_for_normal():
@@ -281,28 +274,28 @@ KL_PAIRS = {
 }
 
 
+def _kl_and_gradients(lib, name):
+    """KL(p || q) of the pair ``name`` and the gradients of its finite part's sum for every parameter (zeros for
+    one that gets no gradient, NaN read as 0)."""
+    leaves = []
+
+    def t(x):
+        leaf = _t(lib, x, True)
+        leaves.append(leaf)
+        return leaf
+
+    p, q = KL_PAIRS[name](lib.distributions, t)
+    kl = lib.distributions.kl_divergence(p, q)
+    lib.where(kl.isfinite(), kl, 0.0).sum().backward()
+    return kl, [np.zeros(tuple(a.shape)) if a.grad is None else np.nan_to_num(a.grad.numpy()) for a in leaves]
+
+
 @pytest.mark.parametrize("name", KL_PAIRS)
 def test_kl_divergence_matches_torch(name):
-    torch = _torch()
-    leaves = {"minitorch": [], "torch": []}
-
-    def maker(lib, key):
-        def t(x):
-            leaf = _t(lib, x, True)
-            leaves[key].append(leaf)
-            return leaf
-        return t
-
-    pm, qm = KL_PAIRS[name](D, maker(minitorch, "minitorch"))
-    pt, qt = KL_PAIRS[name](torch.distributions, maker(torch, "torch"))
-    km, kt = D.kl_divergence(pm, qm), torch.distributions.kl_divergence(pt, qt)
+    km, grads = _kl_and_gradients(minitorch, name)
+    kt, their_grads = torch_answer(_kl_and_gradients, name)
     np.testing.assert_allclose(_np(km), _np(kt), rtol=1e-9, atol=1e-12)
-    finite_m, finite_t = km.isfinite(), kt.isfinite()
-    minitorch.where(finite_m, km, 0.0).sum().backward()
-    torch.where(finite_t, kt, 0.0).sum().backward()
-    for a, b in zip(leaves["minitorch"], leaves["torch"]):
-        ga = np.zeros(a.shape) if a.grad is None else np.nan_to_num(a.grad.numpy())
-        gb = np.zeros(tuple(b.shape)) if b.grad is None else np.nan_to_num(b.grad.numpy())
+    for ga, gb in zip(grads, their_grads, strict=True):
         np.testing.assert_allclose(ga, gb, rtol=1e-7, atol=1e-10)
 
 
@@ -325,11 +318,9 @@ def test_kl_dispatch_and_register_kl():
     assert float(D.kl_divergence(D.Normal(0.0, 1.0), D.Normal(1.0, 1.0))) == pytest.approx(0.5)
 
 
-@pytest.mark.parametrize("lib_name", ["minitorch", "torch"])
-def test_parameter_and_support_validation(lib_name):
-    lib = _lib(lib_name)
+def test_parameter_and_support_validation(lib):
     L = lib.distributions
-    size = "torch.Size" if lib_name == "torch" else "minitorch.Size"
+    size = f"{lib.__name__}.Size"
     with pytest.raises(ValueError, match=r"Expected parameter scale \(Tensor of shape \(2,\)\) of distribution "
                                          r"Normal\(loc: " + size + r"\(\[2\]\), scale: " + size + r"\(\[2\]\)\) to "
                                          r"satisfy the constraint GreaterThan\(lower_bound=0.0\), but found invalid "
@@ -384,25 +375,27 @@ def test_expand(name):
 
 @pytest.mark.parametrize("name", ["Bernoulli_probs", "Categorical_probs", "OneHotCategorical"])
 def test_enumerate_support_matches_torch(name):
-    torch = _torch()
     for expand in (True, False):
         a = _make(name, minitorch)[0].enumerate_support(expand)
-        b = _make(name, torch)[0].enumerate_support(expand)
+        b = torch_answer(lambda torch, name, expand: _make(name, torch)[0].enumerate_support(expand), name, expand)
         np.testing.assert_array_equal(a.numpy(), b.numpy())
         assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
 
 
-def test_special_functions_match_torch():
-    torch = _torch()
-    x = np.array([1e-3, 0.1, 0.5, 1.0, 1.5, 2.7, 5.0, 9.9, 10.0, 33.3, 150.0, 1e4, -0.3, -2.5])
-    np.testing.assert_allclose(lgamma(minitorch.tensor(x)).numpy(), torch.lgamma(torch.tensor(x)).numpy(),
-                               rtol=1e-13, atol=1e-13)
-    np.testing.assert_allclose(digamma(minitorch.tensor(x)).numpy(), torch.digamma(torch.tensor(x)).numpy(),
-                               rtol=1e-12, atol=1e-12)
+def _special_functions(torch, x):
     pos = x[x > 0]
-    for n in (1, 2, 3):  # torch's trigamma is accurate to about 1e-9 only
-        np.testing.assert_allclose(polygamma(n, minitorch.tensor(pos)).numpy(),
-                                   torch.polygamma(n, torch.tensor(pos)).numpy(), rtol=1e-8)
+    return (torch.lgamma(torch.tensor(x)), torch.digamma(torch.tensor(x)),
+            [torch.polygamma(n, torch.tensor(pos)) for n in (1, 2, 3)])
+
+
+def test_special_functions_match_torch():
+    x = np.array([1e-3, 0.1, 0.5, 1.0, 1.5, 2.7, 5.0, 9.9, 10.0, 33.3, 150.0, 1e4, -0.3, -2.5])
+    their_lgamma, their_digamma, their_polygamma = torch_answer(_special_functions, x)
+    np.testing.assert_allclose(lgamma(minitorch.tensor(x)).numpy(), their_lgamma.numpy(), rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(digamma(minitorch.tensor(x)).numpy(), their_digamma.numpy(), rtol=1e-12, atol=1e-12)
+    pos = x[x > 0]
+    for n, theirs in zip((1, 2, 3), their_polygamma):  # torch's trigamma is accurate to about 1e-9 only
+        np.testing.assert_allclose(polygamma(n, minitorch.tensor(pos)).numpy(), theirs.numpy(), rtol=1e-8)
     assert lgamma(minitorch.tensor([1.5], dtype=minitorch.float32)).dtype == minitorch.float32
 
 
@@ -437,12 +430,16 @@ def test_standard_gamma_gradient():
     h = 1e-6
     fd = -(P(1 + h, x) - P(1 - h, x)) / (2 * h) / np.exp(-x)
     np.testing.assert_allclose(standard_gamma_grad(np.ones(5), x), fd, rtol=1e-6)
-    torch = pytest.importorskip("torch")
     alpha = np.array([0.05, 0.5, 2.5, 10.0, 100.0, 1000.0])
-    samples = torch._standard_gamma(torch.tensor(alpha).repeat(50, 1))
+    samples, theirs = torch_answer(_torch_standard_gamma_grad, alpha)
     ours = standard_gamma_grad(np.broadcast_to(alpha, samples.shape), samples.numpy())
-    theirs = torch._standard_gamma_grad(torch.tensor(alpha).repeat(50, 1), samples).numpy()
-    np.testing.assert_allclose(ours, theirs, rtol=3e-3)
+    np.testing.assert_allclose(ours, theirs.numpy(), rtol=3e-3)
+
+
+def _torch_standard_gamma_grad(torch, alpha):
+    """torch's gamma samples for ``alpha`` (50 rows) and its reparameterised gradient at them."""
+    samples = torch._standard_gamma(torch.tensor(alpha).repeat(50, 1))
+    return samples, torch._standard_gamma_grad(torch.tensor(alpha).repeat(50, 1), samples)
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -497,17 +494,14 @@ NEW_KL_PAIRS = {  # name: (p's parameters, q's parameters)
 
 @pytest.mark.parametrize("name", NEW_KL_PAIRS)
 def test_kl_divergence_of_the_new_pairs_matches_torch(name):
-    torch = _torch()
+    np.testing.assert_allclose(_np(_new_pair_kl(minitorch, name)), _np(torch_answer(_new_pair_kl, name)), rtol=1e-9)
+
+
+def _new_pair_kl(lib, name):
     a, b = NEW_KL_PAIRS[name]
-
-    def kl(lib):
-        L = D if lib is minitorch else lib.distributions
-        make = getattr(L, name)
-        p = make(*[_t(lib, x, True) for x in a])
-        return L.kl_divergence(p, make(*[_t(lib, x) for x in b]))
-
-    km, kt = kl(minitorch), kl(torch)
-    np.testing.assert_allclose(_np(km), _np(kt), rtol=1e-9)
+    make = getattr(lib.distributions, name)
+    p = make(*[_t(lib, x, True) for x in a])
+    return lib.distributions.kl_divergence(p, make(*[_t(lib, x) for x in b]))
 
 
 def test_exponential_family_entropy_and_kl_by_bregman_divergence():

@@ -6,12 +6,8 @@ import numpy as np
 import pytest
 
 import minitorch
-from op_helper import check_error, floats, helper_test_op
-
-try:
-    import torch
-except ImportError:
-    torch = None
+from op_helper import check_error, check_module_facts, check_module_run, floats, helper_test_op
+from torch_answers import torch_answer
 
 
 def F(lib):
@@ -293,29 +289,14 @@ MODULE_RUNS = {
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_repr_parameters_and_state_dict_match_torch(name):
-    pytest.importorskip("torch")
-    m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
-    assert repr(m) == repr(t)
-    assert [(k, tuple(p.shape)) for k, p in m.named_parameters()] == \
-        [(k, tuple(p.shape)) for k, p in t.named_parameters()]
-    assert list(m.state_dict()) == list(t.state_dict())
-    for attr in ("kernel_size", "stride", "padding", "dilation", "output_padding", "output_size", "norm_type",
-                 "ceil_mode", "return_indices", "groups", "num_features", "momentum", "value"):
-        if hasattr(t, attr):
-            assert getattr(m, attr) == getattr(t, attr), attr
+    check_module_facts(MODULES[name], ("kernel_size", "stride", "padding", "dilation", "output_padding",
+                                       "output_size", "norm_type", "ceil_mode", "return_indices", "groups",
+                                       "num_features", "momentum", "value"))
 
 
 @pytest.mark.parametrize("name", sorted(MODULE_RUNS))
 def test_module_forward_and_parameter_gradients_match_torch(name):
-    pytest.importorskip("torch")
-    m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
-    for (_, p), (_, q) in zip(m.named_parameters(), t.named_parameters()):
-        q.data.copy_(torch.tensor(p.detach().numpy()))
-    helper_test_op(MODULE_RUNS[name], lambda lib, *xs: t(*xs), lambda lib, *xs: m(*xs), check_node=False)
-    for (k, p), (_, q) in zip(m.named_parameters(), t.named_parameters()):
-        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), atol=1e-4, rtol=1e-4, err_msg=k)
-    for (k, b), (_, c) in zip(m.named_buffers(), t.named_buffers()):
-        np.testing.assert_allclose(b.numpy(), c.numpy(), atol=1e-5, rtol=1e-5, err_msg=k)
+    check_module_run(MODULES[name], MODULE_RUNS[name])
 
 
 def test_same_padding_in_the_other_padding_modes():
@@ -376,21 +357,23 @@ LAZY = {
 }
 
 
+def _lazy_run(lib, name, x):
+    """The lazy module's repr and parameters' reprs before a first call on ``x``; after it, its class, repr,
+    output shape and state_dict shapes."""
+    m = LAZY[name][0](lib.nn)
+    before = (repr(m), [repr(p) for p in m.parameters()])
+    out = m(lib.tensor(x))
+    return before, (type(m).__name__, repr(m), tuple(out.shape),
+                    [(k, tuple(v.shape)) for k, v in m.state_dict().items()])
+
+
 @pytest.mark.parametrize("name", sorted(LAZY))
 def test_lazy_module_infers_shapes_and_becomes_its_eager_class(name):
-    pytest.importorskip("torch")
-    make, shape = LAZY[name]
-    m, t = make(minitorch.nn), make(torch.nn)
-    assert repr(m) == repr(t)
-    assert [repr(p) for p in m.parameters()] == [repr(p) for p in t.parameters()]
-    assert m.has_uninitialized_params()
-    x = floats(shape)
-    out = m(minitorch.tensor(x))
-    t(torch.tensor(x))
-    assert type(m).__name__ == type(t).__name__ and repr(m) == repr(t)
-    assert tuple(out.shape) == tuple(t(torch.tensor(x)).shape)
-    assert [(k, tuple(v.shape)) for k, v in m.state_dict().items()] == \
-        [(k, tuple(v.shape)) for k, v in t.state_dict().items()]
+    x = floats(LAZY[name][1])
+    assert LAZY[name][0](minitorch.nn).has_uninitialized_params()
+    assert _lazy_run(minitorch, name, x) == torch_answer(_lazy_run, name, x)
+    m = LAZY[name][0](minitorch.nn)
+    m(minitorch.tensor(x))
     assert all(p.requires_grad for p in m.parameters())
 
 

@@ -10,12 +10,8 @@ import pytest
 
 import minitorch
 import minitorch.nn.functional as MF
-from op_helper import check_error, floats, helper_test_op
-
-try:
-    import torch
-except ImportError:
-    torch = None
+from op_helper import check_error, check_module_facts, check_module_run, floats, helper_test_op
+from torch_answers import torch_answer
 
 
 def F(lib):
@@ -107,21 +103,20 @@ def test_kl_div_mean_warns_as_torch():
     assert abs(out.item()) < 1e-6  # equal distributions: no divergence
 
 
+def _instance_norm_runs(lib, x):
+    """InstanceNorm1d tracking running stats: two training calls, the running stats, then eval on the batch and on
+    one sample."""
+    m = lib.nn.InstanceNorm1d(2, track_running_stats=True)
+    out = [m(lib.tensor(x)).detach().numpy() for _ in range(2)] + [m.running_mean.numpy(), m.running_var.numpy()]
+    m.eval()
+    return out + [m(lib.tensor(x)).detach().numpy(), m(lib.tensor(x[0])).detach().numpy()]
+
+
 def test_instance_norm_updates_running_stats_like_torch():
-    pytest.importorskip("torch")
     x = floats((3, 2, 6))
-    m, t = minitorch.nn.InstanceNorm1d(2, track_running_stats=True), torch.nn.InstanceNorm1d(2,
-                                                                                          track_running_stats=True)
-    for _ in range(2):
-        np.testing.assert_allclose(m(minitorch.tensor(x)).detach().numpy(), t(torch.tensor(x)).detach().numpy(),
-                                   atol=1e-5)
-    np.testing.assert_allclose(m.running_mean.numpy(), t.running_mean.numpy(), atol=1e-6)
-    np.testing.assert_allclose(m.running_var.numpy(), t.running_var.numpy(), atol=1e-6)
-    m.eval(), t.eval()
-    np.testing.assert_allclose(m(minitorch.tensor(x)).numpy(), t(torch.tensor(x)).detach().numpy(), atol=1e-5)
-    unbatched = x[0]
-    np.testing.assert_allclose(m(minitorch.tensor(unbatched)).numpy(), t(torch.tensor(unbatched)).detach().numpy(),
-                               atol=1e-5)
+    for a, b, atol in zip(_instance_norm_runs(minitorch, x), torch_answer(_instance_norm_runs, x),
+                          (1e-5, 1e-5, 1e-6, 1e-6, 1e-5, 1e-5), strict=True):
+        np.testing.assert_allclose(a, b, atol=atol)
 
 
 # ---- modules -----------------------------------------------------------------------------------------------
@@ -160,25 +155,10 @@ MODULES = {
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_repr_parameters_and_state_dict_match_torch(name):
-    pytest.importorskip("torch")
-    m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
-    assert repr(m) == repr(t)
-    assert [(k, tuple(p.shape)) for k, p in m.named_parameters()] == \
-        [(k, tuple(p.shape)) for k, p in t.named_parameters()]
-    assert list(m.state_dict()) == list(t.state_dict())
-    for k, v in t.state_dict().items():  # deterministic initial values agree (ones, zeros, PReLU's init)
-        if not name.startswith("Bilinear"):
-            np.testing.assert_allclose(m.state_dict()[k].numpy(), v.numpy())
-    for attr in ("reduction", "margin", "eps", "p", "swap", "full", "log_input", "log_target", "dim", "norm",
-                 "keepdim", "padding", "value", "lambd", "upscale_factor", "downscale_factor", "kernel_size",
-                 "stride", "output_size", "normalized_shape", "num_features", "affine", "track_running_stats"):
-        if hasattr(t, attr):
-            assert getattr(m, attr) == getattr(t, attr), attr
-
-
-def _copy_params(m, t):
-    for (_, p), (_, q) in zip(m.named_parameters(), t.named_parameters()):
-        q.data.copy_(torch.tensor(p.detach().numpy()))
+    check_module_facts(MODULES[name], (
+        "reduction", "margin", "eps", "p", "swap", "full", "log_input", "log_target", "dim", "norm", "keepdim",
+        "padding", "value", "lambd", "upscale_factor", "downscale_factor", "kernel_size", "stride", "output_size",
+        "normalized_shape", "num_features", "affine", "track_running_stats"))
 
 
 MODULE_RUNS = {
@@ -191,12 +171,7 @@ MODULE_RUNS = {
 
 @pytest.mark.parametrize("name", sorted(MODULE_RUNS))
 def test_module_forward_and_parameter_gradients_match_torch(name):
-    pytest.importorskip("torch")
-    m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
-    _copy_params(m, t)
-    helper_test_op(MODULE_RUNS[name], lambda lib, *xs: t(*xs), lambda lib, *xs: m(*xs), check_node=False)
-    for (k, p), (_, q) in zip(m.named_parameters(), t.named_parameters()):
-        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), atol=1e-4, rtol=1e-4, err_msg=k)
+    check_module_run(MODULES[name], MODULE_RUNS[name])
 
 
 def test_parameter_initialisation_distributions():

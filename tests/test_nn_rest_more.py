@@ -10,14 +10,8 @@ import pytest
 import minitorch
 import minitorch.nn.functional as MF
 from minitorch.autograd import gradcheck
-from op_helper import check_error, floats, helper_test_op, ints
-
-try:
-    import torch
-except ImportError:
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="compares with torch")
+from op_helper import check_error, check_module_facts, floats, helper_test_op, ints
+from torch_answers import torch_answer
 
 
 def F(lib):
@@ -227,7 +221,6 @@ def test_rrelu_training_draws_slopes_for_the_negative_part():
     assert minitorch.rrelu_(y, 0.1, 0.3, True) is y and np.allclose(y.numpy(), ys)
 
 
-@needs_torch
 def test_rrelu_in_eval_matches_torch_and_in_place_forms():
     helper_test_op([(3, 5)], lambda lib, x: (F(lib).rrelu(x), F(lib).rrelu_(x * 1, 0.2, 0.5),
                                              F(lib).elu_(x * 1, 0.5), F(lib).celu_(x * 1), F(lib).selu_(x * 1),
@@ -479,27 +472,30 @@ MODULES = {
 }
 
 
-@needs_torch
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_repr_and_state_dict_keys_match_torch(name):
-    m, t = MODULES[name](minitorch.nn), MODULES[name](torch.nn)
-    assert repr(m) == repr(t)
-    assert list(m.state_dict()) == list(t.state_dict())
+    check_module_facts(MODULES[name])
 
 
-@needs_torch
+def _linear_cross_entropy(lib, params, x, t):
+    """LinearCrossEntropyLoss with ``params``: the loss, and the gradients of the input and the linear weight."""
+    m = _set_params(lib, lib.nn.LinearCrossEntropyLoss(3, 4, out_features=(2,), bias=True, label_smoothing=0.1),
+                    params)
+    x = lib.tensor(x, requires_grad=True)
+    loss = m(x, lib.tensor(t))
+    loss.backward()
+    return loss.item(), x.grad.numpy(), m.linear.weight.grad.numpy()
+
+
 def test_linear_cross_entropy_module_matches_torch():
-    tm = torch.nn.LinearCrossEntropyLoss(3, 4, out_features=(2,), bias=True, label_smoothing=0.1)
-    mm = minitorch.nn.LinearCrossEntropyLoss(3, 4, out_features=(2,), bias=True, label_smoothing=0.1)
-    _copy_params(mm, tm)
-    x, t = floats((5, 3)), ints((5, 2), 0, 4)
-    xt, xm = torch.tensor(x, requires_grad=True), minitorch.tensor(x, requires_grad=True)
-    lt, lm = tm(xt, torch.tensor(t)), mm(xm, minitorch.tensor(t))
-    assert lm.item() == pytest.approx(lt.item(), rel=1e-5)
-    lt.backward()
-    lm.backward()
-    np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(mm.linear.weight.grad.numpy(), tm.linear.weight.grad.numpy(), rtol=1e-4, atol=1e-6)
+    minitorch.manual_seed(0)
+    params = _params(minitorch.nn.LinearCrossEntropyLoss(3, 4, out_features=(2,), bias=True, label_smoothing=0.1))
+    args = params, floats((5, 3)), ints((5, 2), 0, 4)
+    loss, grad, weight_grad = _linear_cross_entropy(minitorch, *args)
+    their_loss, their_grad, their_weight_grad = torch_answer(_linear_cross_entropy, *args)
+    assert loss == pytest.approx(their_loss, rel=1e-5)
+    np.testing.assert_allclose(grad, their_grad, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(weight_grad, their_weight_grad, rtol=1e-4, atol=1e-6)
 
 
 def test_nllloss2d_is_a_deprecated_nllloss():
@@ -510,58 +506,63 @@ def test_nllloss2d_is_a_deprecated_nllloss():
     np.testing.assert_allclose(loss(x, t).item(), MF.nll_loss(x, t, ignore_index=1).item())
 
 
-def _copy_params(mm, tm):
-    for (name, p), (tname, q) in zip(mm.named_parameters(), tm.named_parameters()):
-        assert name == tname
-        p._data[...] = q.detach().numpy()
+def _params(module) -> list:
+    return [p.detach().numpy().copy() for p in module.parameters()]
 
 
-@needs_torch
+def _set_params(lib, module, params):
+    """``module`` with its parameters set to the arrays ``params``."""
+    with lib.no_grad():
+        for p, values in zip(module.parameters(), params, strict=True):
+            p.copy_(lib.tensor(values))
+    return module
+
+
+def _adaptive_log_softmax(lib, params, x, t, head_bias):
+    """AdaptiveLogSoftmaxWithLoss with ``params``: output, the gradients of the loss, log_prob; then, with a head
+    that prefers the tail clusters for half the rows (predict must refine them), predict and a single row."""
+    m = _set_params(lib, lib.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias),
+                    params)
+    x = lib.tensor(x, requires_grad=True)
+    out = m(x, lib.tensor(t))
+    out.loss.backward()
+    answer = {"fields": out._fields, "output": out.output, "x grad": x.grad, "grads": [p.grad for p in m.parameters()],
+              "log_prob": m.log_prob(x)}
+    with lib.no_grad():
+        m.head.weight[4:] *= 0
+        m.head.weight[5, :8] += 2.0
+    single = m(x[0], lib.tensor(t[4]))
+    return {**answer, "predict": m.predict(x), "single": (tuple(single.output.shape), single.output.item())}
+
+
 @pytest.mark.parametrize("head_bias", [False, True])
 def test_adaptive_log_softmax_matches_torch(head_bias):
-    torch.manual_seed(0)  # (the predict check below needs rows that go to the tail: fixed weights and inputs)
-    tm = torch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias)
-    mm = minitorch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias)
-    _copy_params(mm, tm)
-    x = np.random.default_rng(0).uniform(-2, 2, (8, 16)).astype(np.float32)
-    t = np.array([0, 3, 5, 9, 12, 19, 2, 16])
-    xt, xm = torch.tensor(x, requires_grad=True), minitorch.tensor(x, requires_grad=True)
-    out_t, out_m = tm(xt, torch.tensor(t)), mm(xm, minitorch.tensor(t))
-    assert out_m._fields == ("output", "loss")
-    np.testing.assert_allclose(out_m.output.detach().numpy(), out_t.output.detach().numpy(), rtol=1e-5, atol=1e-6)
-    out_t.loss.backward()
-    out_m.loss.backward()
-    np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-6)
-    for p, q in zip(mm.parameters(), tm.parameters()):
-        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-4, atol=1e-6)
-    np.testing.assert_allclose(mm.log_prob(xm).detach().numpy(), tm.log_prob(xt).detach().numpy(), rtol=1e-5,
-                               atol=1e-5)
-    with torch.no_grad():  # make the head prefer the tail clusters for half the rows: predict must refine them
-        tm.head.weight[4:] *= 0
-        tm.head.weight[5, :8] += 2.0
-    _copy_params(mm, tm)
-    predicted = mm.predict(xm).numpy()
-    assert np.array_equal(predicted, tm.predict(xt).numpy()) and (predicted >= 4).any() and (predicted < 4).any()
-    single_t, single_m = tm(xt[0], torch.tensor(t[4])), mm(xm[0], minitorch.tensor(t[4]))
-    assert tuple(single_m.output.shape) == () and single_m.output.item() == pytest.approx(single_t.output.item(),
-                                                                                           rel=1e-5)
+    minitorch.manual_seed(0)  # (the predict check needs rows that go to the tail: fixed weights and inputs)
+    params = _params(minitorch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [4, 10, 15], div_value=2.0, head_bias=head_bias))
+    args = params, np.random.default_rng(0).uniform(-2, 2, (8, 16)).astype(np.float32), \
+        np.array([0, 3, 5, 9, 12, 19, 2, 16]), head_bias
+    mine, theirs = _adaptive_log_softmax(minitorch, *args), torch_answer(_adaptive_log_softmax, *args)
+    assert mine["fields"] == theirs["fields"] == ("output", "loss")
+    np.testing.assert_allclose(mine["output"].detach().numpy(), theirs["output"].numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(mine["x grad"].numpy(), theirs["x grad"].numpy(), rtol=1e-4, atol=1e-6)
+    for p, q in zip(mine["grads"], theirs["grads"], strict=True):
+        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(mine["log_prob"].detach().numpy(), theirs["log_prob"].numpy(), rtol=1e-5, atol=1e-5)
+    predicted = mine["predict"].numpy()
+    assert np.array_equal(predicted, theirs["predict"].numpy()) and (predicted >= 4).any() and (predicted < 4).any()
+    assert mine["single"][0] == () == theirs["single"][0]
+    assert mine["single"][1] == pytest.approx(theirs["single"][1], rel=1e-5)
 
 
 @pytest.mark.parametrize("call", [
-    lambda nn: nn.AdaptiveLogSoftmaxWithLoss(8, 10, []),
-    lambda nn: nn.AdaptiveLogSoftmaxWithLoss(8, 10, [5, 3]),
-    lambda nn: nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 10]),
-    lambda nn: nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3])(nn.Parameter(minitorch.ones(2, 8)) if nn is minitorch.nn
-                                                         else torch.ones(2, 8), None),
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(8, 10, []),
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [5, 3]),
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 10]),
+    lambda lib: lib.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3])(
+        lib.nn.Parameter(lib.ones(2, 8)) if lib is minitorch else lib.ones(2, 8), None),
 ])
 def test_adaptive_log_softmax_errors(call):
-    if torch is None:
-        pytest.skip("compares with torch")
-    with pytest.raises(Exception) as mt_err:
-        call(minitorch.nn)
-    with pytest.raises(Exception) as th_err:
-        call(torch.nn)
-    assert type(mt_err.value) is type(th_err.value) and str(mt_err.value) == str(th_err.value)
+    check_error(call)
 
 
 def test_adaptive_log_softmax_target_range_error():

@@ -10,7 +10,6 @@ import pytest
 
 from op_helper import bools, floats, helper_test_op, ints
 
-pytest.importorskip("torch")
 
 f32, f64, f16 = np.float32, np.float64, np.float16
 

@@ -12,8 +12,9 @@ import pytest
 
 import minitorch
 import minitorch.optim  # binds minitorch.optim, as torch.optim is bound in torch
-from test_optim import _param, _steps
-from test_optim_more import _compare, _trajectory
+from test_optim import _param, _steps, assert_same_run, torch_run
+from test_optim_more import _trajectory
+from torch_answers import torch_answer
 
 
 def test_adafactor_first_step_by_hand(lib):
@@ -46,11 +47,10 @@ def test_adafactor_factored_matrix_step_by_hand(lib):
                                     {"lr": 0.05, "eps": (1e-3, 1e-2), "d": 1.5, "beta2_decay": -0.5}])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_adafactor_matches_torch(kwargs, dtype):
-    torch = pytest.importorskip("torch")
     ours, ours_opt = _trajectory(minitorch, "Adafactor", kwargs, dtype=dtype)
-    theirs, their_opt = _trajectory(torch, "Adafactor", kwargs, dtype=dtype)
+    expected = torch_answer(torch_run, _trajectory, "Adafactor", kwargs, 30, dtype)
     rtol, atol = (1e-5, 1e-6) if dtype == np.float32 else (1e-12, 1e-13)
-    _compare(ours, ours_opt, theirs, their_opt, rtol=rtol, atol=atol)
+    assert_same_run(ours, ours_opt, expected, rtol=rtol, atol=atol)
 
 
 def _run(lib, name, shapes, kwargs, steps=8, dtype=np.float32):
@@ -63,11 +63,10 @@ def _run(lib, name, shapes, kwargs, steps=8, dtype=np.float32):
 
 
 def test_adafactor_batched_and_scalar_parameters_match_torch():
-    torch = pytest.importorskip("torch")
     shapes = [(2, 3, 4), ()]
     ours, ours_opt = _run(minitorch, "Adafactor", shapes, {"lr": 0.05})
-    theirs, their_opt = _run(torch, "Adafactor", shapes, {"lr": 0.05})
-    _compare(ours, ours_opt, theirs, their_opt, rtol=1e-5, atol=1e-6)
+    expected = torch_answer(torch_run, _run, "Adafactor", shapes, {"lr": 0.05})
+    assert_same_run(ours, ours_opt, expected, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("kwargs", [{"lr": 0.02},
@@ -76,12 +75,11 @@ def test_adafactor_batched_and_scalar_parameters_match_torch():
                                     {"lr": 0.02, "momentum": 0.5, "ns_steps": 3, "adjust_lr_fn": "original"}])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_muon_matches_torch(kwargs, dtype):
-    torch = pytest.importorskip("torch")
     shapes = [(4, 3), (3, 5), (6, 6)]  # tall, wide and square
     ours, ours_opt = _run(minitorch, "Muon", shapes, kwargs, dtype=dtype)
-    theirs, their_opt = _run(torch, "Muon", shapes, kwargs, dtype=dtype)
+    expected = torch_answer(torch_run, _run, "Muon", shapes, kwargs, 8, dtype)
     # the Newton-Schulz iteration runs in bfloat16 in both: they agree to the last float32 digits
-    _compare(ours, ours_opt, theirs, their_opt, rtol=1e-5, atol=1e-6)
+    assert_same_run(ours, ours_opt, expected, rtol=1e-5, atol=1e-6)
 
 
 def test_muon_update_is_nearly_orthogonal(lib):
@@ -139,13 +137,17 @@ def test_sparse_adam_raises_on_dense_gradients(lib):
 
 @pytest.mark.parametrize("name,shape", [("Adafactor", (1,)), ("Muon", (1, 1)), ("SparseAdam", (1,))])
 def test_defaults_match_torch(name, shape):
-    torch = pytest.importorskip("torch")
     values = np.ones(shape).tolist()
     ours = getattr(minitorch.optim, name)([_param(minitorch, values)])
-    theirs = getattr(torch.optim, name)([_param(torch, values)])
-    assert ours.defaults == theirs.defaults and list(ours.defaults) == list(theirs.defaults)
-    assert ours.state_dict()["param_groups"] == theirs.state_dict()["param_groups"]
-    assert repr(ours) == repr(theirs)
+    defaults, groups, text = torch_answer(_torch_defaults, name, values)
+    assert ours.defaults == defaults and list(ours.defaults) == list(defaults)
+    assert ours.state_dict()["param_groups"] == groups
+    assert repr(ours) == text
+
+
+def _torch_defaults(torch, name, values):
+    opt = getattr(torch.optim, name)([_param(torch, values)])
+    return opt.defaults, opt.state_dict()["param_groups"], repr(opt)
 
 
 # ---- swa_utils ------------------------------------------------------------------------------------------
@@ -174,18 +176,19 @@ def _averaged_trajectory(lib, **kwargs):
     return averaged
 
 
+def _averaged_run(lib, which):
+    utils = lib.optim.swa_utils
+    kwargs = {"swa": {}, "ema_multi": {"multi_avg_fn": utils.get_ema_multi_avg_fn(0.9)},
+              "ema_buffers": {"multi_avg_fn": utils.get_ema_multi_avg_fn(0.8), "use_buffers": True},
+              "swa_multi": {"multi_avg_fn": utils.get_swa_multi_avg_fn()},
+              "ema": {"avg_fn": utils.get_ema_avg_fn(0.7)}}[which]
+    return _averaged_trajectory(lib, **kwargs)
+
+
 @pytest.mark.parametrize("which", ["swa", "ema_multi", "ema_buffers", "swa_multi", "ema"])
 def test_averaged_model_matches_torch(which):
-    torch = pytest.importorskip("torch")
-
-    def kwargs(lib):
-        utils = lib.optim.swa_utils
-        return {"swa": {}, "ema_multi": {"multi_avg_fn": utils.get_ema_multi_avg_fn(0.9)},
-                "ema_buffers": {"multi_avg_fn": utils.get_ema_multi_avg_fn(0.8), "use_buffers": True},
-                "swa_multi": {"multi_avg_fn": utils.get_swa_multi_avg_fn()},
-                "ema": {"avg_fn": utils.get_ema_avg_fn(0.7)}}[which]
-    ours, theirs = _averaged_trajectory(minitorch, **kwargs(minitorch)), _averaged_trajectory(torch, **kwargs(torch))
-    ours_sd, their_sd = ours.state_dict(), theirs.state_dict()
+    ours = _averaged_run(minitorch, which)
+    ours_sd, their_sd = ours.state_dict(), torch_answer(lambda torch: _averaged_run(torch, which).state_dict())
     assert list(ours_sd) == list(their_sd)
     for key, value in their_sd.items():
         np.testing.assert_allclose(ours_sd[key].numpy(), value.numpy(), rtol=1e-5, atol=1e-6, err_msg=key)
@@ -206,38 +209,41 @@ def test_swa_average_by_hand():
 
 
 def test_update_bn_matches_torch():
-    torch = pytest.importorskip("torch")
     rng = np.random.default_rng(8)
     batches = [rng.standard_normal((6, 3)).astype(np.float32) for _ in range(3)]
-    results = []
-    for lib in (minitorch, torch):
-        model = _model(lib)
-        model.eval()
-        lib.optim.swa_utils.update_bn([(lib.tensor(b), 0) for b in batches], model)
-        bn = model[1]
-        assert not model.training and bn.momentum == 0.1
-        results.append([bn.running_mean.numpy(), bn.running_var.numpy(), bn.num_batches_tracked.item()])
-    for ours, theirs in zip(*results):
+    for ours, theirs in zip(_updated_bn(minitorch, batches), torch_answer(_updated_bn, batches)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+def _updated_bn(lib, batches):
+    """The batch-norm buffers ``update_bn`` leaves after the batches."""
+    model = _model(lib)
+    model.eval()
+    lib.optim.swa_utils.update_bn([(lib.tensor(b), 0) for b in batches], model)
+    bn = model[1]
+    assert not model.training and bn.momentum == 0.1
+    return [bn.running_mean.numpy(), bn.running_var.numpy(), bn.num_batches_tracked.item()]
 
 
 @pytest.mark.parametrize("strategy,epochs", [("cos", 3), ("linear", 4), ("cos", 0)])
 def test_swalr_matches_torch(strategy, epochs):
-    torch = pytest.importorskip("torch")
-    lrs = []
-    for lib in (minitorch, torch):
-        params = [_param(lib, [1.0]), _param(lib, [2.0])]
-        opt = lib.optim.SGD([{"params": params[:1]}, {"params": params[1:], "lr": 0.5}], lr=1.0)
-        scheduler = lib.optim.swa_utils.SWALR(opt, swa_lr=[0.05, 0.1], anneal_epochs=epochs, anneal_strategy=strategy)
-        seen = []
-        for _ in range(6):
-            opt.step()
-            scheduler.step()
-            seen.append(scheduler.get_last_lr())
-        state = scheduler.state_dict()
-        assert "anneal_func" not in state and "optimizer" not in state
-        lrs.append(seen)
-    np.testing.assert_allclose(lrs[0], lrs[1], rtol=1e-15)
+    np.testing.assert_allclose(_swalr_lrs(minitorch, strategy, epochs), torch_answer(_swalr_lrs, strategy, epochs),
+                               rtol=1e-15)
+
+
+def _swalr_lrs(lib, strategy, epochs):
+    """The learning rates SWALR sets over six steps."""
+    params = [_param(lib, [1.0]), _param(lib, [2.0])]
+    opt = lib.optim.SGD([{"params": params[:1]}, {"params": params[1:], "lr": 0.5}], lr=1.0)
+    scheduler = lib.optim.swa_utils.SWALR(opt, swa_lr=[0.05, 0.1], anneal_epochs=epochs, anneal_strategy=strategy)
+    seen = []
+    for _ in range(6):
+        opt.step()
+        scheduler.step()
+        seen.append(scheduler.get_last_lr())
+    state = scheduler.state_dict()
+    assert "anneal_func" not in state and "optimizer" not in state
+    return seen
 
 
 def test_swalr_rejects_bad_arguments(lib):
@@ -269,8 +275,7 @@ def _swap_in_run(lib):
 
 
 def test_swap_in_optimizer_params_and_state_matches_torch():
-    torch = pytest.importorskip("torch")
-    ours, theirs = _swap_in_run(minitorch), _swap_in_run(torch)
+    ours, theirs = _swap_in_run(minitorch), torch_answer(_swap_in_run)
     for a, b in zip(ours[0] + list(ours[1].values()), theirs[0] + list(theirs[1].values())):
         np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-14)
     # the swapped-in state was updated in place

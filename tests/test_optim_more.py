@@ -12,7 +12,8 @@ import pytest
 
 import minitorch
 import minitorch.optim  # binds minitorch.optim, as torch.optim is bound in torch
-from test_optim import _param, _steps
+from test_optim import _param, _steps, assert_same_run, torch_run
+from torch_answers import torch_answer
 
 
 # ---- update rules, by hand ------------------------------------------------------------------------------
@@ -317,50 +318,36 @@ def _trajectory(lib, name, kwargs, steps=30, dtype=np.float32):
     return params, opt
 
 
-def _compare(ours, ours_opt, theirs, their_opt, rtol, atol):
-    for a, b in zip(ours, theirs):
-        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=rtol, atol=atol)
-    ours_sd, their_sd = ours_opt.state_dict(), their_opt.state_dict()
-    assert ours_sd["param_groups"] == their_sd["param_groups"]
-    assert list(ours_sd["state"]) == list(their_sd["state"])
-    for key, state in their_sd["state"].items():
-        assert list(ours_sd["state"][key]) == list(state)
-        for name_, value in state.items():
-            ours_value = ours_sd["state"][key][name_]
-            assert str(ours_value.dtype).split(".")[-1] == str(value.dtype).split(".")[-1], name_
-            assert ours_value.shape == tuple(value.shape), name_
-            np.testing.assert_allclose(ours_value.numpy(), value.numpy(), rtol=rtol, atol=atol, err_msg=name_)
-    assert repr(ours_opt) == repr(their_opt)
-
-
 @pytest.mark.parametrize("name,kwargs", CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
 def test_matches_torch(name, kwargs):
-    torch = pytest.importorskip("torch")
     ours, ours_opt = _trajectory(minitorch, name, kwargs)
-    theirs, their_opt = _trajectory(torch, name, kwargs)
     # float32 all along: the two differ by float32 rounding only
-    _compare(ours, ours_opt, theirs, their_opt, rtol=1e-5, atol=1e-6)
+    assert_same_run(ours, ours_opt, torch_answer(torch_run, _trajectory, name, kwargs), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_matches_torch_float64(name):
-    torch = pytest.importorskip("torch")
     kwargs = {"lr": 0.05, "maximize": True}
     if name != "Rprop":
         kwargs["weight_decay"] = 0.1
     ours, ours_opt = _trajectory(minitorch, name, kwargs, dtype=np.float64)
-    theirs, their_opt = _trajectory(torch, name, kwargs, dtype=np.float64)
-    _compare(ours, ours_opt, theirs, their_opt, rtol=1e-12, atol=1e-13)
+    expected = torch_answer(torch_run, _trajectory, name, kwargs, 30, np.float64)
+    assert_same_run(ours, ours_opt, expected, rtol=1e-12, atol=1e-13)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_defaults_match_torch(name):
-    torch = pytest.importorskip("torch")
     ours = getattr(minitorch.optim, name)([_param(minitorch, [1.0])])
-    theirs = getattr(torch.optim, name)([_param(torch, [1.0])])
-    assert ours.defaults == theirs.defaults
-    assert list(ours.defaults) == list(theirs.defaults)
-    assert ours.state_dict()["param_groups"] == theirs.state_dict()["param_groups"]
+    defaults, groups = torch_answer(_torch_defaults, name)
+    assert ours.defaults == defaults
+    assert list(ours.defaults) == list(defaults)
+    assert ours.state_dict()["param_groups"] == groups
+
+
+def _torch_defaults(torch, name):
+    """torch's defaults and param_groups of optimizer ``name`` over one parameter."""
+    opt = getattr(torch.optim, name)([_param(torch, [1.0])])
+    return opt.defaults, opt.state_dict()["param_groups"]
 
 
 # ---- LBFGS ----------------------------------------------------------------------------------------------
@@ -512,19 +499,24 @@ def _assert_same_state(ours, theirs, rtol, atol):
 @pytest.mark.parametrize("kind", ["rosenbrock", "quadratic"])
 @pytest.mark.parametrize("kwargs", LBFGS_CASES, ids=[str(i) for i in range(len(LBFGS_CASES))])
 def test_lbfgs_matches_torch_float64(kind, kwargs):
-    torch = pytest.importorskip("torch")
     ours, our_losses, our_opt = _lbfgs_trajectory(minitorch, kind, np.float64, kwargs)
-    theirs, their_losses, their_opt = _lbfgs_trajectory(torch, kind, np.float64, kwargs)
+    theirs, their_losses, their_sd, their_repr = torch_answer(_torch_lbfgs_trajectory, kind, np.float64, kwargs)
     # the same algorithm in float64: Rosenbrock's ill-conditioning grows the last-bit differences of dot
     # products summed in different orders to about 1e-10 over 5 steps
     np.testing.assert_allclose(our_losses, their_losses, rtol=1e-9)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-9)
-    ours_sd, their_sd = our_opt.state_dict(), their_opt.state_dict()
+    ours_sd = our_opt.state_dict()
     assert ours_sd["param_groups"] == their_sd["param_groups"]
     assert ours_sd["state"][0]["func_evals"] == their_sd["state"][0]["func_evals"]
     _assert_same_state(ours_sd["state"][0], their_sd["state"][0], rtol=1e-6, atol=1e-8)
-    assert repr(our_opt) == repr(their_opt)
+    assert repr(our_opt) == their_repr
+
+
+def _torch_lbfgs_trajectory(torch, kind, dtype, kwargs):
+    """torch's points, losses, state_dict and repr after ``_lbfgs_trajectory``."""
+    points, losses, opt = _lbfgs_trajectory(torch, kind, dtype, kwargs)
+    return points, losses, opt.state_dict(), repr(opt)
 
 
 @pytest.mark.parametrize("kwargs", LBFGS_CASES, ids=[str(i) for i in range(len(LBFGS_CASES))])
@@ -533,9 +525,8 @@ def test_lbfgs_matches_torch_float32(kwargs):
     # optimum the line search's comparisons of losses equal to float32 precision can go either way, so
     # iterates agree to the precision float32 locates a minimum with (about sqrt(eps) relative), and
     # the evaluation counts may differ
-    torch = pytest.importorskip("torch")
     ours, our_losses, our_opt = _lbfgs_trajectory(minitorch, "quadratic", np.float32, kwargs)
-    theirs, their_losses, their_opt = _lbfgs_trajectory(torch, "quadratic", np.float32, kwargs)
+    theirs, their_losses, _, _ = torch_answer(_torch_lbfgs_trajectory, "quadratic", np.float32, kwargs)
     np.testing.assert_allclose(our_losses, their_losses, rtol=1e-5)
     for a, b in zip(ours, theirs):
         assert a.dtype == np.float32
@@ -545,7 +536,6 @@ def test_lbfgs_matches_torch_float32(kwargs):
 
 
 def test_lbfgs_defaults_match_torch():
-    torch = pytest.importorskip("torch")
     ours = minitorch.optim.LBFGS([_param(minitorch, [1.0])])
-    theirs = torch.optim.LBFGS([_param(torch, [1.0])])
-    assert ours.defaults == theirs.defaults and list(ours.defaults) == list(theirs.defaults)
+    defaults, _ = torch_answer(_torch_defaults, "LBFGS")
+    assert ours.defaults == defaults and list(ours.defaults) == list(defaults)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import minitorch
+from torch_answers import fingerprint, torch_answer
 
 SEEDS = [0, 1, 42, 2 ** 31, 2 ** 32 + 7, 2 ** 63 + 5, -1]
 SIZES = [0, 1, 7, 15, 16, 17, 31, 33, 100, 1000, 4097]
@@ -181,48 +182,43 @@ def test_normal_cache_spans_calls():
 
 
 # --- Differential tests against torch ------------------------------------------------------------------------
+# A call is ``(seed, fn, args, generator)``: ``fn(lib, g, *args)`` after seeding the global stream (and a fresh
+# generator ``g`` when ``generator``, else g is None). Both libraries must give the same bytes and leave the same
+# generator states; torch's side is a short fingerprint of those bytes, live or recorded.
 
-@pytest.fixture
-def torch():
-    return pytest.importorskip("torch")
-
-
-def assert_same(a, b) -> None:
-    """Same dtype, shape and bytes (so -0.0 and NaN payloads count)."""
-    if isinstance(a, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            assert_same(x, y)
-        return
-    x, y = a.detach().numpy(), b.detach().numpy()
-    assert x.dtype == y.dtype and x.shape == y.shape, (x.dtype, x.shape, y.dtype, y.shape)
-    xb, yb = (np.ascontiguousarray(v).reshape(-1).view(np.uint8).reshape(v.size, v.itemsize) for v in (x, y))
-    differ = np.flatnonzero((xb != yb).any(axis=1))
-    assert not differ.size, f"first difference at flat index {differ[0]}: {x.ravel()[differ[0]]!r} vs {y.ravel()[differ[0]]!r}"
+def call(seed: int, fn, *args, generator: bool = False) -> tuple:
+    return seed, fn, args, generator
 
 
-def states_equal(torch, g=None, tg=None) -> None:
-    mine = (g.get_state() if g is not None else minitorch.get_rng_state()).numpy()
-    theirs = (tg.get_state() if tg is not None else torch.get_rng_state()).numpy()
-    np.testing.assert_array_equal(mine, theirs)
+def seeded_fingerprint(lib, seed, fn, args, generator) -> str:
+    """A fingerprint of the call's results (dtype, shape and bytes: -0.0 and NaN payloads count) and of the
+    generator states after it."""
+    g = lib.Generator().manual_seed(seed) if generator else None
+    lib.manual_seed(seed)
+    out = fn(lib, g, *args)
+    flat = list(out) if isinstance(out, (tuple, list)) else [out]
+    return fingerprint(*flat, lib.get_rng_state(), *([g.get_state()] if generator else []))
 
 
-def compare(torch, seed: int, fn, generator: bool = False) -> bool:
-    """Run ``fn(lib, generator)`` after the same seed on both libraries; compare results and states.
-    Returns False (nothing compared) where torch itself rejects the call."""
-    tg = torch.Generator().manual_seed(seed) if generator else None
-    torch.manual_seed(seed)
-    try:
-        expected = fn(torch, tg)
-    except (RuntimeError, TypeError, NotImplementedError):
-        return False
-    g = minitorch.Generator().manual_seed(seed) if generator else None
-    minitorch.manual_seed(seed)
-    assert_same(fn(minitorch, g), expected)
-    states_equal(torch, g, tg)
-    if generator:
-        states_equal(torch)  # the global streams were not touched (both freshly seeded)
-    return True
+def torch_fingerprints(torch, calls) -> list:
+    """torch's ``seeded_fingerprint`` of each call; None where torch rejects the call."""
+    out = []
+    for c in calls:
+        try:
+            out.append(seeded_fingerprint(torch, *c))
+        except (RuntimeError, TypeError, NotImplementedError):
+            out.append(None)
+    return out
+
+
+def compare(calls) -> int:
+    """Run each call on minitorch that torch accepts, compare with torch's; return how many were compared."""
+    expected = torch_answer(torch_fingerprints, calls)
+    for (seed, fn, args, generator), theirs in zip(calls, expected):
+        if theirs is not None:
+            mine = seeded_fingerprint(minitorch, seed, fn, args, generator)
+            assert mine == theirs, f"seed {seed}, args {args}, generator {generator}: not torch's bytes"
+    return sum(theirs is not None for theirs in expected)
 
 
 def dt(lib, name: str):
@@ -254,57 +250,58 @@ FILL_OPS = {
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("op", list(FILL_OPS))
-def test_float_fills_match_torch(torch, op, seed):
-    compared = 0
-    for d in FLOATS:
-        for n in SIZES:
-            compared += compare(torch, seed, lambda L, g: FILL_OPS[op](L, g, n, d))
-    assert compared >= 2 * len(SIZES)
+def test_float_fills_match_torch(op, seed):
+    assert compare([call(seed, FILL_OPS[op], n, d) for d in FLOATS for n in SIZES]) >= 2 * len(SIZES)
 
 
 @pytest.mark.parametrize("op", ["rand", "randn", "normal_size", "uniform_", "normal_", "bernoulli_",
                                 "exponential_", "cauchy_", "geometric_", "log_normal_", "random_"])
-def test_generator_argument_matches_torch(torch, op):
-    compared = 0
-    for seed in SEEDS:
-        for d in FLOATS:
-            for n in (1, 15, 17, 100):
-                compared += compare(torch, seed, lambda L, g: FILL_OPS[op](L, g, n, d), generator=True)
-    assert compared >= 2 * 4 * len(SEEDS)
+def test_generator_argument_matches_torch(op):
+    calls = [call(seed, FILL_OPS[op], n, d, generator=True) for seed in SEEDS for d in FLOATS for n in (1, 15, 17, 100)]
+    assert compare(calls) >= 2 * 4 * len(SEEDS)
 
 
 RANGES = [(0, 10), (-5, 5), (-100, 2 ** 28 - 101), (0, 2 ** 28), (0, 2 ** 28 + 1), (-5, 2 ** 30),
           (-2 ** 40, 2 ** 40), (0, 2 ** 62)]
 
 
+def randint(L, g, low, high, n, d):
+    return L.randint(low, high, (n,), dtype=dt(L, d), generator=g)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
-def test_randint_matches_torch(torch, seed):
+def test_randint_matches_torch(seed):
+    calls = []
     for low, high in RANGES:
         dtypes = ["int64"] + (["float64"] if high - low <= 2 ** 53 else [])
         dtypes += ["int32"] if high <= 2 ** 31 and low >= -2 ** 31 else []
-        for d in dtypes:
-            for n in SIZES:
-                assert compare(torch, seed, lambda L, g: L.randint(low, high, (n,), dtype=dt(L, d), generator=g),
-                               generator=n % 2 == 1)
+        calls += [call(seed, randint, low, high, n, d, generator=n % 2 == 1) for d in dtypes for n in SIZES]
+    assert compare(calls) == len(calls)
+
+
+def random_(L, g, n, d, *args):
+    return L.empty(n, dtype=dt(L, d)).random_(*args, generator=g)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_integer_dtypes_match_torch(torch, seed):
+def test_random_integer_dtypes_match_torch(seed):
+    calls = []
     for d in ["int64", "int32", "int16", "int8", "uint8", "bool", "float32", "float64", "float16"]:
         for n in (0, 1, 17, 1000):
-            assert compare(torch, seed, lambda L, g: L.empty(n, dtype=dt(L, d)).random_(generator=g))
+            calls.append(call(seed, random_, n, d))
             if d != "bool":
-                assert compare(torch, seed, lambda L, g: L.empty(n, dtype=dt(L, d)).random_(2, 100))
-                assert compare(torch, seed, lambda L, g: L.empty(n, dtype=dt(L, d)).random_(7))
-    for args in [(2 ** 40,), (-2 ** 40, 2 ** 41), (5, None), (-2 ** 63, None)]:
-        assert compare(torch, seed, lambda L, g: L.empty(33, dtype=L.int64).random_(*args))
+                calls += [call(seed, random_, n, d, 2, 100), call(seed, random_, n, d, 7)]
+    calls += [call(seed, random_, 33, "int64", *args) for args in [(2 ** 40,), (-2 ** 40, 2 ** 41), (5, None),
+                                                                 (-2 ** 63, None)]]
+    assert compare(calls) == len(calls)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_randperm_matches_torch(torch, seed):
-    for n in SIZES:
-        assert compare(torch, seed, lambda L, g: L.randperm(n, generator=g))
-        assert compare(torch, seed, lambda L, g: L.randperm(n, generator=g, dtype=L.int32), generator=True)
+def test_randperm_matches_torch(seed):
+    calls = [c for n in SIZES for c in (call(seed, lambda L, g, n: L.randperm(n, generator=g), n),
+                                        call(seed, lambda L, g, n: L.randperm(n, generator=g, dtype=L.int32), n,
+                                             generator=True))]
+    assert compare(calls) == len(calls)
 
 
 def linspace(L, n: int, d: str, lo: float, hi: float):
@@ -312,77 +309,91 @@ def linspace(L, n: int, d: str, lo: float, hi: float):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_normal_tensor_forms_match_torch(torch, seed):
+def test_normal_tensor_forms_match_torch(seed):
+    calls = []
     for d in ["float32", "float64"]:
         for n in SIZES:
-            assert compare(torch, seed, lambda L, g: L.normal(linspace(L, n, d, -2, 3), linspace(L, n, d, 0.1, 2),
-                                                              generator=g))
-            assert compare(torch, seed, lambda L, g: L.normal(linspace(L, n, d, -2, 3), 0.3, generator=g))
-            assert compare(torch, seed, lambda L, g: L.normal(1.5, linspace(L, n, d, 0, 2), generator=g),
-                           generator=True)
-            assert compare(torch, seed, lambda L, g: L.normal(2.0, 3.0, (n,), generator=g))
-        assert compare(torch, seed, lambda L, g: L.normal(linspace(L, 6, d, -2, 3).reshape(2, 3),
-                                                          linspace(L, 3, d, 0.5, 1), generator=g))
+            calls += [
+                call(seed, lambda L, g, n, d: L.normal(linspace(L, n, d, -2, 3), linspace(L, n, d, 0.1, 2),
+                                                       generator=g), n, d),
+                call(seed, lambda L, g, n, d: L.normal(linspace(L, n, d, -2, 3), 0.3, generator=g), n, d),
+                call(seed, lambda L, g, n, d: L.normal(1.5, linspace(L, n, d, 0, 2), generator=g), n, d,
+                     generator=True),
+                call(seed, lambda L, g, n: L.normal(2.0, 3.0, (n,), generator=g), n)]
+        calls.append(call(seed, lambda L, g, d: L.normal(linspace(L, 6, d, -2, 3).reshape(2, 3),
+                                                         linspace(L, 3, d, 0.5, 1), generator=g), d))
+    assert compare(calls) == len(calls)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_bernoulli_matches_torch(torch, seed):
+def test_bernoulli_matches_torch(seed):
+    calls = []
     for d in ["float32", "float64"]:
         for n in SIZES:
-            assert compare(torch, seed, lambda L, g: L.bernoulli(linspace(L, n, d, 0, 1), generator=g))
-            assert compare(torch, seed, lambda L, g: L.empty(n).bernoulli_(linspace(L, n, d, 0.2, 0.7), generator=g),
-                           generator=True)
-        assert compare(torch, seed, lambda L, g: L.empty(30, dtype=L.int64).bernoulli_(0.4, generator=g))
+            calls += [call(seed, lambda L, g, n, d: L.bernoulli(linspace(L, n, d, 0, 1), generator=g), n, d),
+                      call(seed, lambda L, g, n, d: L.empty(n).bernoulli_(linspace(L, n, d, 0.2, 0.7), generator=g),
+                           n, d, generator=True)]
+        calls.append(call(seed, lambda L, g: L.empty(30, dtype=L.int64).bernoulli_(0.4, generator=g)))
+    assert compare(calls) == len(calls)
+
+
+def multinomial(L, g, rows, d, k, replacement):
+    return L.multinomial(L.tensor(rows, dtype=dt(L, d)), k, replacement=replacement, generator=g)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_multinomial_matches_torch(torch, seed):
+def test_multinomial_matches_torch(seed):
     weights = np.random.RandomState(seed & 0xFFFF).rand(3, 50) + 0.01
-    for d in ["float32", "float64"]:
-        for rows in (weights[0, :10], weights[0], weights):
-            for k, replacement in [(1, False), (1, True), (3, False), (10, False), (10, True), (100, True)]:
-                assert compare(torch, seed, lambda L, g: L.multinomial(L.tensor(rows, dtype=dt(L, d)), k,
-                                                                       replacement=replacement, generator=g),
-                               generator=k == 3)
+    calls = [call(seed, multinomial, rows, d, k, replacement, generator=k == 3)
+             for d in ["float32", "float64"] for rows in (weights[0, :10], weights[0], weights)
+             for k, replacement in [(1, False), (1, True), (3, False), (10, False), (10, True), (100, True)]]
+    assert compare(calls) == len(calls)
+
+
+FILLS = [lambda t: t.normal_(), lambda t: t.normal_(0.5, 2.0), lambda t: t.uniform_(-2, 3)]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_non_contiguous_fills_match_torch(torch, seed):
-    fills = [lambda t: t.normal_(), lambda t: t.normal_(0.5, 2.0), lambda t: t.uniform_(-2, 3)]
-    for d in FLOATS:
-        for shape in [(3, 5), (40, 30)]:
-            for fill in fills:
-                assert compare(torch, seed, lambda L, g: fill(L.empty(*shape, dtype=dt(L, d)).t()))
+def test_non_contiguous_fills_match_torch(seed):
+    calls = [call(seed, lambda L, g, i, shape, d: FILLS[i](L.empty(*shape, dtype=dt(L, d)).t()), i, shape, d)
+             for d in FLOATS for shape in [(3, 5), (40, 30)] for i in range(len(FILLS))]
+    assert compare(calls) == len(calls)
 
 
-def test_normal_cache_across_calls_matches_torch(torch):
+def test_normal_cache_across_calls_matches_torch():
     def sequence(L, g):
         return [L.randn(3), L.randn(20), L.randn(1, dtype=L.float64), L.empty(5).normal_(1, 2),
                 L.empty(4).log_normal_(), L.randn(7, dtype=L.float16), L.randn(2)]
-    for seed in SEEDS:
-        assert compare(torch, seed, sequence)
+    assert compare([call(seed, sequence) for seed in SEEDS]) == len(SEEDS)
 
 
-def test_state_round_trip_both_ways(torch):
-    torch.manual_seed(11)
-    torch.randn(5)  # leaves a cached normal
-    torch.rand(3)
-    minitorch.set_rng_state(minitorch.tensor(torch.get_rng_state().numpy()))
-    assert_same(minitorch.randn(9), torch.randn(9))
-    assert_same(minitorch.rand(700), torch.rand(700))  # crosses a twist
-    states_equal(torch)
-    minitorch.manual_seed(12)
-    minitorch.randn(1, dtype=minitorch.float64)
-    minitorch.randint(0, 2 ** 40, (10,))
-    torch.set_rng_state(torch.from_numpy(minitorch.get_rng_state().numpy().copy()))
-    assert_same(minitorch.randn(3), torch.randn(3))
-    assert_same(minitorch.randperm(50), torch.randperm(50))
-    states_equal(torch)
-    g, tg = minitorch.Generator().manual_seed(4), torch.Generator().manual_seed(4)
-    torch.randn(3, generator=tg)
-    g.set_state(minitorch.tensor(tg.get_state().numpy()))
-    assert_same(minitorch.randn(3, generator=g), torch.randn(3, generator=tg))
-    states_equal(torch, g, tg)
+def round_trips(lib) -> list:
+    """Fingerprints of draws after states passed through their bytes: the global stream (with a cached normal,
+    and across a twist) and a generator's."""
+    seen = []
+
+    def reload(state):
+        seen.append(fingerprint(state))
+        return lib.tensor(state.numpy().copy())
+    lib.manual_seed(11)
+    lib.randn(5)  # leaves a cached normal
+    lib.rand(3)
+    lib.set_rng_state(reload(lib.get_rng_state()))
+    seen += [fingerprint(lib.randn(9)), fingerprint(lib.rand(700))]  # the second crosses a twist
+    lib.manual_seed(12)
+    lib.randn(1, dtype=lib.float64)
+    lib.randint(0, 2 ** 40, (10,))
+    lib.set_rng_state(reload(lib.get_rng_state()))
+    seen += [fingerprint(lib.randn(3)), fingerprint(lib.randperm(50)), fingerprint(lib.get_rng_state())]
+    g = lib.Generator().manual_seed(4)
+    lib.randn(3, generator=g)
+    g.set_state(reload(g.get_state()))
+    return seen + [fingerprint(lib.randn(3, generator=g)), fingerprint(g.get_state())]
+
+
+def test_state_round_trip_both_ways():
+    """The states' bytes are torch's, so each library continues the other's stream."""
+    assert round_trips(minitorch) == torch_answer(round_trips)
 
 
 MIXED_OPS = [
@@ -409,18 +420,23 @@ MIXED_OPS = [
 ]
 
 
-def test_random_mixed_sequences_match_torch(torch):
+def mixed_sequences(lib) -> list:
+    """For 100 seeds, a fingerprint of 25 random draws of random ops, sizes and dtypes and of the state after."""
     choose = np.random.RandomState(2024)
+    seen = []
     for _ in range(100):
-        seed = int(choose.randint(0, 2 ** 63, dtype=np.int64)) * 2 + int(choose.randint(2))
-        torch.manual_seed(seed)
-        minitorch.manual_seed(seed)
+        lib.manual_seed(int(choose.randint(0, 2 ** 63, dtype=np.int64)) * 2 + int(choose.randint(2)))
+        draws = []
         for _ in range(25):
             op = MIXED_OPS[choose.randint(len(MIXED_OPS))]
             n = int(choose.choice([1, 2, 5, 15, 16, 17, 40, 100]))
-            d = ["float32", "float64"][choose.randint(2)]
-            assert_same(op(minitorch, n, d), op(torch, n, d))
-        states_equal(torch)
+            draws.append(op(lib, n, ["float32", "float64"][choose.randint(2)]))
+        seen.append(fingerprint(*draws, lib.get_rng_state()))
+    return seen
+
+
+def test_random_mixed_sequences_match_torch():
+    assert mixed_sequences(minitorch) == torch_answer(mixed_sequences)
 
 
 # --- nn.init and default module initialisation ---------------------------------------------------------------
@@ -439,27 +455,30 @@ MODULES = {
 }
 
 
-def params(module) -> list:
-    return [p.detach() for p in module.parameters()]
+def params(L, g, name) -> list:
+    """The parameters module ``name`` initialises."""
+    return [p.detach() for p in MODULES[name](L).parameters()]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2 ** 31])
 @pytest.mark.parametrize("name", list(MODULES))
-def test_module_init_matches_torch(torch, name, seed):
-    assert compare(torch, seed, lambda L, g: params(MODULES[name](L)))
+def test_module_init_matches_torch(name, seed):
+    assert compare([call(seed, params, name)]) == 1
+
+
+def float64_params(L, g, name) -> list:
+    """``params`` with float64 as the default dtype."""
+    default = L.get_default_dtype()
+    L.set_default_dtype(L.float64)
+    try:
+        return params(L, g, name)
+    finally:
+        L.set_default_dtype(default)
 
 
 @pytest.mark.parametrize("name", ["Linear", "Conv2d", "LSTM", "MultiheadAttention"])
-def test_module_init_float64_default_matches_torch(torch, name):
-    torch_default, mine_default = torch.get_default_dtype(), minitorch.get_default_dtype()
-    torch.set_default_dtype(torch.float64)
-    minitorch.set_default_dtype(minitorch.float64)
-    try:
-        for seed in (0, 1, 42):
-            assert compare(torch, seed, lambda L, g: params(MODULES[name](L)))
-    finally:
-        torch.set_default_dtype(torch_default)
-        minitorch.set_default_dtype(mine_default)
+def test_module_init_float64_default_matches_torch(name):
+    assert compare([call(seed, float64_params, name) for seed in (0, 1, 42)]) == 3
 
 
 INITS = {
@@ -478,37 +497,47 @@ INITS = {
 }
 
 
+def init(L, g, name, shape, d):
+    return INITS[name](L, L.empty(*shape, dtype=dt(L, d)))
+
+
 @pytest.mark.filterwarnings("ignore:mean is more than 2 std")
 @pytest.mark.parametrize("name", list(INITS))
-def test_nn_init_matches_torch(torch, name):
-    for seed in (0, 1, 42, 2 ** 31):
-        for shape, d in [((6, 4), "float32"), ((8, 3, 3, 3), "float32"), ((5, 17), "float64"), ((30, 40), "float32")]:
-            assert compare(torch, seed, lambda L, g: INITS[name](L, L.empty(*shape, dtype=dt(L, d))))
+def test_nn_init_matches_torch(name):
+    calls = [call(seed, init, name, shape, d) for seed in (0, 1, 42, 2 ** 31)
+             for shape, d in [((6, 4), "float32"), ((8, 3, 3, 3), "float32"), ((5, 17), "float64"), ((30, 40), "float32")]]
+    assert compare(calls) == len(calls)
 
 
-def test_sparse_init_matches_torch(torch):
-    for seed in (0, 1, 42):
-        for shape, sparsity in [((10, 6), 0.1), ((20, 5), 0.5), ((7, 7), 0.3)]:
-            assert compare(torch, seed, lambda L, g: L.nn.init.sparse_(L.empty(*shape), sparsity, std=0.05))
+def test_sparse_init_matches_torch():
+    calls = [call(seed, lambda L, g, shape, sparsity: L.nn.init.sparse_(L.empty(*shape), sparsity, std=0.05), shape,
+                  sparsity) for seed in (0, 1, 42) for shape, sparsity in [((10, 6), 0.1), ((20, 5), 0.5), ((7, 7), 0.3)]]
+    assert compare(calls) == len(calls)
 
 
-def test_orthogonal_init_close_to_torch(torch):
+def orthogonal(lib, seed, shape):
+    """``orthogonal_`` after ``seed`` (its values, computed by a QR decomposition) and the state's fingerprint."""
+    lib.manual_seed(seed)
+    return lib.nn.init.orthogonal_(lib.empty(*shape), gain=1.5).detach().numpy(), fingerprint(lib.get_rng_state())
+
+
+def test_orthogonal_init_close_to_torch():
     for seed in (0, 1, 42):
         for shape in [(5, 5), (3, 7), (8, 2), (4, 2, 3)]:
-            torch.manual_seed(seed)
-            minitorch.manual_seed(seed)
-            expected = torch.nn.init.orthogonal_(torch.empty(*shape), gain=1.5).numpy()
-            mine = minitorch.nn.init.orthogonal_(minitorch.empty(*shape), gain=1.5).detach().numpy()
+            mine, mine_state = orthogonal(minitorch, seed, shape)
+            expected, state = torch_answer(orthogonal, seed, shape)
             np.testing.assert_allclose(mine, expected, rtol=1e-4, atol=1e-5)
-            states_equal(torch)
+            assert mine_state == state
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_bernoulli_of_strided_probabilities_matches_torch(torch, seed):
+def test_bernoulli_of_strided_probabilities_matches_torch(seed):
     """A transposed probability tensor is sampled in its memory order, an expanded one row by row."""
     probs = np.random.default_rng(seed % 2 ** 32).random((6, 5))
+    calls = []
     for d in ("float32", "float64"):
-        assert compare(torch, seed, lambda L, g: L.bernoulli(L.tensor(probs, dtype=dt(L, d)).t()))
-        assert compare(torch, seed, lambda L, g: L.bernoulli(L.tensor(probs[0], dtype=dt(L, d)).expand(4, 5)))
-        assert compare(torch, seed, lambda L, g: L.empty(5, 6, dtype=dt(L, d)).bernoulli_(
-            L.tensor(probs, dtype=dt(L, d)).t()))
+        calls += [call(seed, lambda L, g, d: L.bernoulli(L.tensor(probs, dtype=dt(L, d)).t()), d),
+                  call(seed, lambda L, g, d: L.bernoulli(L.tensor(probs[0], dtype=dt(L, d)).expand(4, 5)), d),
+                  call(seed, lambda L, g, d: L.empty(5, 6, dtype=dt(L, d)).bernoulli_(L.tensor(probs, dtype=dt(L, d)).t()),
+                       d)]
+    assert compare(calls) == len(calls)

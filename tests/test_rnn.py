@@ -1,9 +1,10 @@
-"""Issue 11, recurrent layers: nn.RNN/LSTM/GRU, their cells, the torch-level functions and nn.utils.rnn.
+"""Recurrent layers: nn.RNN/LSTM/GRU, their cells, the torch-level functions and nn.utils.rnn.
 
-Differential against torch where it is installed: a minitorch layer loads the torch layer's state_dict (copied
-through numpy), then outputs, final states and the gradients of the input, the initial states and every
-parameter are compared, for the feature combinations (directions, layers, batch_first, proj_size, packed and
-unbatched input, initial states, bias). Gradchecks in float64 and hand-derived values run without torch."""
+Differential against torch (live, or its recorded answers): both libraries build the layer after the same seed
+(minitorch's initialisation draws torch's numbers; the parameters' fingerprints are compared too), then outputs,
+final states and the gradients of the input, the initial states and every parameter are compared, for the
+feature combinations (directions, layers, batch_first, proj_size, packed and unbatched input, initial states,
+bias). Gradchecks in float64 and hand-derived values run on their own."""
 import math
 
 import numpy as np
@@ -11,21 +12,15 @@ import pytest
 
 import minitorch
 from minitorch.autograd import gradcheck, gradgradcheck
-from op_helper import check_error
+from op_helper import check_error, floats
+from torch_answers import fingerprint, torch_answer
 
-try:
-    import torch
-except ImportError:
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="compares with torch")
 pytestmark = pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")
 rnn_utils = minitorch.nn.utils.rnn
-_rng = np.random.default_rng(7)
 
 
 def _floats(*shape, dtype=np.float32):
-    return _rng.uniform(-1.0, 1.0, shape).astype(dtype)
+    return floats(shape, -1.0, 1.0, dtype)
 
 
 def _layer(lib, kind: str, *args, **kwargs):
@@ -34,15 +29,10 @@ def _layer(lib, kind: str, *args, **kwargs):
     return getattr(lib.nn, kind)(*args, **kwargs)
 
 
-def _twins(kind: str, *args, **kwargs):
-    """A torch layer and a minitorch layer holding the same parameters (the torch state_dict, loaded)."""
-    torch.manual_seed(0)
-    th = _layer(torch, kind, *args, **kwargs)
-    mt = _layer(minitorch, kind, *args, **kwargs)
-    state = th.state_dict()
-    assert list(mt.state_dict()) == list(state)
-    mt.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in state.items()})
-    return th, mt
+def _seeded_layer(lib, kind: str, *args, **kwargs):
+    """The layer as built after ``manual_seed(0)``: the same parameters in both libraries."""
+    lib.manual_seed(0)
+    return _layer(lib, kind, *args, **kwargs)
 
 
 def _leaves(lib, arrays):
@@ -71,18 +61,33 @@ def _run(lib, layer, x, states, pack=None):
     return [r.detach().numpy() for r in results], [leaf.grad.numpy() for leaf in leaves]
 
 
-def _compare(th, mt, x, states=(), pack=None, atol=2e-5):
-    th_out, th_grads = _run(torch, th, x, states, pack)
-    mt_out, mt_grads = _run(minitorch, mt, x, states, pack)
-    for a, b in zip(mt_out, th_out, strict=True):
-        assert a.dtype == b.dtype and a.shape == b.shape
-        np.testing.assert_allclose(a, b, atol=atol, rtol=1e-4)
-    for a, b in zip(mt_grads, th_grads, strict=True):
-        np.testing.assert_allclose(a, b, atol=atol, rtol=1e-4)
-    th_params = dict(th.named_parameters())
-    for name, p in mt.named_parameters():
-        np.testing.assert_allclose(p.grad.numpy(), th_params[name].grad.numpy(), atol=atol, rtol=1e-4,
-                                   err_msg=name)
+def _layer_runs(lib, layer_args, x, states, pack, modes):
+    """The seeded layer's parameters' fingerprint, then per mode (True: training) ``_run``'s results and the
+    parameters' gradients."""
+    kind, args, kwargs = layer_args
+    layer = _seeded_layer(lib, kind, *args, **kwargs)
+    runs = [fingerprint(*[p.detach() for p in layer.parameters()])]
+    for training in modes:
+        layer.train(training)
+        layer.zero_grad()
+        runs.append((*_run(lib, layer, x, states, pack), {n: p.grad.numpy() for n, p in layer.named_parameters()}))
+    return runs
+
+
+def _compare(layer_args, x, states=(), pack=None, modes=(True,), atol=2e-5):
+    """The layer ``(kind, args, kwargs)`` run on minitorch and on torch (see ``_layer_runs``) gives the same."""
+    mine = _layer_runs(minitorch, layer_args, x, states, pack, modes)
+    theirs = torch_answer(_layer_runs, layer_args, x, states, pack, modes)
+    assert mine[0] == theirs[0], "the seeded layers' parameters differ"
+    for (mt_out, mt_grads, mt_params), (th_out, th_grads, th_params) in zip(mine[1:], theirs[1:], strict=True):
+        for a, b in zip(mt_out, th_out, strict=True):
+            assert a.dtype == b.dtype and a.shape == b.shape
+            np.testing.assert_allclose(a, b, atol=atol, rtol=1e-4)
+        for a, b in zip(mt_grads, th_grads, strict=True):
+            np.testing.assert_allclose(a, b, atol=atol, rtol=1e-4)
+        assert list(mt_params) == list(th_params)
+        for name, grad in mt_params.items():
+            np.testing.assert_allclose(grad, th_params[name], atol=atol, rtol=1e-4, err_msg=name)
 
 
 def _states(kind, layers, directions, batch, hidden, proj=0):
@@ -94,151 +99,149 @@ def _states(kind, layers, directions, batch, hidden, proj=0):
 KINDS = ("LSTM", "GRU", "tanh", "relu")
 
 
-@needs_torch
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("bidirectional", [False, True])
 @pytest.mark.parametrize("layers,batch_first,initial", [(1, False, False), (2, True, True), (2, False, True)])
 def test_layers_match_torch(kind, bidirectional, layers, batch_first, initial):
-    th, mt = _twins(kind, 3, 4, layers, batch_first=batch_first, bidirectional=bidirectional)
     x = _floats(2, 5, 3) if batch_first else _floats(5, 2, 3)
     states = _states(kind, layers, 1 + bidirectional, 2, 4) if initial else ()
-    _compare(th, mt, x, states)
+    _compare((kind, (3, 4, layers), {"batch_first": batch_first, "bidirectional": bidirectional}), x, states)
 
 
-@needs_torch
 @pytest.mark.parametrize("bidirectional", [False, True])
 def test_lstm_with_projections_matches_torch(bidirectional):
-    th, mt = _twins("LSTM", 3, 5, 2, proj_size=2, bidirectional=bidirectional)
+    layer_args = ("LSTM", (3, 5, 2), {"proj_size": 2, "bidirectional": bidirectional})
+    mt = _layer(minitorch, "LSTM", *layer_args[1], **layer_args[2])
     assert tuple(mt.weight_hr_l1.shape) == (2, 5) and tuple(mt.weight_ih_l1.shape) == (20, 2 * (1 + bidirectional))
-    _compare(th, mt, _floats(4, 3, 3), _states("LSTM", 2, 1 + bidirectional, 3, 5, proj=2))
+    _compare(layer_args, _floats(4, 3, 3), _states("LSTM", 2, 1 + bidirectional, 3, 5, proj=2))
 
 
-@needs_torch
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("bidirectional", [False, True])
 def test_packed_sequences_match_torch(kind, bidirectional):
-    th, mt = _twins(kind, 3, 4, 2, bidirectional=bidirectional)
     lengths = [2, 5, 1, 5]  # unsorted: the layer sorts them and unsorts the final states
-    _compare(th, mt, _floats(5, 4, 3), _states(kind, 2, 1 + bidirectional, 4, 4), pack=lengths)
+    _compare((kind, (3, 4, 2), {"bidirectional": bidirectional}), _floats(5, 4, 3),
+             _states(kind, 2, 1 + bidirectional, 4, 4), pack=lengths)
 
 
-@needs_torch
 def test_packed_lstm_with_projection_and_zero_initial_states_matches_torch():
-    th, mt = _twins("LSTM", 3, 4, 1, proj_size=3, bidirectional=True, bias=False)
-    _compare(th, mt, _floats(3, 3, 3), (), pack=[3, 2, 2])  # sorted: packed as it is
+    _compare(("LSTM", (3, 4, 1), {"proj_size": 3, "bidirectional": True, "bias": False}), _floats(3, 3, 3), (),
+             pack=[3, 2, 2])  # sorted: packed as it is
 
 
-@needs_torch
 @pytest.mark.parametrize("kind", ["LSTM", "GRU", "tanh"])
 @pytest.mark.parametrize("initial", [False, True])
 def test_unbatched_input_matches_torch(kind, initial):
-    th, mt = _twins(kind, 3, 4, 2, bidirectional=True, batch_first=True)
-    _compare(th, mt, _floats(5, 3), _states(kind, 2, 2, 0, 4) if initial else ())
+    _compare((kind, (3, 4, 2), {"bidirectional": True, "batch_first": True}), _floats(5, 3),
+             _states(kind, 2, 2, 0, 4) if initial else ())
 
 
-@needs_torch
 def test_layers_without_bias_match_torch():
-    th, mt = _twins("GRU", 3, 4, 2, bias=False)
+    mt = _layer(minitorch, "GRU", 3, 4, 2, bias=False)
     assert [n for n, _ in mt.named_parameters()] == ["weight_ih_l0", "weight_hh_l0", "weight_ih_l1", "weight_hh_l1"]
-    _compare(th, mt, _floats(4, 2, 3), _states("GRU", 2, 1, 2, 4))
+    _compare(("GRU", (3, 4, 2), {"bias": False}), _floats(4, 2, 3), _states("GRU", 2, 1, 2, 4))
 
 
-@needs_torch
 def test_dropout_between_layers_in_training_only():
     # p = 1 zeroes the second layer's input: deterministic, so comparable with torch
-    th, mt = _twins("LSTM", 3, 4, 2, dropout=1.0)
-    _compare(th, mt, _floats(4, 2, 3))
-    th.eval(), mt.eval()
-    _compare(th, mt, _floats(4, 2, 3))
+    _compare(("LSTM", (3, 4, 2), {"dropout": 1.0}), _floats(4, 2, 3), modes=(True, False))
 
 
-@needs_torch
+def _functions(lib, weights, x, h, c):
+    """lstm (padded and packed), gru and the four cells, called with the given weights."""
+    w = [lib.tensor(a) for a in weights]
+    out = lib.lstm(lib.tensor(x), (lib.tensor(h), lib.tensor(c)), w, True, 2, 0.0, False, True, False)
+    lens = lib.tensor(np.array([3, 2], np.int64))
+    packed = lib.nn.utils.rnn.pack_padded_sequence(lib.tensor(x), lens)
+    packed_out = lib.lstm(packed.data, packed.batch_sizes, (lib.tensor(h), lib.tensor(c)), w, True, 2, 0.0, False,
+                          True)
+    gru_w = [lib.tensor(a[:12]) if a.shape[0] == 16 else lib.tensor(a[:, :]) for a in weights[:4]]
+    gru = lib.gru(lib.tensor(x), lib.tensor(h[:1]), gru_w, True, 1, 0.0, False, False, False)
+    cells = (lib.lstm_cell(lib.tensor(x[0]), (lib.tensor(h[0]), lib.tensor(c[0])), *w[:4]),
+             lib.gru_cell(lib.tensor(x[0]), lib.tensor(h[0]), *gru_w),
+             lib.rnn_tanh_cell(lib.tensor(x[0]), lib.tensor(h[0]), lib.tensor(weights[0][:4]),
+                               lib.tensor(weights[1][:4]), lib.tensor(weights[2][:4])),
+             lib.rnn_relu_cell(lib.tensor(x[0]), lib.tensor(h[0]), lib.tensor(weights[0][:4]),
+                               lib.tensor(weights[1][:4])))
+    return [t.numpy() for t in (*out, *packed_out, *gru, *cells[0], *cells[1:])]
+
+
 def test_torch_level_functions_match_torch():
-    th, _ = _twins("LSTM", 3, 4, 2, bidirectional=True)
-    weights = [p.detach().numpy() for p in th._flat_weights]
-    x, h, c = _floats(5, 2, 3), _floats(4, 2, 4), _floats(4, 2, 4)
-    for lib in (torch, minitorch):
-        w = [lib.tensor(a) for a in weights]
-        out = lib.lstm(lib.tensor(x), (lib.tensor(h), lib.tensor(c)), w, True, 2, 0.0, False, True, False)
-        lens = lib.tensor(np.array([3, 2], np.int64))
-        packed = lib.nn.utils.rnn.pack_padded_sequence(lib.tensor(x), lens)
-        packed_out = lib.lstm(packed.data, packed.batch_sizes, (lib.tensor(h), lib.tensor(c)), w, True, 2, 0.0, False,
-                              True)
-        gru_w = [lib.tensor(a[:12]) if a.shape[0] == 16 else lib.tensor(a[:, :]) for a in weights[:4]]
-        gru = lib.gru(lib.tensor(x), lib.tensor(h[:1]), gru_w, True, 1, 0.0, False, False, False)
-        cells = (lib.lstm_cell(lib.tensor(x[0]), (lib.tensor(h[0]), lib.tensor(c[0])), *w[:4]),
-                 lib.gru_cell(lib.tensor(x[0]), lib.tensor(h[0]), *gru_w),
-                 lib.rnn_tanh_cell(lib.tensor(x[0]), lib.tensor(h[0]), lib.tensor(weights[0][:4]),
-                                   lib.tensor(weights[1][:4]), lib.tensor(weights[2][:4])),
-                 lib.rnn_relu_cell(lib.tensor(x[0]), lib.tensor(h[0]), lib.tensor(weights[0][:4]),
-                                   lib.tensor(weights[1][:4])))
-        flat = [*out, *packed_out, *gru, *cells[0], *cells[1:]]
-        if lib is torch:
-            expected = [t.numpy() for t in flat]
-    assert len(flat) == len(expected)
-    for a, b in zip(flat, expected):
-        np.testing.assert_allclose(a.numpy(), b, atol=1e-6)
+    weights = [p.detach().numpy() for p in _seeded_layer(minitorch, "LSTM", 3, 4, 2, bidirectional=True)._flat_weights]
+    args = weights, _floats(5, 2, 3), _floats(4, 2, 4), _floats(4, 2, 4)
+    for a, b in zip(_functions(minitorch, *args), torch_answer(_functions, *args), strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-6)
 
 
-@needs_torch
-@pytest.mark.parametrize("kind", ["LSTMCell", "GRUCell", "tanh", "relu"])
-def test_cells_match_torch(kind):
-    torch.manual_seed(0)
+def _cell_runs(lib, kind, x, h, c):
+    """The seeded cell's repr; for batched, unbatched and zero-state inputs, its outputs and the gradients of
+    the inputs and parameters of a weighted sum of them."""
     args = (3, 4) if kind.endswith("Cell") else (3, 4, True, kind)
     name = kind if kind.endswith("Cell") else "RNNCell"
-    th, mt = getattr(torch.nn, name)(*args), getattr(minitorch.nn, name)(*args)
-    mt.load_state_dict({k: minitorch.tensor(v.numpy()) for k, v in th.state_dict().items()})
-    assert repr(mt) == repr(th)
-    x, h, c = _floats(2, 3), _floats(2, 4), _floats(2, 4)
+    lib.manual_seed(0)
+    cell = getattr(lib.nn, name)(*args)
     states = (h, c) if name == "LSTMCell" else (h,)
+    runs = [repr(cell)]
     for inputs in ((x, *states), (x[0], *(s[0] for s in states)), (x,)):  # batched, unbatched, zero state
-        results = []
-        for lib, cell in ((torch, th), (minitorch, mt)):
-            leaves = _leaves(lib, inputs)
-            state = None if len(leaves) == 1 else (tuple(leaves[1:]) if name == "LSTMCell" else leaves[1])
-            out = cell(leaves[0], state)
-            out = out if isinstance(out, tuple) else (out,)
-            sum((o * (k + 2)).sum() for k, o in enumerate(out)).backward()
-            results.append([o.detach().numpy() for o in out] + [t.grad.numpy() for t in leaves] +
-                           [p.grad.numpy() for p in cell.parameters()])
-            cell.zero_grad()
-        for a, b in zip(results[1], results[0], strict=True):
+        leaves = _leaves(lib, inputs)
+        state = None if len(leaves) == 1 else (tuple(leaves[1:]) if name == "LSTMCell" else leaves[1])
+        out = cell(leaves[0], state)
+        out = out if isinstance(out, tuple) else (out,)
+        sum((o * (k + 2)).sum() for k, o in enumerate(out)).backward()
+        runs.append([o.detach().numpy() for o in out] + [t.grad.numpy() for t in leaves] +
+                    [p.grad.numpy() for p in cell.parameters()])
+        cell.zero_grad()
+    return runs
+
+
+@pytest.mark.parametrize("kind", ["LSTMCell", "GRUCell", "tanh", "relu"])
+def test_cells_match_torch(kind):
+    args = kind, _floats(2, 3), _floats(2, 4), _floats(2, 4)
+    mine, theirs = _cell_runs(minitorch, *args), torch_answer(_cell_runs, *args)
+    assert mine[0] == theirs[0]
+    for run, their_run in zip(mine[1:], theirs[1:], strict=True):
+        for a, b in zip(run, their_run, strict=True):
             assert a.shape == b.shape
             np.testing.assert_allclose(a, b, atol=2e-5, rtol=1e-4)
 
 
-@needs_torch
-def test_reprs_parameter_names_and_shapes_match_torch():
+def _layer_facts(lib):
+    """Reprs, parameter names and shapes (and the flat weight tables of layers) of some layers and cells."""
     configs = [("LSTM", (3, 5), {"num_layers": 2, "bidirectional": True, "proj_size": 2, "batch_first": True}),
                ("GRU", (3, 5), {"bias": False, "dropout": 0.5, "num_layers": 2}), ("tanh", (2, 3), {}),
                ("relu", (2, 3), {"num_layers": 3})]
+    facts = []
     for kind, args, kwargs in configs:
-        th, mt = _layer(torch, kind, *args, **kwargs), _layer(minitorch, kind, *args, **kwargs)
-        assert repr(mt) == repr(th)
-        assert [(n, tuple(p.shape)) for n, p in mt.named_parameters()] == \
-            [(n, tuple(p.shape)) for n, p in th.named_parameters()]
-        assert mt._flat_weights_names == th._flat_weights_names and mt._all_weights == th._all_weights
-    cells = [("LSTMCell", (2, 3), {"bias": False}), ("GRUCell", (2, 3), {}), ("RNNCell", (2, 3), {})]
-    for name, args, kwargs in cells:
-        th, mt = getattr(torch.nn, name)(*args, **kwargs), getattr(minitorch.nn, name)(*args, **kwargs)
-        assert repr(mt) == repr(th)
-        assert [(n, tuple(p.shape)) for n, p in mt.named_parameters()] == \
-            [(n, tuple(p.shape)) for n, p in th.named_parameters()]
+        layer = _layer(lib, kind, *args, **kwargs)
+        facts.append((repr(layer), [(n, tuple(p.shape)) for n, p in layer.named_parameters()],
+                      layer._flat_weights_names, layer._all_weights))
+    for name, args, kwargs in [("LSTMCell", (2, 3), {"bias": False}), ("GRUCell", (2, 3), {}), ("RNNCell", (2, 3), {})]:
+        cell = getattr(lib.nn, name)(*args, **kwargs)
+        facts.append((repr(cell), [(n, tuple(p.shape)) for n, p in cell.named_parameters()]))
+    return facts
 
 
-@needs_torch
-def test_a_state_dict_saved_by_torch_loads():
+def test_reprs_parameter_names_and_shapes_match_torch():
+    assert _layer_facts(minitorch) == torch_answer(_layer_facts)
+
+
+def _saved_and_run(torch, x):
+    """A seeded torch LSTM's state_dict as torch.save writes it, and the layer's output on ``x``."""
     import io
     torch.manual_seed(1)
     th = torch.nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2)
     buffer = io.BytesIO()
     torch.save(th.state_dict(), buffer)
-    buffer.seek(0)
-    mt = minitorch.nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2)
-    mt.load_state_dict(minitorch.load(buffer))
+    return np.frombuffer(buffer.getvalue(), np.uint8).copy(), th(torch.tensor(x))[0]
+
+
+def test_a_state_dict_saved_by_torch_loads():
+    import io
     x = _floats(3, 2, 3)
-    expected = th(torch.tensor(x))[0].detach().numpy()
-    np.testing.assert_allclose(mt(minitorch.tensor(x))[0].detach().numpy(), expected, atol=1e-6)
+    saved, expected = torch_answer(_saved_and_run, x)
+    mt = minitorch.nn.LSTM(3, 4, 2, bidirectional=True, proj_size=2)
+    mt.load_state_dict(minitorch.load(io.BytesIO(saved.tobytes())))
+    np.testing.assert_allclose(mt(minitorch.tensor(x))[0].detach().numpy(), expected.numpy(), atol=1e-6)
 
 
 def test_default_init_is_uniform_in_the_hidden_bound_from_the_generator():
@@ -357,28 +360,27 @@ def _seqs(lib, lengths, grad=False):
             for i, n in enumerate(lengths)]
 
 
-@needs_torch
 @pytest.mark.parametrize("batch_first", [False, True])
 @pytest.mark.parametrize("side", ["right", "left"])
 def test_pad_sequence_matches_torch(batch_first, side):
-    out = [lib.nn.utils.rnn.pad_sequence(_seqs(lib, [2, 4, 1]), batch_first, -1.0, side).numpy()
-           for lib in (minitorch, torch)]
-    np.testing.assert_array_equal(*out)
+    def pad(lib, batch_first, side):
+        return lib.nn.utils.rnn.pad_sequence(_seqs(lib, [2, 4, 1]), batch_first, -1.0, side).numpy()
+    np.testing.assert_array_equal(pad(minitorch, batch_first, side), torch_answer(pad, batch_first, side))
 
 
-@needs_torch
+def _round_trip(lib, lengths, batch_first, enforce_sorted):
+    """pack_padded_sequence's fields, then pad_packed_sequence's padded tensor and lengths."""
+    padded = lib.nn.utils.rnn.pad_sequence(_seqs(lib, lengths), batch_first)
+    packed = lib.nn.utils.rnn.pack_padded_sequence(padded, lib.tensor(lengths), batch_first, enforce_sorted)
+    again, lens = lib.nn.utils.rnn.pad_packed_sequence(packed, batch_first, 7.0, total_length=5)
+    return [t.numpy() for t in (*packed[:2], again, lens)] + [None if t is None else t.numpy() for t in packed[2:]]
+
+
 @pytest.mark.parametrize("batch_first", [False, True])
 @pytest.mark.parametrize("enforce_sorted", [False, True])
 def test_pack_and_pad_round_trip_matches_torch(batch_first, enforce_sorted):
-    lengths = [4, 2, 2, 1] if enforce_sorted else [2, 4, 1, 2]
-    results = []
-    for lib in (minitorch, torch):
-        padded = lib.nn.utils.rnn.pad_sequence(_seqs(lib, lengths), batch_first)
-        packed = lib.nn.utils.rnn.pack_padded_sequence(padded, lib.tensor(lengths), batch_first, enforce_sorted)
-        again, lens = lib.nn.utils.rnn.pad_packed_sequence(packed, batch_first, 7.0, total_length=5)
-        results.append([t.numpy() for t in (*packed[:2], again, lens)] +
-                       [None if t is None else t.numpy() for t in packed[2:]])
-    for a, b in zip(*results):
+    args = ([4, 2, 2, 1] if enforce_sorted else [2, 4, 1, 2]), batch_first, enforce_sorted
+    for a, b in zip(_round_trip(minitorch, *args), torch_answer(_round_trip, *args), strict=True):
         if b is None:
             assert a is None
         else:
@@ -386,19 +388,22 @@ def test_pack_and_pad_round_trip_matches_torch(batch_first, enforce_sorted):
             np.testing.assert_array_equal(a, b)
 
 
-@needs_torch
+def _unpacked(lib):
+    """A packed sequence's repr, and the sequences unpack_sequence and unpad_sequence give back."""
+    packed = lib.nn.utils.rnn.pack_sequence(_seqs(lib, [1, 3, 2]), enforce_sorted=False)
+    seqs = lib.nn.utils.rnn.unpack_sequence(packed)
+    unpadded = lib.nn.utils.rnn.unpad_sequence(lib.nn.utils.rnn.pad_sequence(_seqs(lib, [1, 3])), lib.tensor([1, 3]))
+    return repr(packed), [s.numpy() for s in seqs + unpadded]
+
+
 def test_pack_sequence_unpack_unpad_and_packed_repr_match_torch():
-    for lib in (minitorch, torch):
-        packed = lib.nn.utils.rnn.pack_sequence(_seqs(lib, [1, 3, 2]), enforce_sorted=False)
-        seqs = lib.nn.utils.rnn.unpack_sequence(packed)
-        padded = lib.nn.utils.rnn.pad_sequence(_seqs(lib, [1, 3]))
-        unpadded = lib.nn.utils.rnn.unpad_sequence(padded, lib.tensor([1, 3]))
-        if lib is minitorch:
-            mine = (repr(packed), [s.numpy() for s in seqs + unpadded], packed.double().data.dtype)
-    assert mine[0] == repr(packed).replace("torch", "minitorch")
-    for a, b in zip(mine[1], seqs + unpadded, strict=True):
-        np.testing.assert_array_equal(a, b.numpy())
-    assert str(mine[2]) == "minitorch.float64"
+    text, seqs = _unpacked(minitorch)
+    their_text, their_seqs = torch_answer(_unpacked)
+    assert text == their_text.replace("torch", "minitorch")
+    for a, b in zip(seqs, their_seqs, strict=True):
+        np.testing.assert_array_equal(a, b)
+    packed = rnn_utils.pack_sequence(_seqs(minitorch, [1, 3, 2]), enforce_sorted=False)
+    assert str(packed.double().data.dtype) == "minitorch.float64"
 
 
 def test_packing_by_hand_and_invert_permutation():

@@ -8,13 +8,7 @@ import pytest
 
 import minitorch as mt
 from op_helper import check_error, helper_test_op
-
-try:
-    import torch
-except ImportError:
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="compares with torch")
+from torch_answers import torch, torch_answer
 
 # ---- differentiable shape ops: values, dtypes and gradients (node names differ: composites) --------
 SHAPE_CASES = {
@@ -272,20 +266,21 @@ def test_finfo_iinfo():
     assert mt.finfo(mt.float64) == mt.finfo(mt.float64) != mt.finfo(mt.float32)
 
 
-@needs_torch
+def _info(lib, kind, name, fields):
+    info = getattr(lib, kind)(getattr(lib, name))
+    return repr(info), {field: getattr(info, field) for field in fields}
+
+
 @pytest.mark.parametrize("name", ["float16", "float32", "float64"])
 def test_finfo_matches_torch(name):
-    m, t = mt.finfo(getattr(mt, name)), torch.finfo(getattr(torch, name))
-    assert repr(m) == repr(t)
-    for field in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype"):
-        assert getattr(m, field) == getattr(t, field), field
+    args = "finfo", name, ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+    assert _info(mt, *args) == torch_answer(_info, *args)
 
 
-@needs_torch
 @pytest.mark.parametrize("name", ["uint8", "int8", "int16", "int32", "int64"])
 def test_iinfo_matches_torch(name):
-    m, t = mt.iinfo(getattr(mt, name)), torch.iinfo(getattr(torch, name))
-    assert repr(m) == repr(t) and (m.bits, m.min, m.max, m.dtype) == (t.bits, t.min, t.max, t.dtype)
+    args = "iinfo", name, ("bits", "min", "max", "dtype")
+    assert _info(mt, *args) == torch_answer(_info, *args)
 
 
 def test_layout_and_memory_format_constants():
@@ -381,7 +376,7 @@ def test_frombuffer_shares_memory_and_from_file_reads(tmp_path):
         mt.from_file(str(path), shared=True, size=1)
 
 
-@needs_torch
+@pytest.mark.skipif(torch is None, reason="exchanges tensors with torch")
 def test_dlpack_round_trips_share_memory():
     x = mt.arange(6.0).reshape(2, 3)
     t = torch.from_dlpack(x)

@@ -15,6 +15,7 @@ import minitorch as mt
 import minitorch.nn.functional as F
 from minitorch._ops.conv import winograd
 from minitorch.autograd import gradcheck, gradgradcheck
+from torch_answers import torch_answer
 
 ALGORITHMS = {"F2": (1 << 30, 5e-6), "F4": (1, 1e-4)}
 
@@ -64,32 +65,40 @@ def test_gradcheck_float64(algorithm, calls, n, c, o, h, w, padding):
     assert calls["conv"] and calls["weight_grad"]
 
 
+def _conv(lib, name, arrays, padding, weighted=False):
+    """``F.<name>`` on ``arrays``: the output, and the inputs' gradients of a random weighting of it (``weighted``)
+    or of its sum."""
+    inputs = [lib.tensor(a, requires_grad=True) for a in arrays]
+    y = getattr(lib.nn.functional, name)(*inputs, padding=padding)
+    y.backward(lib.tensor(np.random.default_rng(3).standard_normal(tuple(y.shape)).astype(np.float32)) if weighted
+               else lib.ones_like(y))
+    return [t.detach().numpy() for t in (y, *(x.grad for x in inputs))]
+
+
+def _assert_within(got, want, tolerance):
+    for a, b in zip(got, want, strict=True):
+        assert a.shape == b.shape
+        assert np.abs(a - b).max() <= tolerance * np.abs(b).max()
+
+
 @pytest.mark.parametrize("n, c, o, h, w, padding", SHAPES + [(5, 6, 7, 13, 11, 1)])
 def test_float32_against_torch(algorithm, calls, n, c, o, h, w, padding):
-    torch = pytest.importorskip("torch")
     x, wt = _data(np.random.default_rng(1), n, c, o, h, w, np.float32)
-    b = np.random.default_rng(2).standard_normal(o).astype(np.float32)
-    mx, mw, mb = (mt.tensor(a, requires_grad=True) for a in (x, wt, b))
-    tx, tw, tb = (torch.tensor(a, requires_grad=True) for a in (x, wt, b))
-    y, ty = F.conv2d(mx, mw, mb, padding=padding), torch.nn.functional.conv2d(tx, tw, tb, padding=padding)
-    gy = np.random.default_rng(3).standard_normal(ty.shape).astype(np.float32)
-    y.backward(mt.tensor(gy))
-    ty.backward(torch.tensor(gy))
-    for got, want in [(y, ty), (mx.grad, tx.grad), (mw.grad, tw.grad), (mb.grad, tb.grad)]:
-        want = want.detach().numpy()
-        assert got.shape == want.shape
-        assert np.abs(got.detach().numpy() - want).max() <= algorithm * np.abs(want).max()
+    args = "conv2d", [x, wt, np.random.default_rng(2).standard_normal(o).astype(np.float32)], padding, True
+    _assert_within(_conv(mt, *args), torch_answer(_conv, *args), algorithm)
     assert calls["conv"] == 2 and calls["weight_grad"] == 1  # forward, input gradient, weight gradient
 
 
+def _conv_transpose(lib, u, wt, padding):
+    return lib.nn.functional.conv_transpose2d(lib.tensor(u), lib.tensor(wt), padding=padding).numpy()
+
+
 def test_conv_transpose_stride_1(algorithm, calls):
-    torch = pytest.importorskip("torch")
     rng = np.random.default_rng(4)
     u, wt = rng.standard_normal((2, 4, 6, 5)).astype(np.float32), rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
     for padding in (0, 1, 2):
-        got = F.conv_transpose2d(mt.tensor(u), mt.tensor(wt), padding=padding).numpy()
-        want = torch.nn.functional.conv_transpose2d(torch.tensor(u), torch.tensor(wt), padding=padding).numpy()
-        assert np.abs(got - want).max() <= algorithm * np.abs(want).max()
+        _assert_within([_conv_transpose(mt, u, wt, padding)], [torch_answer(_conv_transpose, u, wt, padding)],
+                       algorithm)
     assert calls["conv"] == 3
 
 
@@ -132,16 +141,8 @@ def test_small_map_weight_gradient_keeps_im2col(calls):
 
 
 def test_conv3d(algorithm, calls):
-    torch = pytest.importorskip("torch")
     rng = np.random.default_rng(6)
     x, wt = rng.standard_normal((2, 3, 4, 6, 5)).astype(np.float32), rng.standard_normal((4, 3, 2, 3, 3))
-    wt = wt.astype(np.float32)
-    mx, mw = mt.tensor(x, requires_grad=True), mt.tensor(wt, requires_grad=True)
-    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(wt, requires_grad=True)
-    y, ty = F.conv3d(mx, mw, padding=1), torch.nn.functional.conv3d(tx, tw, padding=1)
-    y.sum().backward()
-    ty.sum().backward()
-    for got, want in [(y, ty), (mx.grad, tx.grad), (mw.grad, tw.grad)]:
-        want = want.detach().numpy()
-        assert np.abs(got.detach().numpy() - want).max() <= algorithm * np.abs(want).max()
+    args = "conv3d", [x, wt.astype(np.float32)], 1
+    _assert_within(_conv(mt, *args), torch_answer(_conv, *args), algorithm)
     assert calls["conv"] == 2 and calls["weight_grad"] == 1

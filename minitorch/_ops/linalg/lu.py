@@ -20,6 +20,7 @@ linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 linalg_lu = _return_type("linalg_lu", ("P", "L", "U"))
 lu_unpack_type = _return_type("lu_unpack", ("P", "L", "U"))
+lu_with_info = _return_type("_lu_with_info", ("LU", "pivots", "info"))
 
 
 def lu_kernel(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -205,4 +206,4 @@ def lu_legacy(A, pivot: bool = True, get_infos: bool = False, out=None):
                "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
                "torch.linalg.lu_factor_ex(A, compute_pivots)")
     LU, pivots, info = lu_factor_ex(A, pivot=pivot, check_errors=not get_infos)
-    return _outs((LU, pivots, info) if get_infos else (LU, pivots), out)
+    return _outs(lu_with_info(LU, pivots, info) if get_infos else (LU, pivots), out)
