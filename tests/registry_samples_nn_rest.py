@@ -1,6 +1,6 @@
-"""Registry-sweep inputs for the nn ops of issue 10's nn_rest slice (minitorch/_ops/dropout.py,
-minitorch/_ops/nn_functions.py and the new nn.functional forms). Random ops reseed before each call, so that
-gradcheck's repeated evaluations see one mask."""
+"""Registry-sweep inputs for the nn ops registered beside their ops in minitorch/_ops (dropout, activations,
+normalization, embedding, distances, losses) and their nn.functional forms. Random ops reseed before each call, so
+that gradcheck's repeated evaluations see one mask."""
 import minitorch as mt
 import minitorch.nn.functional as F
 from registry_inputs import INF, NAN, idx, x

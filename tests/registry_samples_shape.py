@@ -1,5 +1,5 @@
-"""Registry sweep inputs for the shape ops of minitorch/_ops/stacking.py and minitorch/_ops/view_copy.py,
-the joins and unsafe splits of minitorch/_ops/view.py, and the Tensor methods that convert, resize and alias."""
+"""Registry sweep inputs for the shape ops of minitorch/_ops/shape/joins.py and shape/view_copy.py,
+the joins and unsafe splits of minitorch/_ops/shape/view.py, and the Tensor methods that convert, resize and alias."""
 import minitorch as mt
 from registry_inputs import x
 

@@ -1,6 +1,6 @@
 """Recurrent layers: RNN, LSTM, GRU (multi-layer, bidirectional, packed sequences) and their one-step cells,
 with PyTorch's parameter names, shapes, gate order and initialisation. The computation is minitorch.lstm,
-minitorch.gru, ... (minitorch/_ops/rnn.py)."""
+minitorch.gru, ... (minitorch/_ops/sequence/rnn.py)."""
 from __future__ import annotations
 
 import math
