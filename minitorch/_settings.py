@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _dtype
 from ._core.grad_mode import state
+from ._device_settings import _state as device_state, are_deterministic_algorithms_enabled, use_deterministic_algorithms
 
 
 # ---- exceptions with torch's bases ----------------------------------------------------------------
@@ -122,7 +123,6 @@ _DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
 def set_deterministic_debug_mode(debug_mode: int | str) -> None:
     """0/'default': off; 1/'warn': warn on nondeterministic ops; 2/'error': refuse them (the same switch as
     ``use_deterministic_algorithms``; every minitorch kernel is deterministic)."""
-    from ._device_settings import use_deterministic_algorithms
     if not isinstance(debug_mode, (int, str)):
         raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
     if isinstance(debug_mode, str):
@@ -136,14 +136,12 @@ def set_deterministic_debug_mode(debug_mode: int | str) -> None:
 
 
 def get_deterministic_debug_mode() -> int:
-    from ._device_settings import are_deterministic_algorithms_enabled
     if not are_deterministic_algorithms_enabled():
         return 0
     return 1 if is_deterministic_algorithms_warn_only_enabled() else 2
 
 
 def is_deterministic_algorithms_warn_only_enabled() -> bool:
-    from ._device_settings import _state as device_state
     return device_state["warn_only"]
 
 

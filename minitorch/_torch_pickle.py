@@ -118,7 +118,7 @@ _STORAGES = {"DoubleStorage": "f8", "FloatStorage": "f4", "HalfStorage": "f2", "
 
 def parameter_class():
     try:
-        from .nn import Parameter
+        from .nn import Parameter  # (serialization sits beside nn, not on top of it)
     except ImportError:  # loading and saving work without minitorch.nn
         return None
     return Parameter

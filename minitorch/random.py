@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ._core.tensor import Tensor
+from ._core.tensor import _check_device, device as _device, Tensor
 
 _STATE_SIZE = 5056
 _N = 624  # Mersenne Twister state words
@@ -34,8 +34,6 @@ class Generator:
     """A seeded stream of random numbers, as ``torch.Generator``; ``generator=`` on every random function."""
 
     def __init__(self, device: str = "cpu"):
-        from ._core.tensor import _check_device
-        from ._core.tensor import device as _device
         _check_device(device)
         self.device = _device(device) if isinstance(device, str) else device
         self._bits = np.random.MT19937()

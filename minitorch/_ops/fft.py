@@ -17,6 +17,7 @@ from .._core.registry import register
 from .._core.tensor import Tensor, _wrap_dim
 from .._core.function import Op
 from .conv.padding import pad
+from .elementwise.complex import view_as_real
 
 DUAL = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 
@@ -283,7 +284,6 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
     if input._data.ndim == 1:
         r = r.reshape(tuple(r.shape[1:]))
     if not return_complex:
-        from .elementwise.complex import view_as_real
         warnings.warn("stft with return_complex=False is deprecated. In a future pytorch release, stft will return "
                       "complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can "
                       "still call torch.view_as_real on the complex output to recover the old return format.",

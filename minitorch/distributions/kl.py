@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from functools import total_ordering
 
 import numpy as np
@@ -84,7 +85,6 @@ def _dispatch_kl(type_p, type_q):
     left_fun = _KL_REGISTRY[left_p, left_q]
     right_fun = _KL_REGISTRY[right_p, right_q]
     if left_fun is not right_fun:
-        import warnings
         warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). Please register_kl"
                       f"({left_p.__name__}, {right_q.__name__})", RuntimeWarning, stacklevel=2)
     return left_fun

@@ -20,14 +20,13 @@ from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._rng import u53
 from ...random import default_generator
-from ..reduction.softmax import log_softmax as _log_softmax
-from ..reduction.softmax import softmax as _softmax
+from ..reduction.softmax import log_softmax as _log_softmax, softmax as _softmax
 from .arithmetic import mul_
 from .broadcast import floating
 from .clamp import where
-from .unary import exp, log1p, sigmoid, tanh
-from .unary import relu as _relu
-from .unary import relu_ as _relu_
+from .unary import exp, log1p, relu as _relu, relu_ as _relu_, sigmoid, tanh
+from ..shape.joins import Cat
+from ..shape.indexing import narrow
 
 _SQRT_2 = math.sqrt(2.0)
 _SQRT_2_PI = math.sqrt(2.0 / math.pi)
@@ -324,8 +323,6 @@ class Glu(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from ..shape.indexing import narrow
-        from ..shape.joins import Cat
         (x,) = ctx.saved_tensors
         half = x.shape[ctx.dim] // 2
         first, s = narrow(x, ctx.dim, 0, half), sigmoid(narrow(x, ctx.dim, half, half))

@@ -198,7 +198,7 @@ def fmin(input, other):
 def where(condition, input=None, other=None):
     """Elements of ``input`` where ``condition`` holds, else of ``other``."""
     if input is None and other is None:
-        from ..shape.indexing import nonzero
+        from ..shape.indexing import nonzero  # (indexing builds on this module)
         return nonzero(condition, as_tuple=True)
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if cond.dtype != np.bool_:

@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from ..._core.tensor import Tensor
-from ..._dtype import wrap_int
+from ..._dtype import C_NAMES, from_numpy_dtype, wrap_int
 from ..._core.shape import type_name
 from ..._core.function import Op, _write_back, check_inplace, zeros_for
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
@@ -155,7 +155,6 @@ def _same_dtype(input, other):
     """The arrays of two tensors that must share a dtype and broadcast together, with torch's errors."""
     a, b = input._data, other._data
     if a.dtype != b.dtype:
-        from ..._dtype import C_NAMES, from_numpy_dtype
         raise RuntimeError(f"{C_NAMES[from_numpy_dtype(a.dtype)]} did not match {C_NAMES[from_numpy_dtype(b.dtype)]}")
     broadcast_shape(a.shape, b.shape)
     return a, b

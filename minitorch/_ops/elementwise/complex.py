@@ -18,6 +18,8 @@ from ..._core.tensor import Tensor
 from ..._core.function import Op, zeros_for
 from ..return_types import _return_type
 from .broadcast import broadcast_shape
+from ..shape.view import contiguous
+from .clamp import where
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -104,7 +106,6 @@ class ViewAsReal(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from ..shape.view import contiguous
         return ViewAsComplex.apply(contiguous(g) if isinstance(g, Tensor) else np.ascontiguousarray(g))
 
 
@@ -259,8 +260,7 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argumen
 @register
 def sgn(input: Tensor) -> Tensor:
     """``z / |z|`` (0 where ``z`` is 0) for complex tensors; the sign for real ones."""
-    from .clamp import where
-    from .unary import Sgn, abs
+    from .unary import Sgn, abs  # (unary builds on this module)
     if type(input) is np.ndarray:  # (in a backward formula, without create_graph)
         return np.sign(input)
     if input._data.dtype.kind != "c":

@@ -8,8 +8,9 @@ import numpy as np
 
 from ..._core.function import Op, zeros_for
 from .broadcast import floating
-from .complex import conj_if_complex as _conj
+from .complex import conj_if_complex as _conj, sgn
 from ..._core.registry import register
+from ..._dtype import C_NAMES, from_numpy_dtype
 
 
 class Neg(Op):
@@ -161,7 +162,6 @@ class Abs(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         if a.dtype.kind == "c" if type(a) is np.ndarray else a.is_complex():
-            from .complex import sgn  # (complex.py builds on this module)
             return g * sgn(a)
         return g * sign(a)
 
@@ -369,7 +369,6 @@ class Frac(Op):
 def _not_for(a, kinds: str, kernel: str) -> None:
     """torch has no kernel for these dtype kinds: raise its error."""
     if a.dtype.kind in kinds:
-        from ..._dtype import C_NAMES, from_numpy_dtype
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{C_NAMES[from_numpy_dtype(a.dtype)]}'")
 
 

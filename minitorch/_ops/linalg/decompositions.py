@@ -14,6 +14,7 @@ from ..return_types import _return_type, return_types
 from ..shape.triangular import tril, triu
 from ..shape.view import transpose
 from ..shape.joins import cat
+from ... import _dtype
 
 
 def _mT(x):
@@ -27,7 +28,6 @@ def _dtype_of(x) -> np.dtype:
 
 def _type_name(a) -> str:
     """torch's C name of an array's dtype (Long, Float, ...)."""
-    from ... import _dtype
     return _dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]
 
 

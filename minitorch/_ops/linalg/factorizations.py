@@ -16,7 +16,7 @@ from ..._core.grad_mode import is_grad_enabled
 from ..elementwise.clamp import where
 from ..._core.out import _out
 from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _LinAlgError, _outs, _square, concat, inv,
-                             inv_ex, solve_triangular)
+                             inv_ex, solve, solve_triangular)
 from ..shape.indexing import narrow
 from .products import deprecated, matmul
 from ..reduction.norm import vector_norm
@@ -24,6 +24,7 @@ from ..return_types import _return_type
 from ..reduction.extrema import amax, amin
 from ..shape.triangular import tril, triu
 from ..shape.view import unsqueeze
+from ..shape.joins import stack
 
 linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
 svd_type = _return_type("svd", ("U", "S", "V"))
@@ -522,7 +523,6 @@ def vecdot(x, y, *, dim: int = -1, out=None):
 def _powers(x, N: int):
     """x^0, x^1, ..., x^(N-1) stacked on a new last dim, by repeated products (well-defined gradients at 0); x^0
     is the constant 1, also for a NaN or infinite x, as in torch."""
-    from ..shape.joins import stack
     columns = [x.new_ones(x.shape)] if N else []
     for _ in range(1, N):
         columns.append(columns[-1] * x)
@@ -565,7 +565,6 @@ def tensorinv(A, ind: int = 2, *, out=None):
 
 def tensorsolve(A, B, dims=None, *, out=None):
     """The ``X`` with ``tensordot(A, X, X.ndim) == B``; ``dims``: dims of ``A`` moved to the end first."""
-    from .decompositions import solve
     if dims is not None:
         dims = [d % A.dim() for d in dims]
         A = A.permute(*[d for d in range(A.dim()) if d not in dims], *dims)

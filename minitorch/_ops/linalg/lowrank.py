@@ -8,8 +8,9 @@ from __future__ import annotations
 from ... import _dtype
 from ..._factories import randn
 from ..._core.registry import register
-from .factorizations import qr, svd
+from .factorizations import eigh, qr, svd
 from .products import matmul
+from .decompositions import cholesky, solve_triangular
 
 
 def _approximate_basis(A, q: int, niter: int, M=None):
@@ -71,8 +72,6 @@ def lobpcg(A, k: int | None = None, B=None, X=None, n: int | None = None, iK=Non
     ``torch.lobpcg`` iterates towards: here the dense symmetric eigensolver gives them to working precision
     (minitorch's tensors are dense), so the iteration's controls (X's values, iK, niter, tol, method, tracker,
     ortho_*) have nothing to steer. X's columns are (B-)orthonormal; their signs are arbitrary."""
-    from .decompositions import cholesky, solve_triangular
-    from .factorizations import eigh
     k = (1 if X is None else X.shape[-1]) if k is None else k
     n = (k if X is None else X.shape[-1]) if n is None else n
     m = A.shape[-1]

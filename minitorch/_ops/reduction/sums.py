@@ -7,6 +7,7 @@ reduced dims back (size 1) and is broadcast to the input's shape.
 from __future__ import annotations
 
 import builtins
+import warnings
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from ..._core.function import Op
 from ..elementwise.clamp import where
 from ..elementwise.broadcast import floating
 from ..elementwise.unary import exp
-from ..shape.view import expand
+from ..shape.view import expand, flip
 from ..._core.registry import register
 
 _ndarray = np.ndarray
@@ -246,7 +247,6 @@ class StdMean(_WithMean):
 
 def _denominator(n, correction):
     if n - correction <= 0:
-        import warnings
         warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=4)
     return builtins.max(n - correction, 0) or float("nan")
@@ -325,7 +325,6 @@ class Cumsum(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from ..shape.view import flip
         return flip(cumsum(flip(g, ctx.dim), ctx.dim), ctx.dim)
 
 

@@ -22,13 +22,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..._dtype import C_NAMES, wrap_int
-from ..._core.tensor import Tensor, _wrap_dim
+from ..._dtype import C_NAMES, from_numpy_dtype, wrap_int
+from ..._core.tensor import _C_TYPE_NAMES, _wrap_dim, Tensor
 from ..._core.function import Op
 from ..elementwise.clamp import where
 from ..elementwise.broadcast import broadcast_shape
 from .view import expand, expanded_shape, reshape, unsqueeze
 from ..._core.registry import register
+from ..reduction.sums import sum as sum_
+from .copying import copy_, fill_
 
 _ndarray = np.ndarray
 
@@ -396,7 +398,6 @@ def _setitem(self, index, value) -> None:
         template, arrays = _advanced_index(advanced)
         IndexPut_.apply(x, value, *arrays, index=template)
         return
-    from .copying import copy_, fill_
     view = _apply_basic(self, steps)
     if isinstance(value, Tensor):
         shape = value._data.shape
@@ -574,7 +575,6 @@ class Scatter(Op, name="ScatterBackward0"):
 
     @staticmethod
     def backward(ctx, g):
-        from ..reduction.sums import sum as sum_
         arrays, template = ctx.saved_tensors, ctx.index
         need_a, need_src = ctx.needs_input_grad[:2]
         ga = (g if ctx.add else IndexPut.apply(g, 0.0, *arrays, index=template)) if need_a else None
@@ -697,8 +697,6 @@ def _mask_array(mask, select=False):
     if m.dtype != np.bool_:
         if select:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
-        from ..._dtype import from_numpy_dtype
-        from ..._core.tensor import _C_TYPE_NAMES
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_C_TYPE_NAMES[from_numpy_dtype(m.dtype)]}")
     return mask if isinstance(mask, Tensor) else m

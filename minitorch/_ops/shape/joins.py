@@ -18,6 +18,8 @@ from ..elementwise.broadcast import broadcast_shape, result_dtype
 from . import view
 from .diagonal import diag
 from .view import expand, reshape
+from .indexing import narrow, select, Slice
+from ..._factories import zeros
 
 _ndarray = np.ndarray
 
@@ -150,7 +152,6 @@ def unsafe_chunk(input, chunks: int, dim: int = 0) -> tuple:
 def tensor_split(input, indices_or_sections, dim: int = 0) -> tuple:
     """``sections`` nearly equal pieces (the first ``n % sections`` one larger), or the pieces between
     indices (Python slice bounds); each piece is its own slice, unlike ``split``."""
-    from .indexing import Slice
     d = _wrap_dim(dim, input._data.ndim)
     n = input._data.shape[d]
     if isinstance(indices_or_sections, Tensor):
@@ -177,7 +178,6 @@ class Cat(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from .indexing import narrow
         out, start = [], 0
         for size in ctx.sizes:  # (the engine casts each part to its input's dtype)
             if size is None:
@@ -247,7 +247,6 @@ class Stack(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from .indexing import select
         return tuple(select(g, ctx.dim, i) for i in range(np.shape(g)[ctx.dim]))
 
 
@@ -399,7 +398,6 @@ def fliplr(input):
 @register(method=False)
 def block_diag(*tensors):
     """The tensors (0, 1 or 2 dims, seen as matrices) along the diagonal of one matrix, zeros elsewhere."""
-    from ..._factories import zeros
     mats = []
     for i, t in enumerate(tensors):
         if t.dim() > 2:

@@ -14,7 +14,7 @@ from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op
 from ..elementwise.clamp import where
-from .view import expand
+from .view import expand, expanded_shape
 from .indexing import (ARRAY, Index, IndexPut, IndexScatter, Made, MaskedFill, MaskedFillTensor, _check_index, along,
                        as_vector, axis_range, fill, grid, select)
 
@@ -663,7 +663,6 @@ def _python_map(name, input, fn, *others):
     """``input`` overwritten by ``fn`` called on each of its elements (and the matching ones of ``others``)."""
     if input._requires_grad:
         raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
-    from .view import expanded_shape
     arrays = [np.broadcast_to(o._data, expanded_shape(o, input._data.shape)) for o in others]
     values = np.frompyfunc(fn, 1 + len(others), 1)(input._data, *arrays)
     input._data[...] = np.asarray(values, dtype=input._data.dtype) if input._data.ndim else values

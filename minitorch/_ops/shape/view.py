@@ -15,6 +15,8 @@ from ..._core.shape import int_list
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op, check_inplace
 from ..._core.registry import register
+from .copying import clone
+from ..._dtype import dtype, from_numpy_dtype
 
 _ndarray = np.ndarray
 
@@ -86,7 +88,6 @@ class ReshapeAlias(View):
 @register(top_level=False)
 def view(input, *shape):
     """The same data with another shape (must be compatible with the strides), or another dtype."""
-    from ..._dtype import dtype
     if len(shape) == 1 and isinstance(shape[0], dtype):
         return _view_dtype(input, shape[0])
     return View.apply(input, shape=infer_size(parse_shape(shape), input._data.size))
@@ -109,7 +110,6 @@ def reshape(input, *shape):
         return View.apply(input, shape=shape)
     if _viewable(data, shape):
         return ReshapeAlias.apply(input, shape=shape)
-    from .copying import clone
     return UnsafeView.apply(clone(input), shape=shape)
 
 
@@ -431,7 +431,6 @@ def expanded_shape(input, sizes) -> tuple:
     shape = np.shape(input)
     nd, new = len(shape), len(sizes)
     if new < nd:
-        from ..._dtype import from_numpy_dtype
         name = from_numpy_dtype((input._data if isinstance(input, Tensor) else input).dtype).legacy_name
         raise RuntimeError(f"expand({name}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
                            f"({new}) must be greater or equal to the number of dimensions in the tensor ({nd})")
@@ -567,7 +566,6 @@ def contiguous(input, memory_format=None):
     """``input`` itself when C-contiguous, else a contiguous copy in the graph."""
     if input._data.flags.c_contiguous:
         return input
-    from .copying import clone
     return clone(input)
 
 

@@ -9,6 +9,7 @@ import inspect
 from ..._core.registry import register
 from . import diagonal as _diagonal, indexing, joins, scatter, view
 from .copying import clone
+from ..._dtype import dtype
 
 
 def _copy_of(view_fn, name: str):
@@ -28,7 +29,6 @@ def _copy_of(view_fn, name: str):
 
 def _view(input, *shape):
     """``view`` of a shape (reshaping a copy when the strides do not allow a view), or of a dtype."""
-    from ..._dtype import dtype
     if len(shape) == 1 and isinstance(shape[0], dtype):
         return view.view(input, shape[0])
     return view.reshape(input, *shape)
