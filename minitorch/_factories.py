@@ -13,7 +13,8 @@ from . import _dtype
 from ._core.registry import register
 from ._core.shape import broadcast_shape, int_list, type_name
 from ._core.shape import Size
-from ._core.tensor import Tensor, _check_device, _tensor_options
+from ._core.tensor import Tensor, _tensor_options
+from ._device import _check_device
 from ._core.out import _out
 from ._ops.shape.copying import Fill
 from ._ops.shape.view import expanded_shape

@@ -41,7 +41,8 @@ import numpy as np
 
 from . import _dtype
 from ._core.shape import Size
-from ._core.tensor import Tensor, device
+from ._core.tensor import Tensor
+from ._device import device
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 LEGACY_PROTOCOL = 1001

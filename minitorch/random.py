@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ._core.tensor import _check_device, device as _device, Tensor
+from ._core.tensor import Tensor
+from ._device import _check_device, device as _device
 
 _STATE_SIZE = 5056
 _N = 624  # Mersenne Twister state words

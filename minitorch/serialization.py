@@ -44,7 +44,8 @@ except ImportError:  # Windows: no locks, so no cleaning up after killed saves
 
 from . import _dtype, _torch_pickle
 from ._core.shape import Size
-from ._core.tensor import Tensor, device
+from ._core.tensor import Tensor
+from ._device import device
 from ._torch_pickle import Invalid, check_shape, make_leaf
 
 FileLike = Union[str, bytes, "os.PathLike", BinaryIO]

@@ -6,7 +6,8 @@ import numpy as np
 
 from ... import _dtype
 from ..._core.function import check_inplace
-from ..._core.tensor import Tensor, _check_device, device
+from ..._core.tensor import Tensor
+from ..._device import _check_device, device
 from ..._core.function import Op, zeros_for
 from ..._dtype import wrap_int
 from ..._core.shape import output_mismatch

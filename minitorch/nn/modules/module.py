@@ -10,7 +10,8 @@ import itertools
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator
 
-from ..._core.tensor import _check_device, Tensor
+from ..._core.tensor import Tensor
+from ..._device import _check_device
 from ...utils.hooks import RemovableHandle, add_hook
 from ..parameter import Buffer, Parameter
 from ...autograd.grad_mode import no_grad
