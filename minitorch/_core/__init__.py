@@ -1,7 +1,7 @@
 """The core layer: the Tensor and autograd's machinery, which every op builds on and which imports no op.
 
-From the bottom up (each module imports only those above it in this list, and ``_dtype``, ``_tensor_str`` and
-``utils.hooks``, which import nothing of minitorch):
+From the bottom up (each module imports only those above it in this list, and ``_dtype``, ``_device``,
+``_tensor_str`` and ``utils.hooks``, which import nothing of minitorch):
 
 - ``shape``: ``Size``, broadcasting and its errors, list-of-ints arguments, layouts and memory formats.
 - ``grad_mode``, ``anomaly_mode``: the process-wide flags every op reads.
