@@ -1,5 +1,5 @@
 """Registry-sweep inputs for the convolution, pooling and fold ops (minitorch/_ops/conv.py, pooling_functions.py,
-fold.py; tests/test_registry.py)."""
+fold.py; tests/registry_cases.py)."""
 import warnings
 
 import minitorch as mt

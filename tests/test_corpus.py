@@ -24,7 +24,7 @@ import pytest
 import minitorch
 from op_helper import check_error, floats, helper_test_op, ints
 from printed_numbers import assert_same_printout, printout_mismatches
-from test_device_layer import CORPUS, _has_torchvision, run, torch
+from corpus_runner import CORPUS, has_torchvision, run, torch
 
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
             "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model"]
@@ -80,7 +80,7 @@ def test_transcripts_compare_each_float_within_float32s_tolerance():
 def pytorch_outputs(tmp_path_factory):
     if torch is None:
         pytest.skip("PyTorch is not installed")
-    names = [n for n in PROGRAMS if n not in NEEDS_TORCHVISION or _has_torchvision()]
+    names = [n for n in PROGRAMS if n not in NEEDS_TORCHVISION or has_torchvision()]
     done = subprocess.run([sys.executable, "-c", PYTORCH_DRIVER] + [str(CORPUS / f"{n}.py") for n in names],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path_factory.mktemp("pytorch"))
     assert done.returncode == 0, done.stderr[-3000:]

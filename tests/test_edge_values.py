@@ -10,7 +10,7 @@ import pytest
 
 import minitorch as mt
 import minitorch.nn.functional as F
-import test_registry as registry
+import registry_cases as registry
 from edge_value_cases import FIXTURE, TorchForm, cases, differences, digest, encode, rng_kept, run
 
 RECORDED = json.loads(FIXTURE.read_text())["cases"]

@@ -348,8 +348,8 @@ def test_preprocessing_follows_the_weights_preset_at_its_size(finetune):
 def test_pipeline_matches_torchvisions_preset_steps():
     """resize 256, center crop 224, to float, ImageNet normalisation: the steps of torchvision's
     ImageClassification preset of the ImageNet weights, on a PIL image."""
-    from test_transforms_rng import _load_torchvision_transforms
-    tv = _load_torchvision_transforms()
+    from torchvision_loader import load_torchvision_transforms
+    tv = load_torchvision_transforms()
     if tv is None:
         pytest.skip("torchvision is not installed")
     import torch

@@ -15,7 +15,7 @@ from minitorch import hub
 from minitorch.datasets import transforms as T
 from minitorch.models import (Cifar_MobileNet_V2_Weights, Cifar_ResNet20_Weights, MobileNet_V2_Weights,
                               ResNet18_Weights, ResNet34_Weights, ResNet50_Weights)
-from test_transforms_rng import _load_torchvision_transforms
+from torchvision_loader import load_torchvision_transforms
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
@@ -42,7 +42,7 @@ def hub_cache(tmp_path, monkeypatch):
 
 def torchvision_module(relative_path):
     """torchvision's pure-Python module at ``relative_path`` (e.g. ``"transforms/_presets.py"``), or None."""
-    transforms = _load_torchvision_transforms()
+    transforms = load_torchvision_transforms()
     if transforms is None:
         return None
     name = "torchvision." + relative_path[:-3].replace("/", ".")

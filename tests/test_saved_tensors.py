@@ -18,7 +18,7 @@ import pytest
 
 import minitorch as mt
 import saved_tensor_probe as probe
-import test_registry
+import registry_cases
 from minitorch.autograd.graph import AccumulateGrad, Node
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
@@ -56,7 +56,7 @@ KEPT = {
 
 
 def _mismatches(name: str) -> list:
-    expected, got = TORCH[name], probe.answers(test_registry, mt, mt, name)
+    expected, got = TORCH[name], probe.answers(registry_cases, mt, mt, name)
     assert "error" not in got, got["error"]
     assert got["made"] == expected["made"], "the sample makes other tensors than on PyTorch"
     wrong = []
@@ -211,12 +211,12 @@ def _nodes(roots) -> list:
     return nodes
 
 
-@pytest.mark.parametrize("name", test_registry.DIFFERENTIABLE)
+@pytest.mark.parametrize("name", registry_cases.DIFFERENTIABLE)
 def test_no_array_of_the_forward_pass_outlives_backward(name):
-    if test_registry._case(name) is None:
+    if registry_cases._case(name) is None:
         pytest.skip(f"{name} is swept as {name[:-1]}")
     roots = []
-    result, _, _ = probe.run(test_registry, mt, mt, name, keep=roots)
+    result, _, _ = probe.run(registry_cases, mt, mt, name, keep=roots)
     assert result == "ok"
     left = {node.name(): [type(a).__name__ + str(list(a.shape)) for a in _arrays_in(vars(node), set())]
             for node in _nodes(roots)}

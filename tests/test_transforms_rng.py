@@ -4,10 +4,7 @@ Recorded values (taken from torchvision 0.28 with torch 2.13) run everywhere; wh
 be loaded, every scenario is also compared with them over many seeds, including the generator state afterwards.
 """
 import hashlib
-import importlib.util
 import random
-import sys
-import types
 
 import numpy as np
 import pytest
@@ -16,35 +13,13 @@ from PIL import Image
 import minitorch
 from minitorch.datasets import transforms as T
 from minitorch.datasets.transforms import _random
+from torchvision_loader import load_torchvision_transforms
 
-
-def _load_torchvision_transforms():
-    """torchvision.transforms, or None. torchvision's compiled ops may not load beside this torch; the v1 transforms
-    do not use them, so its pure-Python modules are then imported under a bare package (removed again afterwards)."""
-    pytest.importorskip("torch")
-    saved = {k: v for k, v in sys.modules.items() if k == "torchvision" or k.startswith("torchvision.")}
-    try:
-        return importlib.import_module("torchvision.transforms")
-    except ImportError:
-        return None
-    except RuntimeError:  # the package imported, but registering its C++ ops failed
-        spec = importlib.util.find_spec("torchvision")
-        for k in [k for k in sys.modules if k == "torchvision" or k.startswith("torchvision.")]:
-            del sys.modules[k]
-        package = types.ModuleType("torchvision")
-        package.__path__ = list(spec.submodule_search_locations)
-        sys.modules["torchvision"] = package
-        try:
-            return importlib.import_module("torchvision.transforms")
-        finally:
-            for k in [k for k in sys.modules if k == "torchvision" or k.startswith("torchvision.")]:
-                del sys.modules[k]
-            sys.modules.update(saved)
 
 
 @pytest.fixture(scope="module")
 def tv():
-    transforms = _load_torchvision_transforms()
+    transforms = load_torchvision_transforms()
     if transforms is None:
         pytest.skip("torchvision is not installed")
     return transforms
