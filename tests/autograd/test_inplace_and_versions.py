@@ -257,7 +257,7 @@ def test_the_message_says_where_the_tensor_was_changed():
     z.mul_(2); line = inspect.currentframe().f_lineno  # noqa: E702
     with pytest.raises(RuntimeError) as e:
         z.sum().backward()
-    assert str(e.value).split("\n")[1] == f"It was last modified by mul_ at tests/test_inplace_and_versions.py:{line}."
+    assert str(e.value).split("\n")[1] == f"It was last modified by mul_ at tests/autograd/test_inplace_and_versions.py:{line}."
     w = minitorch.ones(2, requires_grad=True)
     opt = minitorch.optim.SGD([w], lr=0.1)
     loss = (w * w).sum()
@@ -265,4 +265,4 @@ def test_the_message_says_where_the_tensor_was_changed():
     opt.step(); line = inspect.currentframe().f_lineno  # noqa: E702
     with pytest.raises(RuntimeError) as e:
         loss.backward()
-    assert str(e.value).split("\n")[1] == f"It was last modified by SGD.step at tests/test_inplace_and_versions.py:{line}."
+    assert str(e.value).split("\n")[1] == f"It was last modified by SGD.step at tests/autograd/test_inplace_and_versions.py:{line}."

@@ -11,7 +11,6 @@ tests/fixtures/make_saved_tensor_fixtures.py); where PyTorch is installed, the f
 """
 import importlib.util
 import json
-import pathlib
 
 import numpy as np
 import pytest
@@ -20,8 +19,8 @@ import minitorch as mt
 import saved_tensor_probe as probe
 import registry_cases
 from minitorch.autograd.graph import AccumulateGrad, Node
+from locations import FIXTURES
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 FIXTURE = json.loads((FIXTURES / "saved_tensors.json").read_text())
 TORCH = FIXTURE["ops"]
 COMPARED = sorted(name for name, answer in TORCH.items() if "error" not in answer)
