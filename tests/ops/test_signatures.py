@@ -7,13 +7,13 @@ overloads name the same position differently), the callable is in EXCEPTIONS and
 import importlib
 import inspect
 import json
-import pathlib
 
 import pytest
 
 import minitorch
+from locations import FIXTURES
 
-FIXTURE = json.loads((pathlib.Path(__file__).parent / "fixtures" / "signatures.json").read_text())
+FIXTURE = json.loads((FIXTURES / "signatures.json").read_text())
 NAMESPACES = {"torch": "minitorch", "Tensor": "minitorch.Tensor", "nn.functional": "minitorch.nn.functional",
               "linalg": "minitorch.linalg", "special": "minitorch.special", "fft": "minitorch.fft",
               "nn": "minitorch.nn", "optim": "minitorch.optim", "optim.lr_scheduler": "minitorch.optim.lr_scheduler"}

@@ -3,15 +3,15 @@ contiguity, and a view exactly where PyTorch returns one (sharing memory with th
 sample inputs; against PyTorch's answers recorded in tests/fixtures/layouts.json (by
 tests/fixtures/make_layout_fixture.py). Ops whose sample does not run in PyTorch as written are not compared."""
 import json
-import pathlib
 
 import pytest
 
 import minitorch
 import minitorch.nn.functional as F
 import registry_layout
+from locations import FIXTURES
 
-RECORDED = json.loads((pathlib.Path(__file__).parent / "fixtures" / "layouts.json").read_text())["layouts"]
+RECORDED = json.loads((FIXTURES / "layouts.json").read_text())["layouts"]
 MINITORCH = registry_layout.Library(minitorch, F, "minitorch")
 COMPARED = sorted(name for name, answer in RECORDED.items() if answer is not None)
 
