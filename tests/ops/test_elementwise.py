@@ -1,4 +1,4 @@
-"""Elementwise API breadth (issue 10): in-place forms of the elementwise ops (``torch.<op>_`` and
+"""Elementwise API breadth: in-place forms of the elementwise ops (``torch.<op>_`` and
 ``Tensor.<op>_``), in-place comparisons and logical/bitwise ops, bitwise shifts, copysign, nextafter, ldexp,
 frexp, heaviside, float_power, gcd, lcm, sgn, positive and fill, against torch (values, dtypes, graph nodes,
 gradients, errors) and against hand-derived numbers."""

@@ -1,4 +1,4 @@
-"""Reductions, scans, selections and scatters of issue 10 against PyTorch: values, dtypes, node names and
+"""Reductions, scans, selections and scatters against PyTorch: values, dtypes, node names and
 gradients (with ties, zeros and NaN where torch has rules for them), and errors with torch's texts."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Shape, creation, copy variants, predicates and settings (issue 10's shape_misc slice), against PyTorch:
+"""Shape, creation, copy variants, predicates and settings, against PyTorch:
 the *_copy functions, stacking and splitting helpers, window functions, finfo/iinfo, layout constants,
 legacy Tensor methods, vmap/cond/while_loop, DLPack, and the process-wide switches."""
 import warnings

@@ -1,4 +1,4 @@
-"""Ops real programs use beyond the core set (issue 10): sorting and selection, triangles, roll,
+"""Ops real programs use beyond the core set: sorting and selection, triangles, roll,
 vector norms, einsum, matmul(out=), range indices, the same tensor named twice in autograd.grad;
 values, dtypes, node names and gradients against PyTorch, errors with its texts."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""Issue 10, nn_rest slice: nn.Buffer and the uninitialized (lazy) parameters, the torch.* forms of the nn ops
+"""nn.Buffer and the uninitialized (lazy) parameters, the torch.* forms of the nn ops
 with ATen's signatures, the dropout family, RReLU, channel shuffle, pdist, gumbel_softmax, the margin losses,
 embedding_bag, CTC loss and the adaptive softmax. Differential against torch where it is installed (values,
 dtypes, gradients, errors, module reprs and state_dict keys); hand-derived values and properties otherwise."""

@@ -13,7 +13,7 @@ import pytest
 import minitorch
 import minitorch.optim  # binds minitorch.optim, as torch.optim is bound in torch
 from test_optim import _param, _steps, assert_same_run, torch_run
-from test_optim_more import _trajectory
+from test_adaptive_optimizers import _trajectory
 from torch_answers import torch_answer
 
 
