@@ -29,8 +29,9 @@ import pytest
 import minitorch
 from minitorch import serialization
 from minitorch.serialization import load, save
+from torch_answers import torch_answer
+from locations import FIXTURES
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 _spec = importlib.util.spec_from_file_location("make_torch_fixtures", FIXTURES / "make_torch_fixtures.py")
 make_torch_fixtures = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_torch_fixtures)
@@ -544,3 +545,36 @@ def test_torch_reads_the_hand_made_zips_as_we_do():
     torch = pytest.importorskip("torch")
     data = torch_zip(tensor_pickle((2, 2), (1, 2)))
     assert torch.load(io.BytesIO(data), weights_only=True)["w"].tolist() == load(io.BytesIO(data))["w"].tolist()
+
+
+# ---- the allow-list of globals for PyTorch checkpoints (safe_globals) -------------------------------------
+
+class Config:  # a class a checkpoint may hold once the user allows it
+    def __init__(self, n, name):
+        self.n, self.name = n, name
+
+
+def _torch_checkpoint_with_config(torch):
+    """The bytes torch.save writes for a dict holding a Config and a tensor."""
+    buffer = io.BytesIO()
+    torch.save({"cfg": Config(3, "adam"), "w": torch.ones(2)}, buffer)
+    return np.frombuffer(buffer.getvalue(), np.uint8).copy()
+
+
+def test_safe_globals_allow_a_class_in_a_torch_checkpoint(tmp_path):
+    path = tmp_path / "with_config.pth"
+    path.write_bytes(torch_answer(_torch_checkpoint_with_config).tobytes())
+    with pytest.raises(pickle.UnpicklingError, match=r"Please use `torch.serialization.add_safe_globals\(\[\S*Config\]\)`"):
+        minitorch.load(path)
+    with minitorch.serialization.safe_globals([Config]):
+        loaded = minitorch.load(path)
+    assert (loaded["cfg"].n, loaded["cfg"].name, loaded["w"].tolist()) == (3, "adam", [1.0, 1.0])
+    with pytest.raises(pickle.UnpicklingError):  # allowed inside the block only
+        minitorch.load(path)
+    minitorch.serialization.add_safe_globals([Config])
+    try:
+        assert minitorch.serialization.get_safe_globals() == [Config]
+        assert minitorch.load(path)["cfg"].n == 3
+    finally:
+        minitorch.serialization.clear_safe_globals()
+    assert minitorch.serialization.get_safe_globals() == []

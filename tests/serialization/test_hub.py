@@ -15,9 +15,10 @@ import pytest
 import minitorch
 from minitorch import hub
 from minitorch.models import Weights, WeightsEnum
+from locations import FIXTURES
 
 # a state_dict written by torch.save (zip format), from tests/fixtures/make_torch_fixtures.py
-FIXTURE = pathlib.Path(__file__).resolve().parent / "fixtures" / "state_dict_zip.pt"
+FIXTURE = FIXTURES / "state_dict_zip.pt"
 DIGEST = hashlib.sha256(FIXTURE.read_bytes()).hexdigest()
 NAME = f"weights-{DIGEST[:8]}.pt"
 

@@ -19,7 +19,8 @@ import pytest
 
 import minitorch
 import minitorch.utils.data
-from torch_answers import torch_answer
+from minitorch.utils.data import DistributedSampler
+from torch_answers import torch, torch_answer
 
 mdata = minitorch.utils.data  # for the tests that run on minitorch only
 Point = collections.namedtuple("Point", ["x", "y"])
@@ -656,3 +657,30 @@ class TestWorkers:
     def test_spawn_context(self):
         loader = mdata.DataLoader(Items(5), batch_size=2, num_workers=1, multiprocessing_context="spawn")
         assert same_batches(loader, mdata.DataLoader(Items(5), batch_size=2))
+
+
+# ---- DistributedSampler: index arithmetic, no process group needed ----------------------------------------
+
+@pytest.mark.parametrize("replicas, rank, drop_last, expected", [
+    (3, 0, False, [0, 3, 6, 9]), (3, 2, False, [2, 5, 8, 1]), (3, 1, True, [1, 4, 7]), (4, 3, False, [3, 7, 1]),
+])
+def test_distributed_sampler_shares(replicas, rank, drop_last, expected):
+    samplers = [DistributedSampler(range(10), num_replicas=replicas, rank=rank, shuffle=False, drop_last=drop_last)]
+    if torch is not None:
+        from torch.utils.data.distributed import DistributedSampler as TorchSampler
+        samplers.append(TorchSampler(range(10), num_replicas=replicas, rank=rank, shuffle=False, drop_last=drop_last))
+    for s in samplers:
+        assert list(s) == expected and len(s) == len(expected)
+
+
+def test_distributed_sampler_shuffles_per_epoch_and_covers_the_data():
+    shares = [DistributedSampler(range(10), num_replicas=2, rank=r, seed=3) for r in (0, 1)]
+    first = [list(s) for s in shares]
+    assert sorted(first[0] + first[1]) == list(range(10))
+    for s in shares:
+        s.set_epoch(1)
+    assert [list(s) for s in shares] != first and [list(s) for s in shares] == [list(s) for s in shares]
+    with pytest.raises(ValueError, match=r"^Invalid rank 2, rank should be in the interval \[0, 1\]$"):
+        DistributedSampler(range(4), num_replicas=2, rank=2)
+    with pytest.raises(RuntimeError, match="^Requires distributed package to be available$"):
+        DistributedSampler(range(4))

@@ -6,7 +6,6 @@ next step; whole pickled objects load with weights_only=False only, refused by d
 """
 import importlib.util
 import io
-import pathlib
 import pickle
 
 import numpy as np
@@ -15,10 +14,10 @@ import pytest
 import minitorch
 import minitorch.models
 from minitorch import serialization
+from locations import ROOT
 
 torch = pytest.importorskip("torch")
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("models_in_torch", ROOT / "benchmarks" / "models_in_torch.py")
 models_in_torch = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(models_in_torch)
