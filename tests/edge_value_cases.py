@@ -1,4 +1,4 @@
-"""The edge-value sweep's cases, run the same way by minitorch (tests/test_edge_values.py) and by PyTorch
+"""The edge-value sweep's cases, run the same way by minitorch (tests/ops/test_edge_values.py) and by PyTorch
 (tests/fixtures/make_edge_value_fixtures.py, which records PyTorch's answers in tests/fixtures/edge_values.json).
 
 Every registered differentiable op runs on its registry sample (tests/registry_cases.py and

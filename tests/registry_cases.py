@@ -140,7 +140,7 @@ NOT_DIFFERENTIABLE = {
 # Recorded in the graph, but (as in torch) backward raises "derivative for aten::<name> is not implemented".
 NO_DERIVATIVE = {"floor_divide"}
 
-# Boundary points for the edge-value sweep (tests/test_edge_values.py), beside the sample they are written into:
+# Boundary points for the edge-value sweep (tests/ops/test_edge_values.py), beside the sample they are written into:
 # name -> the points, written in order into the sample's first input, or {input position: points} (nan, inf,
 # -inf and -0.0 are swept for every op already; these are the points where an op changes formula).
 EDGES = {

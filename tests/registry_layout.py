@@ -1,7 +1,7 @@
 """The memory layout of every registered op's result on the registry's sample inputs (tests/registry_cases.py and
 tests/registry_samples_*.py), the same code for minitorch and for PyTorch: shape, strides, contiguity and which
 inputs it shares memory with. Recorded from torch by tests/fixtures/make_layout_fixture.py, checked by
-tests/test_layout.py."""
+tests/ops/test_layout.py."""
 import types
 
 import numpy as np

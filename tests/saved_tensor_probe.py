@@ -9,7 +9,7 @@ For one registered op, run its registry sample (tests/registry_cases.py, tests/r
   (``"ok"``) or raise the version error (``"version: <the error's text up to its hint>"``)?
 
 ``torch_registry()`` loads the same samples a second time with PyTorch in place of minitorch, so
-tests/fixtures/make_saved_tensor_fixtures.py can record PyTorch's answers and tests/test_saved_tensors.py can
+tests/fixtures/make_saved_tensor_fixtures.py can record PyTorch's answers and tests/autograd/test_saved_tensors.py can
 compare minitorch's with them (with or without PyTorch installed).
 """
 import contextlib

@@ -1,7 +1,6 @@
 """The training loop as PyTorch users write it: model, loss, optimizer, DataLoader,
 checkpoints and resuming."""
 import importlib.util
-import pathlib
 
 import numpy as np
 
@@ -9,8 +8,8 @@ import minitorch as torch
 import minitorch.nn as nn
 import minitorch.nn.functional as F
 from minitorch.utils.data import DataLoader, TensorDataset
+from locations import EXAMPLES
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 
 
 def load_example(name):

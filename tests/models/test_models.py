@@ -21,8 +21,8 @@ import minitorch.models as models
 from minitorch import nn, optim
 from minitorch.models import (Cifar_MobileNet_V2_Weights, Cifar_ResNet20_Weights, MobileNet_V2_Weights,
                               ResNet18_Weights, ResNet34_Weights, ResNet50_Weights)
+from locations import FIXTURES
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 _spec = importlib.util.spec_from_file_location("make_model_fixtures", FIXTURES / "make_model_fixtures.py")
 make_model_fixtures = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_model_fixtures)

@@ -15,9 +15,9 @@ from minitorch import hub
 from minitorch.datasets import transforms as T
 from minitorch.models import (Cifar_MobileNet_V2_Weights, Cifar_ResNet20_Weights, MobileNet_V2_Weights,
                               ResNet18_Weights, ResNet34_Weights, ResNet50_Weights)
+from locations import ROOT
 from torchvision_loader import load_torchvision_transforms
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
 # name -> (file, resize size, acc@1, acc@5, num_params): torchvision 0.28's entries
 ENTRIES = {

@@ -3,7 +3,6 @@ import csv
 import hashlib
 import importlib.util
 import json
-import pathlib
 import sys
 
 import numpy as np
@@ -12,9 +11,9 @@ from PIL import Image
 
 import minitorch
 import minitorch.models as models
+from locations import EXAMPLES
 from minitorch.datasets import SyntheticShapes
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 sys.path.insert(0, str(EXAMPLES))
 import image_training  # noqa: E402
 

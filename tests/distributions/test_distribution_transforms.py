@@ -1,5 +1,5 @@
 """minitorch.distributions.transforms, biject_to/transform_to, and the distributions built on them or on
-random draws that the table of tests/test_distributions.py cannot hold (relaxed, mixture, von Mises, the
+random draws that the table of tests/distributions/test_distributions.py cannot hold (relaxed, mixture, von Mises, the
 straight-through estimator), against torch.distributions where PyTorch is installed."""
 import math
 

@@ -27,8 +27,8 @@ from PIL import Image
 import minitorch
 import minitorch.models as models
 from printed_numbers import printout_mismatches
+from locations import EXAMPLES, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
 NOT_RUN = {
@@ -37,7 +37,7 @@ NOT_RUN = {
     "python -m pytest": "the test suite itself, which this test is part of",
 }
 # one epoch on 8 images per split at 16 px: the ImageNet weights' own preprocessing at 224 px is not run here
-# (tests/test_finetune_defects.py runs it)
+# (tests/examples/test_finetune.py runs it)
 SMALL = {"examples/finetune.py": ["--epochs", "1", "--batch-size", "8", "--train-size", "8", "--val-size", "8",
                                   "--test-size", "8", "--image-size", "16"]}
 # a line of examples/predict.py's output: its classes and probabilities come from the tiny runs, so only the
@@ -66,7 +66,7 @@ def test_readme_examples():
 
 def test_autograd_tour_runs(capsys):
     import runpy
-    path = pathlib.Path(__file__).resolve().parent.parent / "examples" / "autograd_tour.py"
+    path = EXAMPLES / "autograd_tour.py"
     runpy.run_path(str(path), run_name="__main__")
     out = capsys.readouterr().out
     assert "tensor([-12.,  65.], grad_fn=<SubBackward0>)" in out

@@ -1,14 +1,13 @@
 """examples/char_lm.py at tiny sizes (training, exact resume, sampling) and its models in benchmarks W7/W8."""
 import importlib.util
-import pathlib
 
 import numpy as np
 import pytest
 
 import minitorch
 from minitorch import nn
+from locations import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)

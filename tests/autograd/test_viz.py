@@ -10,6 +10,7 @@ from PIL import Image
 import minitorch as torch
 import minitorch.nn as nn
 from minitorch.viz import Digraph, make_dot
+from locations import EXAMPLES
 
 
 def q_graph():
@@ -141,8 +142,7 @@ def test_summary_marks_tensors_modified_in_place():
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 def test_visualize_graph_example(tmp_path):
     import importlib.util
-    import pathlib
-    path = pathlib.Path(__file__).resolve().parent.parent / "examples" / "visualize_graph.py"
+    path = EXAMPLES / "visualize_graph.py"
     spec = importlib.util.spec_from_file_location("visualize_graph", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
