@@ -28,6 +28,7 @@ from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import _C_TYPE_NAMES, Tensor
 from ..._core.function import Op
+from ..._core.parallel import parallel_copy, parallel_rows
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
 from ..shape.joins import cat
@@ -98,7 +99,13 @@ class _Im2col:
                              (sc, sh * g.dilation[0], sw * g.dilation[1], sn, sw), writeable=False)
         else:
             win = _windows(xp, kh, kw, self.oh, self.ow, g).transpose(1, 2, 3, 0, 4, 5)
-        return win.reshape(g.groups, self.c // g.groups * kh * kw, -1)
+        shape = (g.groups, self.c // g.groups * kh * kw, -1)
+        try:
+            return win.reshape(shape, copy=False)
+        except ValueError:  # the gather: one copy, split across the threads
+            gathered = np.empty(win.shape, win.dtype)
+            parallel_copy(gathered, win)
+            return gathered.reshape(shape)
 
     def images(self, product: np.ndarray) -> np.ndarray:
         """A matmul's (..., N * oh * width) result for a tile, as (N, O, oh, ow) images."""
@@ -110,7 +117,7 @@ class _Im2col:
         if not self.flat:
             return _by_group(u, self.g.groups)
         rows = np.zeros((u.shape[1], u.shape[0], self.oh, self.width), u.dtype)
-        rows[..., :self.ow] = u.transpose(1, 0, 2, 3)
+        parallel_copy(rows[..., :self.ow], u.transpose(1, 0, 2, 3))
         return rows.reshape(self.g.groups, u.shape[1] // self.g.groups, -1)
 
 
@@ -127,7 +134,7 @@ def _conv(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
     wg = w.reshape(g.groups, o // g.groups, cg * kh * kw)
     out = np.empty((n, o, cols.oh, cols.ow), dtype)
     for t in cols.tiles:
-        out[t] = cols.images(wg @ cols.columns(t))
+        parallel_copy(out[t], cols.images(wg @ cols.columns(t)))
     return out
 
 
@@ -171,9 +178,12 @@ def _conv_transpose(u: np.ndarray, w: np.ndarray, g: Geometry, out_hw: tuple[int
     for t in _tiles(n, c * kh * kw * oh * ow * zp.itemsize, oh * ow, o // groups):
         cols = (wt @ _by_group(u[t], groups)).reshape(c, kh, kw, -1, oh, ow).transpose(3, 0, 1, 2, 4, 5)
         zt = zp[t]
-        for i in range(kh):
-            for j in range(kw):
-                zt[_window_slice(i, j, oh, ow, g)] += cols[:, :, i, j]
+
+        def scatter(b: int, e: int) -> None:  # images b..e, every kernel position in the same order
+            for i in range(kh):
+                for j in range(kw):
+                    zt[b:e][_window_slice(i, j, oh, ow, g)] += cols[b:e, :, i, j]
+        parallel_rows(zt.shape[0], zt[0].size, scatter)
     return zp[:, :, pt:pt + out_hw[0], pl:pl + out_hw[1]]
 
 

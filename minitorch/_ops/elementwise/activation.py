@@ -22,6 +22,7 @@ from ..._rng import u53
 from ...random import default_generator
 from ..reduction.softmax import log_softmax as _log_softmax, softmax as _softmax
 from .arithmetic import mul_
+from ..._core.parallel import map_blocks
 from .broadcast import floating
 from .clamp import where
 from .unary import exp, log1p, relu as _relu, relu_ as _relu_, sigmoid, tanh
@@ -125,6 +126,35 @@ class LeakyRelu(Op):
         return where(a > 0, g, g * ctx.slope)
 
 
+def _blockwise(formula, *arrays):
+    """``formula(*arrays)`` for elementwise formulas of float arrays of one shape, in cache-sized blocks spread
+    over the threads (each element by the same operations whatever the blocks)."""
+    if any(a.dtype.kind != "f" or a.shape != arrays[0].shape for a in arrays):
+        return formula(*arrays)
+    arrays = [np.ascontiguousarray(a) for a in arrays]
+    out = np.empty(arrays[0].shape, np.result_type(*arrays))
+
+    def block(o, *parts):
+        o[...] = formula(*parts)
+    map_blocks(block, out, *arrays)
+    return out
+
+
+def _gelu_erf(a):
+    return 0.5 * a * (1 + _erf(a / _SQRT_2))
+
+
+def _gelu_tanh(a):
+    return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + 0.044715 * (a * a * a))))
+
+
+def _gelu_erf_grad(g, a):
+    """g * (Phi(a) + a * phi(a)), in the operations of the tensor formula in ``Gelu.backward``."""
+    cdf = (_erf(a * (1 / _SQRT_2)) + 1.0) * 0.5
+    pdf = np.exp(a * a * -0.5) * (1 / math.sqrt(2 * math.pi))
+    return g * (cdf + a * pdf)
+
+
 class Gelu(Op):
     """x * Phi(x) (Phi the standard normal CDF), or its tanh approximation."""
 
@@ -132,13 +162,13 @@ class Gelu(Op):
     def forward(ctx, a, approximate="none"):
         ctx.approximate = approximate
         ctx.save_for_backward(a)
-        if approximate == "tanh":
-            return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + 0.044715 * (a * a * a))))
-        return 0.5 * a * (1 + _erf(a / _SQRT_2))
+        return _blockwise(_gelu_tanh if approximate == "tanh" else _gelu_erf, a)
 
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
+        if not ctx._as_tensors and ctx.approximate != "tanh":
+            return _blockwise(_gelu_erf_grad, g, a)
         if ctx.approximate == "tanh":
             inner = (a + a * a * a * 0.044715) * _SQRT_2_PI
             t = tanh(inner)
