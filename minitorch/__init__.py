@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING
 # Like torch, tensor math yields inf/nan quietly: numpy's floating-point RuntimeWarnings
 # are silenced for calls made from minitorch's own modules (user numpy code is unaffected).
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch(\.|$)")
-from ._dtype import (bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32, float64,  # noqa: A004
+from ._dtype import (bfloat16, bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32,  # noqa: A004
+                     float64,
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device
 from . import autograd as _autograd
 _autograd._bind_tensor(Tensor)
 from . import _ops, _registry
-from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
+from ._factories import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
                          LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like,
                          empty_permuted, empty_strided, eye, from_file, from_numpy, frombuffer, full, full_like,
                          linspace, logspace, normal, ones, ones_like, rand, rand_like, randint,

@@ -792,7 +792,7 @@ class Tensor:
         return self.to(_dtype.complex128)
 
     def bfloat16(self) -> "Tensor":
-        raise TypeError("minitorch has no bfloat16 dtype (numpy has none); use float16 or float32")
+        return self.to(_dtype.bfloat16)
 
     def chalf(self) -> "Tensor":
         raise TypeError("minitorch has no complex32 (chalf) dtype (numpy has none); use complex64")

@@ -17,12 +17,13 @@ import weakref
 
 import numpy as np
 
-from .._dtype import C_NAMES, from_numpy_dtype
+from .._dtype import BF16, C_NAMES, from_numpy_dtype
 from .._settings import broadcast_shape, output_mismatch
 from . import anomaly_mode
 from .grad_mode import no_grad, set_grad_enabled, state
 from .._registry import register
 from .graph import NO_EDGE, RELEASED_MESSAGE, Node, _sequence, forward_name, gradient_edge
+from .lowered import narrow, remap_saved, rounds_to_bfloat16, widen, widen_all
 
 _new = object.__new__
 Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
@@ -65,6 +66,7 @@ class Op(Node):
     # Per item forward saves: the position of the input whose gradient needs it (None: always kept). An item
     # no gradient needs is not kept (as torch saves ``self`` of ``self * other`` only if ``other`` needs grad).
     save_for = None
+    _lowered = False      # computed in float32 for bfloat16 inputs (autograd.lowered): backward widens too
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -76,7 +78,11 @@ class Op(Node):
     def save_for_backward(self, *arrays) -> None:
         self._to_save = arrays
 
-    saved_tensors = property(Node._unpack, doc="What forward saved: arrays, or tensors under create_graph.")
+    @property
+    def saved_tensors(self):
+        """What forward saved: arrays, or tensors under create_graph."""
+        saved = self._unpack()
+        return widen_all(saved) if self._lowered and not self._as_tensors else saved
 
     def check_saved(self) -> None:
         """Check the versions of what forward saved, for a backward that reads none of it (inputs kept only
@@ -99,7 +105,7 @@ class Op(Node):
             for nr, arr in enumerate(raw):
                 t = Tensor._wrap(arr if type(arr) is np.ndarray else np.asarray(arr))
                 kind = arr.dtype.kind
-                if kind == "f" or kind == "c" and _complex_grad(self):
+                if kind == "f" or kind == "V" or kind == "c" and _complex_grad(self):
                     t.grad_fn, t._output_nr, t._requires_grad = self, nr, True
                 results.append(t)
             self._n_outputs = len(raw)
@@ -107,7 +113,7 @@ class Op(Node):
             raw = (out,)
             t = Tensor._wrap(out if type(out) is np.ndarray else np.asarray(out))
             kind = out.dtype.kind
-            if kind == "f" or kind == "c" and _complex_grad(self):
+            if kind == "f" or kind == "V" or kind == "c" and _complex_grad(self):
                 t.grad_fn, t._requires_grad = self, True
             results = (t,)
         if self.view:
@@ -150,6 +156,8 @@ class Op(Node):
         if self._released:  # (as torch's nodes, which unpack all they saved before computing anything)
             raise RuntimeError(RELEASED_MESSAGE)
         self._as_tensors = create_graph
+        if self._lowered and not create_graph:
+            grads = widen_all(grads)
         res = type(self).backward(self, *grads)
         return res if type(res) is tuple else (res,)
 
@@ -230,18 +238,23 @@ def _applier(cls, name: str, qualname: str):
             return _out(apply(*inputs, **{k: v for k, v in params.items() if k != "out"}), params["out"], name)
         ctx = _new(cls)
         arrays = []
-        has_tensor = requires_grad = False
+        has_tensor = requires_grad = lowered = False
         for x in inputs:
             if isinstance(x, Tensor):
                 has_tensor = True
                 if x._requires_grad:
                     requires_grad = True
-                arrays.append(x._data)
+                data = x._data
+                if data.dtype is BF16:
+                    lowered = True
+                arrays.append(data)
             else:
                 arrays.append(x)
         try:
             if not has_tensor:
                 return cls.forward(ctx, *arrays, **params)
+            if lowered and not cls.view:
+                return _apply_lowered(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
             if cls.inplace:
                 return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
             out = cls.forward(ctx, *arrays, **params)
@@ -258,6 +271,28 @@ def _applier(cls, name: str, qualname: str):
 
     apply.__name__, apply.__qualname__ = name, qualname
     return apply
+
+
+def _apply_lowered(ctx, inputs, arrays, params, record):
+    """``apply`` of an op with bfloat16 inputs: computed in float32, results rounded (see ``autograd.lowered``)."""
+    cls = type(ctx)
+    wide = [widen(a) for a in arrays]
+    if cls.inplace:
+        target = wide[0]
+        t = _apply_inplace(ctx, inputs, wide, params, record and target.dtype.kind == "f")
+        if target is not arrays[0]:  # a bfloat16 tensor changed: store the rounded values (and save those)
+            np.copyto(arrays[0], target, casting="unsafe")
+            np.copyto(target, arrays[0])
+            ctx._lowered = True
+        return t
+    out = cls.forward(ctx, *wide, **params)
+    rounded = narrow(out, rounds_to_bfloat16(arrays, params))
+    if ctx._to_save:
+        remap_saved(ctx, out, rounded)
+    if record:
+        ctx._lowered = True
+        return ctx._connect(inputs, wide, rounded)
+    return _wrap_outputs(cls, inputs, rounded)
 
 
 def _shape_mismatch(error: ValueError, arrays) -> RuntimeError | None:
