@@ -53,7 +53,7 @@ def _erf_single(x: np.ndarray) -> np.ndarray:
 def _erf(x: np.ndarray) -> np.ndarray:
     """erf: in single (or half) precision by ``_erf_single``; in double precision by the Taylor series for
     |x| < 3 and a continued fraction for erfc beyond."""
-    if x.dtype.kind == "f" and x.dtype.itemsize <= 4:
+    if x.dtype.kind in "fV" and x.dtype.itemsize <= 4:
         return _erf_single(x)
     x64 = np.asarray(x, np.float64)
     out = np.empty_like(x64)

@@ -35,7 +35,7 @@ def _check_sdpa(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa) 
         raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
                            f"{_cpp_name(query.dtype)} key.dtype: {_cpp_name(key.dtype)} and value.dtype: "
                            f"{_cpp_name(value.dtype)} instead.")
-    if query._data.dtype.kind != "f":  # torch's message for batched input
+    if query._data.dtype.kind not in "fV":  # torch's message for batched input
         raise RuntimeError(f"expected scalar type Float but found {C_NAMES[query.dtype]}")
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "

@@ -19,7 +19,8 @@ from .._settings import broadcast_shape, shape_mismatch  # noqa: F401  (the ops 
 
 _ndarray = np.ndarray
 _pair_cache: dict = {}
-_KIND = {"b": _dtype.BOOL, "u": _dtype.INT, "i": _dtype.INT, "f": _dtype.FLOAT, "c": _dtype.COMPLEX}
+_KIND = {"b": _dtype.BOOL, "u": _dtype.INT, "i": _dtype.INT, "f": _dtype.FLOAT, "V": _dtype.FLOAT,
+         "c": _dtype.COMPLEX}
 
 
 def _scalar_kind(x) -> int:
@@ -90,7 +91,7 @@ def binary(ufunc, a, b, dtype=None):
     """``ufunc(a, b)`` computed in torch's result dtype, with torch's broadcasting error."""
     if dtype is None and type(a) is _ndarray and a.ndim:  # fast paths where numpy's result is torch's
         tb = type(b)
-        if (tb is _ndarray and b.dtype is a.dtype and b.ndim) or ((tb is float or tb is int) and a.dtype.kind == "f"):
+        if (tb is _ndarray and b.dtype is a.dtype and b.ndim) or ((tb is float or tb is int) and a.dtype.kind in "fV"):
             try:
                 return ufunc(a, b)
             except ValueError:
@@ -118,7 +119,7 @@ def floating(a):
     return a
 
 
-_OUT_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_OUT_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}
 _RESIZED = ("An output with one or more elements was resized since it had shape {}, which does not match the "
             "required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not "
             "be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, "

@@ -92,7 +92,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None)
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fcV":
         return Tensor._wrap(np.asarray(_int_accumulator(input._data).sum(axis=_axis(dims), keepdims=keep)))
     return (SumDim if given or keep else Sum).apply(input, dims=dims, keepdim=keep)
 
@@ -118,7 +118,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None
     """Mean over all elements or over ``dim`` (floating-point tensors only)."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fcV":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {_dtype.C_NAMES[input.dtype]}")
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
@@ -173,7 +173,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements or along one ``dim``."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         return Tensor._wrap(np.asarray(_int_accumulator(input._data).prod(
             axis=None if dim is None else _wrap_dim(dim, input.ndim), keepdims=keepdim)))
     if dim is None:
@@ -426,7 +426,7 @@ def _denominator(n, correction):
 
 
 def _var_args(input, dim, unbiased, keepdim, correction):
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy unbiased argument
         unbiased, dim = dim, None
@@ -523,7 +523,7 @@ class LogSoftmax(Op):
 def _softmax_input(input, dim, dtype, name):
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise NotImplementedError(f"\"{name}_lastdim_kernel_impl\" not implemented for "
                                   f"'{_dtype.C_NAMES[input.dtype]}'")
     return input, _wrap_dim(dim, input._data.ndim)

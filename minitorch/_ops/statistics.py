@@ -39,7 +39,7 @@ def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``sum`` with NaN counted as zero."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         return sum_(input, dim, keepdim)
     dims, keep, _ = _dims_and_keep(dim, keepdim, None, None, input._data.ndim)
     return Nansum.apply(input, dims=dims, keepdim=keep)
@@ -50,7 +50,7 @@ def nanmean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``mean`` of the non-NaN values."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            + _dtype.C_NAMES[input.dtype].capitalize())
     counted = sum_(Tensor._wrap(~np.isnan(input._data)), dim, keepdim)
@@ -105,7 +105,7 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
     a = input._data
     if a.size == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         raise RuntimeError(f"{name} input tensor must be either float or double dtype")
     if isinstance(q, Tensor):
         if q._data.ndim > 1:
@@ -186,7 +186,7 @@ def _check_weights(w, name, n):
     if name == "fweights" and w._data.dtype.kind not in "iu":
         raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
                            f"{_dtype.C_NAMES[w.dtype]} dtype")
-    if name == "aweights" and w._data.dtype.kind != "f":
+    if name == "aweights" and w._data.dtype.kind not in "fV":
         raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
                            f"{_dtype.C_NAMES[w.dtype]} dtype")
     if not (w._data >= 0).all():  # (a NaN weight fails too, as in torch)
@@ -200,7 +200,7 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None):
     if input._data.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input._data.ndim} dimensions")
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         input = input.to(_dtype.get_default_dtype())
     x = input.reshape(1, -1) if input._data.ndim < 2 else input
     n = x._data.shape[1]

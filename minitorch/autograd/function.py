@@ -279,7 +279,7 @@ def _apply_lowered(ctx, inputs, arrays, params, record):
     wide = [widen(a) for a in arrays]
     if cls.inplace:
         target = wide[0]
-        t = _apply_inplace(ctx, inputs, wide, params, record and target.dtype.kind == "f")
+        t = _apply_inplace(ctx, inputs, wide, params, record and target.dtype.kind in "fV")
         if target is not arrays[0]:  # a bfloat16 tensor changed: store the rounded values (and save those)
             np.copyto(arrays[0], target, casting="unsafe")
             np.copyto(target, arrays[0])
@@ -386,7 +386,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     t = inputs[0]
     check_inplace(t)
     target = arrays[0]
-    record = record and target.dtype.kind in "fc"  # an integer result cannot be differentiated
+    record = record and target.dtype.kind in "fcV"  # an integer result cannot be differentiated
     out = type(ctx).forward(ctx, *arrays, **params)
     snapshot = None
     if out is not target:
@@ -417,7 +417,7 @@ def _write_back(target, result) -> None:
     np.copyto(target, result, casting="unsafe")
 
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}
 
 
 # ---- user-defined functions ------------------------------------------------------------
@@ -561,7 +561,7 @@ class Function(metaclass=FunctionMeta):
                 continue
             if id(o) not in dirty and id(o) in input_ids:
                 o = o.detach()  # an input returned as is becomes a new output sharing its data
-            if id(o) not in non_diff and o._data.dtype.kind in "fc":
+            if id(o) not in non_diff and o._data.dtype.kind in "fcV":
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
             results.append(o)
         to_save = ctx.__dict__.pop("_to_save", None)

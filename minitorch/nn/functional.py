@@ -515,7 +515,7 @@ def hardshrink(input, lambd: float = 0.5) -> Tensor:
 @functional_op
 def softshrink(input, lambd: float = 0.5) -> Tensor:
     if lambd < 0:
-        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind == "f" else math.inf
+        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind in "fV" else math.inf
         raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {_dtype.C_NAMES[input.dtype]}, "
                            f"but found {lambd:g}")
     return _act.Softshrink.apply(input, lambd=lambd)
@@ -784,7 +784,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     logp = _log_softmax(input, class_dim)
     classes = input.shape[class_dim]
     if tuple(target.shape) == tuple(input.shape):  # torch reads class probabilities by shape, not by dtype
-        if target._data.dtype.kind != "f":
+        if target._data.dtype.kind not in "fV":
             raise RuntimeError("Expected floating point type for target with class probabilities, got "
                                f"{_dtype.C_NAMES[target.dtype]}")
         if label_smoothing > 0:
