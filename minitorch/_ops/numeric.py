@@ -70,6 +70,8 @@ class Nextafter(Op):
     """The next float after ``a`` towards ``b``; as in torch, the gradient passes to ``a`` unchanged, except where
     ``a == b`` (the result is ``b`` there: none)."""
 
+    bfloat16_native = True  # a bfloat16 step, not a float32 one
+
     @staticmethod
     def forward(ctx, a, b):
         dt = result_dtype(a, b)

@@ -57,7 +57,8 @@ class Op(Node):
        gradcheck and gradgradcheck.
 
     Class flags: ``inplace`` (the first input is modified and returned),
-    ``view`` (the result shares memory and version counter with the first input).
+    ``view`` (the result shares memory and version counter with the first input),
+    ``bfloat16_native`` (forward takes bfloat16 arrays as they are; see ``autograd.lowered``).
     """
 
     inplace = False
@@ -67,6 +68,7 @@ class Op(Node):
     # no gradient needs is not kept (as torch saves ``self`` of ``self * other`` only if ``other`` needs grad).
     save_for = None
     _lowered = False      # computed in float32 for bfloat16 inputs (autograd.lowered): backward widens too
+    bfloat16_native = False  # forward computes bfloat16 inputs itself (not widened to float32 first)
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -253,7 +255,7 @@ def _applier(cls, name: str, qualname: str):
         try:
             if not has_tensor:
                 return cls.forward(ctx, *arrays, **params)
-            if lowered and not cls.view:
+            if lowered and not cls.view and not cls.bfloat16_native:
                 return _apply_lowered(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
             if cls.inplace:
                 return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
@@ -286,7 +288,7 @@ def _apply_lowered(ctx, inputs, arrays, params, record):
             ctx._lowered = True
         return t
     out = cls.forward(ctx, *wide, **params)
-    rounded = narrow(out, rounds_to_bfloat16(arrays, params))
+    rounded = narrow(out, rounds_to_bfloat16(inputs, params))
     if ctx._to_save:
         remap_saved(ctx, out, rounded)
     if record:

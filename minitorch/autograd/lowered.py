@@ -21,13 +21,15 @@ def widen(x):
     return x.astype(_F32) if type(x) is np.ndarray and x.dtype is BF16 else x
 
 
-def rounds_to_bfloat16(arrays, params) -> bool:
-    """Whether the op's float32 results stand for bfloat16 ones: torch's promotion of the array inputs
-    (a 0-dim array counts only when of a higher category) gives bfloat16, and no ``dtype`` is asked for."""
+def rounds_to_bfloat16(inputs, params) -> bool:
+    """Whether the op's float32 results stand for bfloat16 ones: torch's promotion of the tensor inputs
+    (a 0-dim one counts only when of a higher category; arrays are the op's own constants) gives bfloat16,
+    and no ``dtype`` is asked for."""
     if params.get("dtype") is not None:
         return False
     dim_t = zero_t = None
-    for a in arrays:
+    for x in inputs:
+        a = getattr(x, "_data", None)
         if type(a) is np.ndarray:
             d = from_numpy_dtype(a.dtype)
             if a.ndim:
