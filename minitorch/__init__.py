@@ -129,7 +129,7 @@ from . import hub
 from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
                                use_deterministic_algorithms)
-from .amp import GradScaler, autocast
+from .amp import GradScaler, autocast, get_autocast_dtype, is_autocast_enabled
 from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled

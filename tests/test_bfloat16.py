@@ -11,7 +11,7 @@ import pytest
 import minitorch
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "fixtures"))
-from make_bfloat16_fixtures import ARGUMENT_SETS, CALLS  # noqa: E402
+from make_bfloat16_fixtures import call  # noqa: E402
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 FACTS = json.loads((FIXTURES / "bfloat16.json").read_text())
@@ -39,6 +39,8 @@ KNOWN = {
     "ldexp": (1, _ROUNDS_INSIDE + " (x * 2**e, as two bfloat16 ops)"),
     "xlogy": (1, _ROUNDS_INSIDE + " (the log of a Python number as a bfloat16 tensor)"),
     "cross_entropy": (1, _ROUNDS_INSIDE + " (log_softmax, then nll_loss)"),
+    "huber_loss": (1, _ROUNDS_INSIDE + " (each loss, then their mean)"),
+    "smooth_l1_loss": (1, _ROUNDS_INSIDE + " (each loss, then their mean)"),
     "logit": (12, _ROUNDS_INSIDE + " (the ratio z / (1 - z))"),
     "add_alpha": (51, _ROUNDS_INSIDE + " (alpha; near-cancelling sums show it most)"),
     "binary_cross_entropy_with_logits": (4, _ORDER), "cosine_similarity": (6, _ORDER), "corrcoef": (2, _ORDER),
@@ -77,10 +79,8 @@ def _compare(key: str, got: np.ndarray, want: np.ndarray) -> None:
 
 
 def _call(key: str, t: dict):
-    if key in CALLS:
-        return CALLS[key](t, minitorch)
-    name, argset = key.split("|")
-    out = getattr(minitorch, name)(*(t[a] if isinstance(a, str) else a for a in ARGUMENT_SETS[argset]))
+    """The bfloat16 result(s) of call ``key`` with minitorch, shaped as the fixture keeps them."""
+    out = call(key, t, minitorch)
     outs = [o for o in (out if isinstance(out, tuple) else (out,)) if isinstance(o, minitorch.Tensor) and o.dtype is BF16]
     want = OPS[key]
     return outs[0] if want.ndim < 1 or len(outs) == 1 or want.shape[0] != len(outs) or want.shape == outs[0].shape \
@@ -186,3 +186,51 @@ def test_torch_loads_what_minitorch_saves(tmp_path):
     minitorch.save({"x": x}, tmp_path / "m.pt")
     y = torch.load(tmp_path / "m.pt")["x"]
     assert y.dtype == torch.bfloat16 and y.view(torch.int16).numpy().view(np.uint16).tolist() == _bits(x).tolist()
+
+
+@pytest.mark.parametrize("key", sorted(FACTS["autocast"]))
+def test_autocast_casts_where_torch_does(key):
+    """Under CPU autocast, from float32 and from bfloat16 inputs: the result's dtype is torch's."""
+    t = _inputs()
+    wide = {k: v.float() for k, v in t.items()}
+    got = []
+    with minitorch.autocast("cpu", dtype=BF16):
+        for inputs in (wide, t):
+            out = call(key, inputs, minitorch)
+            got.append((out[0] if isinstance(out, tuple) else out).dtype.name)
+    assert got == FACTS["autocast"][key]
+
+
+def test_autocast_region_state_and_values():
+    x, w = _inputs()["x"].float(), _inputs()["w"].float()
+    assert not minitorch.is_autocast_enabled("cpu")
+    with minitorch.amp.autocast(device_type="cpu", dtype=BF16):
+        assert minitorch.is_autocast_enabled("cpu") and minitorch.get_autocast_dtype("cpu") is BF16
+        y = x @ w
+        with minitorch.autocast("cpu", enabled=False):
+            assert (x @ w).dtype is minitorch.float32
+        assert (x.double() @ w.double()).dtype is minitorch.float64  # float64 is never cast
+    assert not minitorch.is_autocast_enabled("cpu") and y.dtype is BF16
+    assert _bits(y).tolist() == _bits(x.bfloat16() @ w.bfloat16()).tolist()
+    with pytest.warns(UserWarning, match="target dtype is not supported"):
+        with minitorch.autocast("cpu", dtype=minitorch.float64):
+            assert (x @ w).dtype is minitorch.float32
+
+
+def test_autocast_training_step_as_nanogpt():
+    """bfloat16 autocast with a disabled GradScaler: the loss is float32, gradients match the parameters."""
+    minitorch.manual_seed(0)
+    model = minitorch.nn.Sequential(minitorch.nn.Linear(6, 8), minitorch.nn.GELU(), minitorch.nn.Linear(8, 3))
+    scaler = minitorch.amp.GradScaler("cpu", enabled=False)
+    x, target = _inputs()["x"].float(), minitorch.tensor([0, 2, 1, 2])
+    with minitorch.amp.autocast(device_type="cpu", dtype=BF16):
+        logits = model(x)
+        loss = minitorch.nn.functional.cross_entropy(logits, target)
+    assert logits.dtype is BF16 and loss.dtype is minitorch.float32
+    scaler.scale(loss).backward()
+    assert all(p.grad.dtype is minitorch.float32 for p in model.parameters())
+    grad = model[0].weight.grad.clone()
+    model.zero_grad()
+    with minitorch.autocast("cpu"):
+        minitorch.nn.functional.cross_entropy(model(x), target).backward()
+    assert minitorch.equal(model[0].weight.grad, grad)

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import lower_precision
 from .._dtype import C_NAMES
 from .._registry import functional_op
 from .._tensor import Tensor
@@ -188,6 +189,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     0..i; ``scale`` defaults to ``1 / sqrt(E)``; ``enable_gqa``: key/value heads (dim -3) shared by groups of
     query heads. Rows that attend to nothing give zeros, as in torch.
     """
+    query, key, value, attn_mask = lower_precision(query, key, value, attn_mask)
     _check_sdpa(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa)
     L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
     if enable_gqa and query.dim() >= 3:

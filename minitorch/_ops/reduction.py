@@ -11,6 +11,7 @@ import collections
 
 import numpy as np
 
+from ..amp import full_precision
 from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.function import Op
@@ -171,6 +172,7 @@ def _prod_of_others_in_graph(a, dim):
 @register
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements or along one ``dim``."""
+    input = full_precision(input)
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
     if input._data.dtype.kind not in "fV":

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import full_precision, lower_precision
 from .. import _dtype
 from .._registry import register
 from .._tensor import Tensor, _wrap_dim
@@ -164,12 +165,14 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
 def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """The ``q``-th quantiles (``q`` a number or 1-D tensor in [0, 1]) of all elements or along ``dim``;
     NaN where a line holds a NaN."""
+    input, q = full_precision(input, q)
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
 @register
 def nanquantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """``quantile`` of the non-NaN values."""
+    input, q = full_precision(input, q)
     return _quantile(input, q, dim, keepdim, interpolation, True)
 
 
@@ -197,6 +200,7 @@ def _check_weights(w, name, n):
 def cov(input, *, correction: int = 1, fweights=None, aweights=None):
     """Covariance matrix of the variables in the rows of ``input`` (observations in the columns), optionally
     weighted by observation counts ``fweights`` and importance weights ``aweights``."""
+    input = lower_precision(input)  # (torch's cov reaches autocast through its matrix product)
     if input._data.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input._data.ndim} dimensions")

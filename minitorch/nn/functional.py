@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import full_precision, lower_precision
 from .. import _dtype, _registry
 from .._registry import functional_op, register
 from .._ops import activation as _act
@@ -55,6 +56,7 @@ def _pair(v, name="kernel_size") -> tuple[int, int]:
 @functional_op
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
+    input, weight, bias = lower_precision(input, weight, bias)
     if bias is None:
         return matmul(input, weight.t())
     for name, t in (("self", bias), ("mat1", input)):  # torch's addmm checks
@@ -524,6 +526,7 @@ def softshrink(input, lambd: float = 0.5) -> Tensor:
 @functional_op
 def prelu(input, weight) -> Tensor:
     """x where x > 0, else weight * x; ``weight`` has one slope, or one per channel (dim 1)."""
+    input, weight = lower_precision(input, weight)
     if weight.numel() != 1:
         channels = input.shape[1] if input.dim() >= 2 else 1
         if input.dim() == 0 or weight.numel() != channels:
@@ -746,6 +749,7 @@ def _check_nll_args(input, target, weight):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean") -> Tensor:
     """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
+    input, weight = full_precision(input, weight)
     reduction = _reduction(size_average, reduce, reduction)
     _check_nll_args(input, target, weight)
     _loss.refuse_grad("nll_loss2d_forward" if input.dim() > 2 else "nll_loss_forward", "weight", weight)
@@ -777,6 +781,7 @@ def _class_weighted(per_class, weight, class_dim):
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax followed by nll_loss; ``target`` holds class indices or class probabilities."""
+    input, target, weight = full_precision(input, target, weight)
     reduction = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -812,6 +817,7 @@ def _size_warning(input, target):
 @functional_op
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of squared differences."""
+    input, target = full_precision(input, target)
     _size_warning(input, target)
     return _loss.MseLoss.apply(input, target, reduction=_reduction(size_average, reduce, reduction))
 
@@ -819,6 +825,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 @functional_op
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of absolute differences."""
+    input, target = full_precision(input, target)
     _size_warning(input, target)
     return _loss.reduce((input - target).abs(), _reduction(size_average, reduce, reduction))
 
@@ -827,12 +834,14 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """Quadratic below ``beta``, linear above."""
+    input, target = full_precision(input, target)
     _size_warning(input, target)
     return _loss.SmoothL1Loss.apply(input, target, reduction=_reduction(size_average, reduce, reduction), beta=beta)
 
 
 @functional_op
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    input, target = full_precision(input, target)
     _size_warning(input, target)
     return _loss.HuberLoss.apply(input, target, reduction=_reduction(None, None, reduction), delta=delta)
 
@@ -841,6 +850,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0) -> Te
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """BCE between probabilities ``input`` and ``target``."""
+    input, target, weight = full_precision(input, target, weight)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
@@ -856,6 +866,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None) -> Tensor:
     """BCE of sigmoid(input), computed stably; ``pos_weight`` weighs positive examples per class."""
+    input, target, weight, pos_weight = full_precision(input, target, weight, pos_weight)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     if target.dtype is _dtype.bool:
@@ -895,6 +906,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
 
 
 def _kl_div(input, target, reduction, log_target):
+    input, target = full_precision(input, target)
     if log_target:
         losses = target.exp() * (target - input)
     else:  # (xlogy's gradient in its second argument, self / other, is NaN at a zero target, as in torch)
@@ -909,6 +921,7 @@ def _kl_div(input, target, reduction, log_target):
 def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, size_average=None,
                      eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood of ``target`` under Poisson(rate), rate = exp(input) or input."""
+    input, target = full_precision(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     losses = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:  # computed everywhere, as in torch: the target's gradient is NaN where it is <= 0 (0 * log 0)
@@ -945,6 +958,7 @@ def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6,
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                         reduction: str = "mean") -> Tensor:
     """``max(0, -target * (input1 - input2) + margin)``."""
+    input1, input2 = full_precision(input1, input2)
     reduction = _reduction(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
@@ -956,6 +970,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """``input`` where target is 1, ``max(0, margin - input)`` where it is -1."""
+    input = full_precision(input)
     reduction = _reduction(size_average, reduce, reduction)
     margin_part = where(target != 1, (margin - input).clamp_min(0), 0.0)
     self_part = where(target != -1, input, 0.0)
@@ -965,6 +980,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
 @functional_op
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``."""
+    input, target = full_precision(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _loss.refuse_grad("soft_margin_loss", "target", target)
     return _loss.SoftMarginLoss.apply(input, target, reduction=reduction)
@@ -990,6 +1006,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                           reduction: str = "mean") -> Tensor:
     """``1 - cos(input1, input2)`` where target is 1, ``max(0, cos - margin)`` where it is -1."""
+    input1, input2 = full_precision(input1, input2)
     reduction = _reduction(size_average, reduce, reduction)
     targ_dim = target.dim()
     if targ_dim not in (0, 1):
@@ -1012,6 +1029,7 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
                         swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
+    anchor, positive, negative = full_precision(anchor, positive, negative)
     reduction = _reduction(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
@@ -1045,6 +1063,7 @@ def _margin_loss_input(input, target, name):
 def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
                       reduction: str = "mean") -> Tensor:
     """Multi-class hinge loss: ``sum_{i != y} max(0, margin - x[y] + x[i])^p / C``, weighted by ``weight[y]``."""
+    input, weight = full_precision(input, weight)
     reduction = _reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
@@ -1073,6 +1092,7 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Multi-label hinge loss: for each target class ``j`` (``target`` lists them, ended by the first -1) and each
     non-target class ``i``, ``max(0, 1 - (x[j] - x[i]))``, summed and divided by C."""
+    input = full_precision(input)
     reduction = _reduction(size_average, reduce, reduction)
     x = _margin_loss_input(input, target, "multilabel_margin_loss")
     if tuple(target.shape) != tuple(input.shape):
