@@ -1,5 +1,5 @@
 """Complex tensors: dtypes and promotion, printing, the complex ops and the gradients of the core ops on
-complex data (against PyTorch), linalg.eig/eigvals, and the names minitorch refuses (bfloat16, torch.eig).
+complex data (against PyTorch), linalg.eig/eigvals, and the names minitorch refuses (chalf, torch.eig).
 
 Complex inputs are made inside the compared functions as ``view_as_complex`` of a real (..., 2) array, and
 complex outputs compared through ``view_as_real``: the helpers then compare gradients w.r.t. real leaves."""
