@@ -52,6 +52,7 @@ KNOWN = {
     "histc": (None, "torch bins bfloat16 values with bfloat16 bin edges: a few values land in the next bin"),
     "cumulative_trapezoid": (0, _SIGNED_ZERO), "max_pool1d": (0, _SIGNED_ZERO),
     "max_pool1d_with_indices": (0, _SIGNED_ZERO), "unique": (0, _SIGNED_ZERO),
+    "pow": (0, "pow(-0.0, 0.5) is -0.0 with numpy before 2.3, +0.0 after (and in torch); float32 too"),
 }
 # logit(x, eps=1) clips every value to the same bound, where torch's bfloat16 rounding picks another infinity
 KNOWN_CALLS = {"logit|x,1": (None, "eps=1 clips all values to one bound; torch gives other infinities")}
