@@ -11,7 +11,7 @@ import pytest
 import minitorch
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "fixtures"))
-from make_bfloat16_fixtures import DRAWS, call  # noqa: E402
+from make_bfloat16_fixtures import DRAWS, OPTIMIZERS, call, train  # noqa: E402
 
 # (the sweep calls deprecated functions and ops on values outside their domains, as the recording did)
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::RuntimeWarning")
@@ -243,3 +243,9 @@ def test_autocast_training_step_as_nanogpt():
 def test_random_draws_match_torch(name):
     minitorch.manual_seed(0)
     assert _bits(DRAWS[name](minitorch)).tolist() == FACTS["draws"][name]
+
+
+@pytest.mark.parametrize("optimizer", OPTIMIZERS)
+def test_bfloat16_training_steps_match_torch(optimizer):
+    """Parameters, gradients and optimizer state in bfloat16, updated as torch updates them."""
+    assert _bits(train(minitorch, optimizer)).tolist() == FACTS["training"][optimizer]
