@@ -40,7 +40,8 @@ from typing import BinaryIO, ClassVar
 import numpy as np
 
 from . import _dtype
-from ._tensor import Size, Tensor, device
+from ._device import device
+from ._tensor import Size, Tensor
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 LEGACY_PROTOCOL = 1001
