@@ -47,7 +47,7 @@ int32 = dtype("int32", np.int32, "torch.IntTensor", INT)
 int64 = dtype("int64", np.int64, "torch.LongTensor", INT)
 float16 = dtype("float16", np.float16, "torch.HalfTensor", FLOAT)
 # bfloat16 is stored as ml_dtypes' numpy type (kind "V"); ops compute it in float32 and round each result
-# (autograd.lowered), as torch's CPU kernels do.
+# (_core.lowered), as torch's CPU kernels do.
 bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "torch.BFloat16Tensor", FLOAT)
 BF16 = bfloat16.np
 float32 = dtype("float32", np.float32, "torch.FloatTensor", FLOAT)
@@ -160,7 +160,7 @@ def result_type(*operands) -> dtype:
     type; zero-dim tensors count only when of a higher category; Python
     numbers count only by category (a float with ints gives the default float).
     """
-    from ._tensor import Tensor
+    from ._core.tensor import Tensor  # (the Tensor is built on dtypes)
 
     dim_t = zero_t = None
     scalar_kind = -1

@@ -4,7 +4,8 @@
 lower-precision list (matmul, linear, convolutions, ...) take their floating inputs in the autocast dtype
 (float64 ones stay), those of its float32 list (losses, decompositions, ...) in float32; every other op
 computes in the dtypes it is given. Each op on those lists calls ``lower_precision`` or ``full_precision``
-on its tensor arguments first. Other devices cannot autocast (PyTorch's disabled context, with its warning).
+(``_ops/amp.py``) on its tensor arguments first. Other devices cannot autocast (PyTorch's disabled context,
+with its warning).
 ``GradScaler`` is PyTorch's: disabled (a pass-through) for CUDA, which is absent, and real loss scaling
 with inf/nan checks for the CPU.
 """
@@ -18,8 +19,7 @@ from collections import defaultdict
 import numpy as np
 
 from . import _dtype
-
-_cast_to = None  # the dtype of the CPU autocast region the program is in (None: not in one)
+from ._ops.amp import region
 
 
 def is_autocast_available(device_type: str) -> bool:
@@ -28,41 +28,14 @@ def is_autocast_available(device_type: str) -> bool:
 
 def is_autocast_enabled(device_type: str = "cuda") -> bool:
     """Whether an autocast region for ``device_type`` is active (as torch, the default asks about CUDA)."""
-    return device_type == "cpu" and _cast_to is not None
+    return device_type == "cpu" and region.cast_to is not None
 
 
 def get_autocast_dtype(device_type: str):
     """The dtype autocast uses on ``device_type`` (CPU: bfloat16 unless a region says otherwise)."""
     if device_type == "cpu":
-        return _cast_to if _cast_to is not None else _dtype.bfloat16
+        return region.cast_to if region.cast_to is not None else _dtype.bfloat16
     return _dtype.float16
-
-
-def _cast(tensors: tuple, to) -> tuple:
-    out = []
-    for t in tensors:
-        if getattr(t, "is_floating_point", None) and t.is_floating_point() and t.dtype not in (to, _dtype.float64):
-            t = t.to(to)
-        out.append(t)
-    return tuple(out)
-
-
-def lower_precision(*tensors):
-    """``tensors`` as an op of autocast's lower-precision list takes them: floating ones (not float64) in the
-    autocast dtype inside an autocast region; unchanged outside one. Non-tensors pass through."""
-    if _cast_to is None:
-        return tensors if len(tensors) != 1 else tensors[0]
-    out = _cast(tensors, _cast_to)
-    return out if len(out) != 1 else out[0]
-
-
-def full_precision(*tensors):
-    """``tensors`` as an op of autocast's float32 list takes them: floating ones (not float64) in float32
-    inside an autocast region; unchanged outside one."""
-    if _cast_to is None:
-        return tensors if len(tensors) != 1 else tensors[0]
-    out = _cast(tensors, _dtype.float32)
-    return out if len(out) != 1 else out[0]
 
 
 class autocast:
@@ -90,15 +63,13 @@ class autocast:
         self._outer = []
 
     def __enter__(self):
-        global _cast_to
-        self._outer.append(_cast_to)
+        self._outer.append(region.cast_to)
         if self.device == "cpu":
-            _cast_to = self.fast_dtype if self._enabled else None
+            region.cast_to = self.fast_dtype if self._enabled else None
         return self
 
     def __exit__(self, *exc) -> bool:
-        global _cast_to
-        _cast_to = self._outer.pop()
+        region.cast_to = self._outer.pop()
         return False
 
     def __call__(self, fn):

@@ -1,6 +1,6 @@
 """Recurrent layers: RNN, LSTM, GRU (multi-layer, bidirectional, packed sequences) and their one-step cells,
 with PyTorch's parameter names, shapes, gate order and initialisation. The computation is minitorch.lstm,
-minitorch.gru, ... (minitorch/_ops/rnn.py)."""
+minitorch.gru, ... (minitorch/_ops/sequence/rnn.py)."""
 from __future__ import annotations
 
 import math
@@ -8,8 +8,8 @@ import numbers
 import warnings
 
 from ... import _factories
-from ..._ops import rnn as _rnn
-from ..._tensor import Tensor
+from ..._ops.sequence import rnn as _rnn
+from ..._core.tensor import Tensor
 from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
@@ -160,6 +160,8 @@ class RNNBase(Module):
         raise RuntimeError(f"For {kind} input, hx should also be {want}-D but got {dims[0]}-D tensor")
 
     def forward(self, input, hx=None):
+        if self.mode == "LSTM" and isinstance(hx, list):  # (h_0, c_0) as a list, as PyTorch takes it
+            hx = tuple(hx)
         packed = isinstance(input, PackedSequence)
         if packed:
             input, batch_sizes, sorted_indices, unsorted_indices = input
