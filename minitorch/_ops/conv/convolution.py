@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..amp import lower_precision
 from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import _C_TYPE_NAMES, Tensor
@@ -473,6 +474,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """1-D cross-correlation over (N, C, L) inputs; padding may be 'same' or 'valid'."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
@@ -480,6 +482,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
@@ -487,6 +490,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """3-D cross-correlation over (N, C, D, H, W) inputs; padding may be 'same' or 'valid'."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 3)
 
 
@@ -520,6 +524,7 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv1d: (N, C_in, L) -> (N, C_out, L')."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
 
 
@@ -527,6 +532,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
 
 
@@ -534,6 +540,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv3d: (N, C_in, D, H, W) -> (N, C_out, D', H', W')."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
 
 
@@ -550,6 +557,7 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padd
 @register(method=False, functional=True)
 def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
     """1-D convolution of a (time, batch, channels) input with a (kernel, in, out) weight."""
+    input, weight, bias = lower_precision(input, weight, bias)
     for t, dims, message in ((input, 3, "Input must have 3 dims: time, batch, in_channel"),
                              (weight, 3, "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels."),
                              (bias, 1, "Bias must be 1-D")):

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import lower_precision
 from ... import _dtype
 from ..._core.function import Op
 from ..._core.registry import functional_op, register
@@ -64,7 +65,7 @@ def _erf_single(x: np.ndarray) -> np.ndarray:
 def _erf(x: np.ndarray) -> np.ndarray:
     """erf: in single (or half) precision by ``_erf_single``; in double precision by the Taylor series for
     |x| < 3 and a continued fraction for erfc beyond."""
-    if x.dtype.kind == "f" and x.dtype.itemsize <= 4:
+    if x.dtype.kind in "fV" and x.dtype.itemsize <= 4:
         return _erf_single(x)
     x64 = np.asarray(x, np.float64)
     out = np.empty_like(x64)
@@ -566,7 +567,7 @@ def hardshrink(input, lambd: float = 0.5) -> Tensor:
 @functional_op
 def softshrink(input, lambd: float = 0.5) -> Tensor:
     if lambd < 0:
-        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind == "f" else math.inf
+        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind in "fV" else math.inf
         raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {_dtype.C_NAMES[input.dtype]}, "
                            f"but found {lambd:g}")
     return Softshrink.apply(input, lambd=lambd)
@@ -575,6 +576,7 @@ def softshrink(input, lambd: float = 0.5) -> Tensor:
 @register(functional=True)
 def prelu(input, weight) -> Tensor:
     """x where x > 0, else weight * x; ``weight`` has one slope, or one per channel (dim 1)."""
+    input, weight = lower_precision(input, weight)
     if weight.numel() != 1:
         channels = input.shape[1] if input.dim() >= 2 else 1
         if input.dim() == 0 or weight.numel() != channels:

@@ -176,7 +176,7 @@ class Sign(Op):
             raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
                                       "torch.sgn instead.")
         r = np.sign(a, out=np.empty_like(a))  # out: an array even for 0-dim input
-        if r.dtype.kind == "f":
+        if r.dtype.kind in "fV":
             np.copyto(r, 0, where=np.isnan(r))  # torch: sign(nan) is 0
         return r
 
@@ -329,28 +329,28 @@ class Floor(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "floor_vml_cpu")
-        return np.floor(a) if a.dtype.kind == "f" else a.copy()
+        return np.floor(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class Ceil(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "ceil_vml_cpu")
-        return np.ceil(a) if a.dtype.kind == "f" else a.copy()
+        return np.ceil(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class Trunc(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "trunc_vml_cpu")
-        return np.trunc(a) if a.dtype.kind == "f" else a.copy()
+        return np.trunc(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class Round(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "round_vml_cpu")
-        return np.round(a) if a.dtype.kind == "f" else a.copy()
+        return np.round(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class RoundDecimals(_ZeroGrad, name="RoundBackward1"):
