@@ -1,7 +1,6 @@
 """bfloat16 as PyTorch's CPU computes it, bit for bit, against answers recorded by
 tests/fixtures/make_bfloat16_fixtures.py (no PyTorch needed)."""
 import json
-import pathlib
 import sys
 
 import ml_dtypes
@@ -9,13 +8,13 @@ import numpy as np
 import pytest
 
 import minitorch
+from locations import FIXTURES
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent / "fixtures"))
+sys.path.insert(0, str(FIXTURES))
 from make_bfloat16_fixtures import DRAWS, OPTIMIZERS, call, train  # noqa: E402
 
 # (the sweep calls deprecated functions and ops on values outside their domains, as the recording did)
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::RuntimeWarning")
-FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 FACTS = json.loads((FIXTURES / "bfloat16.json").read_text())
 OPS = dict(np.load(FIXTURES / "bfloat16_ops.npz"))
 BF16 = minitorch.bfloat16
