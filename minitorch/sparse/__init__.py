@@ -66,7 +66,8 @@ def sum(input: SparseCooTensor, dim=None, dtype=None) -> Tensor:  # noqa: A001
     if not kept:
         return values.sum(0)
     size = [s._size[d] for d in kept] + [n for d, n in enumerate(s._size) if d >= sparse_dim and d not in dims]
-    return SparseCooTensor._make(s._idx[kept], values, size, False).coalesce()
+    total = SparseCooTensor._make(s._idx[kept], values, size, False).coalesce()
+    return SparseCooTensor._make(total._idx, ops.SparseSum.apply(total._vals), size, True)
 
 
 def softmax(input: SparseCooTensor, dim: int, *, dtype=None) -> SparseCooTensor:
@@ -98,4 +99,5 @@ def _normalized(s: SparseCooTensor, dim: int, dtype, log: bool) -> SparseCooTens
         e = shifted.exp()
         total = ops.Gather.apply(ops.ScatterAdd.apply(e, group, shape=peak.shape), group)
         out = shifted - total.log() if log else e / total
-    return SparseCooTensor._make(s._idx, out, s._size, True)
+    named = ops.SparseLogSoftmax if log else ops.SparseSoftmax
+    return SparseCooTensor._make(s._idx, named.apply(out), s._size, True)

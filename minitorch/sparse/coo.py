@@ -153,8 +153,11 @@ class SparseCooTensor(Tensor):
         if dense.is_sparse:
             raise NotImplementedError("minitorch: products of two sparse tensors are not supported")
         if self._size[1] != dense.shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({self._size[0]}x{self._size[1]} and "
-                               f"{dense.shape[0]}x{dense.shape[1]})")
+            raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {self._size[1]}, got "
+                               f"{dense.shape[0]}")
+        if dense.dtype is not self.dtype:
+            raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[self.dtype]} but found "
+                               f"{_dtype.C_NAMES[dense.dtype]}")
         return op.apply(self._vals, dense, self._idx, input, rows=self._size[0], beta=beta, alpha=alpha)
 
     def mm(self, mat2: Tensor) -> Tensor:
@@ -274,8 +277,8 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
 def _check_size(index: np.ndarray, size: tuple, dense_shape: tuple) -> None:
     sparse_dim = index.shape[0]
     if len(size) != sparse_dim + len(dense_shape):
-        raise RuntimeError(f"number of dimensions must be sparse_dim ({sparse_dim}) + dense_dim "
-                           f"({len(dense_shape)}), but got {len(size)}")
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
+                           f"sparse_dim = {sparse_dim}, dense_dim = {len(dense_shape)}")
     if index.shape[1]:
         if index.min() < 0:
             raise RuntimeError(f"found negative index {int(index.min())} for dim {int(index.min(1).argmin())}")

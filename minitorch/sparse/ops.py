@@ -77,6 +77,19 @@ class Values(Alias, name="ValuesBackward0"):
     """``S.values()``."""
 
 
+# The results of operations composed of the ops above, under the node names torch gives them.
+class SparseSum(Alias, name="SparseSumBackward0"):
+    pass
+
+
+class SparseSoftmax(Alias, name="SparseSoftmaxBackward0"):
+    pass
+
+
+class SparseLogSoftmax(Alias, name="SparseLogSoftmaxBackward0"):
+    pass
+
+
 class SparseMm(Op, name="SparseAddmmBackward0"):
     """``beta * input + alpha * (S @ dense)`` for a 2-D sparse ``S`` given by ``values`` at ``index`` (2 x nnz),
     with ``rows`` rows (``input``: None, or a dense tensor broadcast to the result)."""
