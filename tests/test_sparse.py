@@ -59,6 +59,7 @@ def _hybrid(values):
 GRADIENT_CASES = {
     "sparse.mm": (lambda v, d: mt.sparse.mm(_coo(v), d), (5,), (3, 2)),
     "matmul": (lambda v, d: _coo(v) @ d, (5,), (3, 4)),
+    "sparse.mm constant matrix": (lambda d: mt.sparse.mm(_coo(mt.arange(5.0, dtype=mt.float64)), d), (3, 2)),
     "mm": (lambda v, d: mt.mm(_coo(v).coalesce(), d), (5,), (3, 1)),
     "sparse.addmm": (lambda v, d, m: mt.sparse.addmm(m, _coo(v), d, beta=0.5, alpha=-2.0), (5,), (3, 2), (1, 2)),
     "to_sparse": (lambda a, d: mt.sparse.mm((a * mt.tensor(sparse_cases.DENSE[:, :3] != 0)).to_sparse(), d),

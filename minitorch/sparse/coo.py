@@ -6,7 +6,7 @@ import numpy as np
 from .. import _dtype, _tensor_str
 from .._factories import tensor
 from .._settings import sparse_coo, strided
-from .._tensor import Size, Tensor, _wrap_dim
+from .._tensor import Size, Tensor, _check_device, _wrap_dim
 from ..autograd.grad_mode import state
 from . import ops
 
@@ -250,6 +250,7 @@ def _rebuild_sparse(index, values, size, coalesced, requires_grad) -> SparseCooT
 def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory: bool = False,
                       requires_grad: bool = False, check_invariants=None, is_coalesced=None) -> SparseCooTensor:
     """A sparse COO tensor with ``values`` (nnz x dense dims) at the columns of ``indices`` (sparse_dim x nnz)."""
+    _check_device(device)
     index = np.array(indices._data if isinstance(indices, Tensor) else indices, dtype=np.int64, ndmin=1)
     if index.ndim != 2:
         raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(index.shape)}")

@@ -94,6 +94,8 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
     """``beta * input + alpha * (S @ dense)`` for a 2-D sparse ``S`` given by ``values`` at ``index`` (2 x nnz),
     with ``rows`` rows (``input``: None, or a dense tensor broadcast to the result)."""
 
+    save_for = (1, 0, None)  # the values serve the dense operand's gradient, the dense operand the values'
+
     @staticmethod
     def forward(ctx, values, dense, index, input=None, rows=0, beta=1, alpha=1):
         ctx.save_for_backward(values, dense, index)
