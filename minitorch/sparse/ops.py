@@ -99,7 +99,7 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
     @staticmethod
     def forward(ctx, values, dense, index, input=None, rows=0, beta=1, alpha=1):
         ctx.save_for_backward(values, dense, index)
-        ctx.beta, ctx.alpha = beta, alpha
+        ctx.beta, ctx.alpha, ctx.dense_shape = beta, alpha, dense.shape
         dt = np.result_type(values, dense)
         out = np.zeros((rows, dense.shape[1]), dt)
         np.add.at(out, index[0], values[:, None] * dense[index[1]])
@@ -116,7 +116,7 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
             g = g * ctx.alpha
         g_rows = Gather.apply(g, index[:1])  # (nnz, k): the gradient of the row each entry feeds
         grad_values = (g_rows * Gather.apply(dense, index[1:])).sum(-1) if need_values else None
-        grad_dense = ScatterAdd.apply(values[:, None] * g_rows, index[1:], shape=tuple(dense.shape)) \
+        grad_dense = ScatterAdd.apply(values[:, None] * g_rows, index[1:], shape=ctx.dense_shape) \
             if need_dense else None
         return grad_values, grad_dense, None, grad_input
 
