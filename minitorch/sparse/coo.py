@@ -216,7 +216,7 @@ class SparseCooTensor(Tensor):
     storage = untyped_storage
 
     # ---- printing and pickling ------------------------------------------------------------------
-    def __repr__(self, *, tensor_contents=None) -> str:
+    def __repr__(self) -> str:
         indent = len("tensor(")
         parts = []
         for name, a, dtype in (("indices", self._idx, _dtype.int64), ("values", self._vals._data, self.dtype)):
@@ -239,11 +239,13 @@ class SparseCooTensor(Tensor):
                                   self.requires_grad and self.is_leaf))
 
     def __deepcopy__(self, memo):
-        return _rebuild_sparse(self._idx.copy(), self._vals._data.copy(), tuple(self._size), self._coalesced,
-                               self.requires_grad)
+        index, values, size, coalesced, requires_grad = self.__reduce_ex__(2)[1]
+        return _rebuild_sparse(index.copy(), values.copy(), size, coalesced, requires_grad)
 
 
 def _rebuild_sparse(index, values, size, coalesced, requires_grad) -> SparseCooTensor:
+    """A sparse tensor from what ``__reduce_ex__`` gives pickle (minitorch's own pickles; torch.save files hold
+    torch's form, read by ``minitorch._torch_pickle``)."""
     return SparseCooTensor._make(index, Tensor._wrap(values).requires_grad_(requires_grad), size, coalesced)
 
 
