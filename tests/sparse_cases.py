@@ -80,7 +80,11 @@ CASES = {
     "sparse_mm_grads": lambda lib: _mm_grads(lib, lambda lib, s, d: lib.sparse.mm(s, d)),
     "sparse_addmm_grads": lambda lib: _mm_grads(lib, lambda lib, s, d: lib.sparse.addmm(d * 2, s, d, alpha=0.5)),
     "matmul_dense_grad": lambda lib: _mm_grads(lib, lambda lib, s, d: s @ d)[::2],
-    "to_sparse_grad": lambda lib: _to_sparse_grad(lib),
+    "to_sparse_grad": lambda lib: _to_sparse_grad(lib, lambda lib, s, d: lib.sparse.mm(s, d)),
+    "to_sparse_grad_matmul": lambda lib: _to_sparse_grad(lib, lambda lib, s, d: s @ d),
+    "to_sparse_grad_mm": lambda lib: _to_sparse_grad(lib, lambda lib, s, d: lib.mm(s, d * 2)),
+    "to_sparse_grad_coalesce_spmm": lambda lib: _to_sparse_grad(lib, lambda lib, s, d: lib.spmm(s.coalesce(), d)),
+    "to_sparse_grad_no_grad": lambda lib: _to_sparse_grad(lib, lambda lib, s, d: s.detach() @ d),
     "values_grad_to_dense": lambda lib: _values_grad(lib, lambda lib, s: s.to_dense()),
     "values_grad_coalesce": lambda lib: _values_grad(lib, lambda lib, s: s.coalesce()),
     "values_grad_values": lambda lib: _values_grad(lib, lambda lib, s: s.coalesce().values()),
@@ -116,12 +120,15 @@ CASES = {
 }
 
 
-def _to_sparse_grad(lib):
+def _to_sparse_grad(lib, product):
+    """``product(A.to_sparse(), D)`` and the gradients of its sum for dense ``A`` and ``D``."""
     a = lib.tensor(DENSE[:, :3], dtype=lib.float32, requires_grad=True)
+    d = lib.tensor(RHS, dtype=lib.float32, requires_grad=True)
     s = a.to_sparse()
-    out = lib.sparse.mm(s, lib.tensor(RHS, dtype=lib.float32))
-    out.sum().backward()
-    return s, out, a.grad
+    out = product(lib, s, d)
+    if out.requires_grad:
+        out.sum().backward()
+    return s, out, a.grad, d.grad
 
 
 def checkpoint(lib) -> dict:

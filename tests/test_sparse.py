@@ -64,6 +64,7 @@ GRADIENT_CASES = {
     "sparse.addmm": (lambda v, d, m: mt.sparse.addmm(m, _coo(v), d, beta=0.5, alpha=-2.0), (5,), (3, 2), (1, 2)),
     "to_sparse": (lambda a, d: mt.sparse.mm((a * mt.tensor(sparse_cases.DENSE[:, :3] != 0)).to_sparse(), d),
                   (3, 3), (3, 2)),
+    "to_sparse matmul": (lambda a, d: (a * mt.tensor(sparse_cases.DENSE[:, :3] != 0)).to_sparse() @ d, (3, 3), (3, 2)),
     "to_dense": (lambda v: _coo(v).to_dense(), (5,)),
     "to_dense hybrid": (lambda v: _hybrid(v).to_dense(), (4, 2)),
     "coalesce": (lambda v: _coo(v).coalesce().values(), (5,)),

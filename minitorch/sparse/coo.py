@@ -29,9 +29,11 @@ class SparseCooTensor(Tensor):
         raise TypeError("make sparse tensors with minitorch.sparse_coo_tensor or Tensor.to_sparse")
 
     @classmethod
-    def _make(cls, index: np.ndarray, values: Tensor, size: tuple, coalesced: bool) -> "SparseCooTensor":
+    def _make(cls, index: np.ndarray, values: Tensor, size: tuple, coalesced: bool,
+              origin: Tensor | None = None) -> "SparseCooTensor":
+        """``origin``: the dense tensor that ``to_sparse`` made this one from, while it requires grad."""
         t = _new(cls)
-        t._idx, t._vals, t._size, t._coalesced = index, values, Size(size), coalesced
+        t._idx, t._vals, t._size, t._coalesced, t._origin = index, values, Size(size), coalesced, origin
         t._output_nr, t._vc = 0, None
         return t
 
@@ -158,9 +160,14 @@ class SparseCooTensor(Tensor):
         if dense.dtype is not self.dtype:
             raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[self.dtype]} but found "
                                f"{_dtype.C_NAMES[dense.dtype]}")
-        return op.apply(self._vals, dense, self._idx, input, rows=self._size[0], beta=beta, alpha=alpha)
+        values, origin = self._vals, None
+        if op is ops.SparseDenseMm and self._origin is not None and state.grad_enabled:
+            values, origin = values.detach(), self._origin  # the whole dense gradient goes to the origin
+        return op.apply(values, dense, self._idx, input, origin, rows=self._size[0], beta=beta, alpha=alpha)
 
     def mm(self, mat2: Tensor) -> Tensor:
+        """``self @ mat2``; torch's ``mm`` gives the whole gradient ``g @ mat2.T`` to a dense tensor this one was
+        made from by ``to_sparse``, where ``minitorch.sparse.mm`` gives only its entries at the indices."""
         return self._product(mat2, ops.SparseDenseMm)
 
     matmul = __matmul__ = mm
@@ -302,7 +309,8 @@ def to_sparse(self: Tensor, sparse_dim: int | None = None, *, layout=None, block
     if sparse_dim < a.ndim:
         nonzero = nonzero.any(axis=tuple(range(sparse_dim, a.ndim)))
     index = np.stack(np.nonzero(nonzero)).astype(np.int64).reshape(sparse_dim, -1)
-    return SparseCooTensor._make(index, ops.ToSparse.apply(self, index), a.shape, True)
+    origin = self if self.requires_grad and state.grad_enabled else None
+    return SparseCooTensor._make(index, ops.ToSparse.apply(self, index), a.shape, True, origin)
 
 
 def to_sparse_coo(self: Tensor) -> SparseCooTensor:

@@ -92,13 +92,18 @@ class SparseLogSoftmax(Alias, name="SparseLogSoftmaxBackward0"):
 
 class SparseMm(Op, name="SparseAddmmBackward0"):
     """``beta * input + alpha * (S @ dense)`` for a 2-D sparse ``S`` given by ``values`` at ``index`` (2 x nnz),
-    with ``rows`` rows (``input``: None, or a dense tensor broadcast to the result)."""
+    with ``rows`` rows (``input``: None, or a dense tensor broadcast to the result).
 
-    save_for = (1, 0, None)  # the values serve the dense operand's gradient, the dense operand the values'
+    ``origin``: None, or the dense tensor ``S`` was made from by ``to_sparse``, which then gets the whole dense
+    gradient ``g @ dense.T`` (as torch's ``mm`` gives it; ``values`` are constants then), not only its entries
+    at ``index`` as the values get it.
+    """
+
+    save_for = (1, None, None, 1)  # values and origin serve the dense operand's gradient; it serves all others
 
     @staticmethod
-    def forward(ctx, values, dense, index, input=None, rows=0, beta=1, alpha=1):
-        ctx.save_for_backward(values, dense, index)
+    def forward(ctx, values, dense, index, input=None, origin=None, rows=0, beta=1, alpha=1):
+        ctx.save_for_backward(values, dense, index, origin)
         ctx.beta, ctx.alpha, ctx.dense_shape = beta, alpha, dense.shape
         dt = np.result_type(values, dense)
         out = np.zeros((rows, dense.shape[1]), dt)
@@ -109,8 +114,10 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
 
     @staticmethod
     def backward(ctx, g):
-        values, dense, index = ctx.saved_tensors
-        need_values, need_dense, _, need_input = ctx.needs_input_grad
+        values, dense, index, origin = ctx.saved_tensors
+        need_values, need_dense, _, need_input, need_origin = ctx.needs_input_grad
+        if origin is not None and need_dense:  # the values as a function of the origin, for higher orders
+            values = Gather.apply(origin, index)
         grad_input = (g if ctx.beta == 1 else g * ctx.beta) if need_input else None
         if ctx.alpha != 1:
             g = g * ctx.alpha
@@ -118,7 +125,8 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
         grad_values = (g_rows * Gather.apply(dense, index[1:])).sum(-1) if need_values else None
         grad_dense = ScatterAdd.apply(values[:, None] * g_rows, index[1:], shape=ctx.dense_shape) \
             if need_dense else None
-        return grad_values, grad_dense, None, grad_input
+        grad_origin = g @ dense.mT if need_origin else None
+        return grad_values, grad_dense, None, grad_input, grad_origin
 
 
 class SparseDenseMm(SparseMm, name="MmBackward0"):
