@@ -6,12 +6,12 @@ Tensor)`` holds, as in torch) holding three things: an int64 numpy index array (
 are its own. Autograd runs on the values tensor: each sparse operation is a registered-style ``Op`` (``ops.py``)
 whose differentiable input is the values (and, for products, the dense operand), so gradients reach the values,
 the dense operand, and a dense tensor that ``to_sparse`` came from, through the ordinary engine. ``S.grad`` of a
-sparse leaf is the values' gradient at ``S``'s indices, sparse as torch's.
+sparse leaf is the values' gradient at ``S``'s indices, sparse as torch's; torch's ``mm`` (``@``, ``spmm``) gives
+the sparse operand a dense gradient instead, which goes to ``S``'s "origin": the dense tensor ``to_sparse`` made
+it from, or for a leaf a zero-stride dense stand-in whose gradient ``S.grad`` adds.
 
 Left out: the compressed layouts (CSR/CSC/BSR/BSC; their ``layout`` constants exist), products of two sparse
-tensors and dense @ sparse, indexing and elementwise ops on sparse tensors other than multiplying by a number,
-and ``S.grad`` after ``S @ dense`` / ``mm`` (torch's is dense there; minitorch's is the sparse one ``sparse.mm``
-gives).
+tensors and dense @ sparse, indexing and elementwise ops on sparse tensors other than multiplying by a number.
 """
 from __future__ import annotations
 

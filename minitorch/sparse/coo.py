@@ -31,7 +31,8 @@ class SparseCooTensor(Tensor):
     @classmethod
     def _make(cls, index: np.ndarray, values: Tensor, size: tuple, coalesced: bool,
               origin: Tensor | None = None) -> "SparseCooTensor":
-        """``origin``: the dense tensor that ``to_sparse`` made this one from, while it requires grad."""
+        """``origin``: the dense tensor that receives the dense gradient of ``mm`` (torch gives the sparse operand
+        of ``mm`` a dense one): the one ``to_sparse`` made this from, or for a leaf a zero-stride stand-in."""
         t = _new(cls)
         t._idx, t._vals, t._size, t._coalesced, t._origin = index, values, Size(size), coalesced, origin
         t._output_nr, t._vc = 0, None
@@ -90,14 +91,21 @@ class SparseCooTensor(Tensor):
 
     @property
     def grad(self):
+        """The values' gradient at the indices (sparse), plus the dense gradient ``mm`` gives a leaf, if any."""
         g = self._vals.grad
-        return None if g is None else SparseCooTensor._make(self._idx, g, self._size, self._coalesced)
+        sparse = None if g is None else SparseCooTensor._make(self._idx, g, self._size, self._coalesced)
+        dense = self._origin.grad if self._origin is not None and self.is_leaf else None
+        if dense is None:
+            return sparse
+        return dense if sparse is None else dense + sparse.to_dense()
 
     @grad.setter
     def grad(self, value) -> None:
         if value is not None:
             raise RuntimeError("minitorch: only None can be assigned to a sparse tensor's grad")
         self._vals.grad = None
+        if self._origin is not None and self.is_leaf:
+            self._origin.grad = None
 
     def detach(self) -> "SparseCooTensor":
         return SparseCooTensor._make(self._idx, self._vals.detach(), self._size, self._coalesced)
@@ -161,9 +169,14 @@ class SparseCooTensor(Tensor):
             raise RuntimeError(f"expected scalar type {_dtype.C_NAMES[self.dtype]} but found "
                                f"{_dtype.C_NAMES[dense.dtype]}")
         values, origin = self._vals, None
-        if op is ops.SparseDenseMm and self._origin is not None and state.grad_enabled:
-            values, origin = values.detach(), self._origin  # the whole dense gradient goes to the origin
-        return op.apply(values, dense, self._idx, input, origin, rows=self._size[0], beta=beta, alpha=alpha)
+        if op is ops.SparseDenseMm and values.requires_grad and state.grad_enabled:
+            if self._origin is None and self.is_leaf:  # a leaf gets mm's dense gradient in a dense stand-in
+                self._origin = Tensor._wrap(np.broadcast_to(np.zeros((), values._data.dtype), self._size))
+                self._origin.requires_grad_()
+            if self._origin is not None:
+                values, origin = values.detach(), self._origin  # the whole dense gradient goes to the origin
+        return op.apply(values, dense, self._idx, input, origin, rows=self._size[0], beta=beta, alpha=alpha,
+                        values_of_origin=origin is not None and not self.is_leaf)
 
     def mm(self, mat2: Tensor) -> Tensor:
         """``self @ mat2``; torch's ``mm`` gives the whole gradient ``g @ mat2.T`` to a dense tensor this one was

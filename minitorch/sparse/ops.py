@@ -94,17 +94,18 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
     """``beta * input + alpha * (S @ dense)`` for a 2-D sparse ``S`` given by ``values`` at ``index`` (2 x nnz),
     with ``rows`` rows (``input``: None, or a dense tensor broadcast to the result).
 
-    ``origin``: None, or the dense tensor ``S`` was made from by ``to_sparse``, which then gets the whole dense
-    gradient ``g @ dense.T`` (as torch's ``mm`` gives it; ``values`` are constants then), not only its entries
-    at ``index`` as the values get it.
+    ``origin``: None, or a dense tensor that gets the whole dense gradient ``g @ dense.T`` (as torch's ``mm``
+    gives the sparse operand; ``values`` are constants then), not only its entries at ``index`` as the values
+    get it: the tensor ``S`` was made from by ``to_sparse`` (``values_of_origin``: the values are its entries at
+    ``index``), or a stand-in for a sparse leaf.
     """
 
     save_for = (1, None, None, 1)  # values and origin serve the dense operand's gradient; it serves all others
 
     @staticmethod
-    def forward(ctx, values, dense, index, input=None, origin=None, rows=0, beta=1, alpha=1):
+    def forward(ctx, values, dense, index, input=None, origin=None, rows=0, beta=1, alpha=1, values_of_origin=False):
         ctx.save_for_backward(values, dense, index, origin)
-        ctx.beta, ctx.alpha, ctx.dense_shape = beta, alpha, dense.shape
+        ctx.beta, ctx.alpha, ctx.dense_shape, ctx.values_of_origin = beta, alpha, dense.shape, values_of_origin
         dt = np.result_type(values, dense)
         out = np.zeros((rows, dense.shape[1]), dt)
         np.add.at(out, index[0], values[:, None] * dense[index[1]])
@@ -116,7 +117,7 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
     def backward(ctx, g):
         values, dense, index, origin = ctx.saved_tensors
         need_values, need_dense, _, need_input, need_origin = ctx.needs_input_grad
-        if origin is not None and need_dense:  # the values as a function of the origin, for higher orders
+        if ctx.values_of_origin and need_dense:  # the values as a function of the origin, for higher orders
             values = Gather.apply(origin, index)
         grad_input = (g if ctx.beta == 1 else g * ctx.beta) if need_input else None
         if ctx.alpha != 1:
