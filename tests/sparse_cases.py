@@ -2,6 +2,8 @@
 and returns what it prints. tests/fixtures/make_sparse_fixtures.py records PyTorch's texts in
 tests/fixtures/sparse_coo.json; tests/test_sparse.py compares minitorch's with them (floats within float32's
 tolerance)."""
+import warnings
+
 import numpy as np
 
 IDX = [[0, 1, 1, 2], [2, 0, 2, 1]]
@@ -103,6 +105,8 @@ CASES = {
     "softmax_hybrid": lambda lib: lib.sparse.softmax(lib.tensor(DENSE).reshape(3, 2, 2).to_sparse(2), 2),
     "softmax_grad": lambda lib: _values_grad(lib, lambda lib, s: lib.sparse.softmax(s, 1)),
     "log_softmax_grad": lambda lib: _values_grad(lib, lambda lib, s: lib.sparse.log_softmax(s, 0)),
+    "legacy_constructors": lambda lib: _legacy(lib),
+    "legacy_sequence": _error(lambda lib: lib.sparse.FloatTensor([2, 3])),
     "scaled": lambda lib: (_s(lib) * 2, 0.5 * _s(lib), _s(lib) / 4, -_s(lib)),
     "transposed": lambda lib: (_s(lib).t(), _s(lib).t().to_dense()),
     "detach": lambda lib: _s(lib, requires_grad=True).detach(),
@@ -130,6 +134,18 @@ def _to_sparse_grad(lib, product):
     if out.requires_grad:
         out.sum().backward()
     return s, out, a.grad, d.grad
+
+
+def _legacy(lib):
+    """The deprecated ``torch.sparse.<T>Tensor`` constructors (pygcn's), with the kinds of warning they give."""
+    i, v = lib.tensor(IDX), lib.tensor([1.0, 2.0, 3.0, 4.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        made = (lib.sparse.FloatTensor(i, v, lib.Size([3, 3])), lib.sparse.FloatTensor(2, 3),
+                lib.sparse.DoubleTensor(i, v.double(), lib.Size([3, 4])), lib.sparse.FloatTensor(i, v),
+                lib.sparse.LongTensor(i, lib.tensor([5, 6, 7, 8]), (3, 3)), lib.sparse.DoubleTensor(2))
+    said = [str(w.message).split(" (Triggered internally")[0] for w in caught if "Sparse invariant" not in str(w.message)]
+    return made + tuple(dict.fromkeys(said))  # each kind once (torch warns once per process)
 
 
 def checkpoint(lib) -> dict:

@@ -15,13 +15,16 @@ tensors and dense @ sparse, indexing and elementwise ops on sparse tensors other
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor, _wrap_dim
 from . import ops
 from .coo import SparseCooTensor, sparse_coo_tensor, to_sparse, to_sparse_coo
 
-__all__ = ["addmm", "log_softmax", "mm", "softmax", "sum"]
+__all__ = ["DoubleTensor", "FloatTensor", "LongTensor", "addmm", "log_softmax", "mm", "softmax", "sum"]
 
 # The two Tensor methods that make a sparse tensor from a dense one.
 Tensor.to_sparse = to_sparse
@@ -101,3 +104,28 @@ def _normalized(s: SparseCooTensor, dim: int, dtype, log: bool) -> SparseCooTens
         out = shifted - total.log() if log else e / total
     named = ops.SparseLogSoftmax if log else ops.SparseSoftmax
     return SparseCooTensor._make(s._idx, named.apply(out), s._size, True)
+
+
+def _legacy(dt):
+    """The deprecated ``minitorch.sparse.<T>Tensor(indices, values[, size])`` and ``(*size)`` (empty) constructors;
+    values keep their dtype, as in torch."""
+    def constructor(*args, device=None):
+        if args and isinstance(args[0], Tensor):
+            shape = ", shape" if len(args) > 2 else ""
+            warnings.warn(f"torch.sparse.SparseTensor(indices, values{shape}, *, device=) is deprecated.  Please use "
+                          f"torch.sparse_coo_tensor(indices, values{shape}, dtype=, device=).", UserWarning, stacklevel=2)
+            return sparse_coo_tensor(*args, device=device)
+        if args and isinstance(args[0], (tuple, list)):
+            raise TypeError("torch.sparse.SparseTensor(sequence) only accepts sizes.  Please use "
+                            "torch.sparse_coo_tensor() or construct a strided tensor and convert it to sparse via "
+                            "to_sparse.")
+        warnings.warn("torch.sparse.SparseTensor(shape, *, device=) is deprecated.  Please use "
+                      "torch.sparse_coo_tensor(shape, dtype=, device=).", UserWarning, stacklevel=2)
+        return sparse_coo_tensor(np.zeros((len(args), 0)), np.zeros(0, dt.np), args, dtype=dt, device=device)
+    constructor.__name__ = dt.legacy_name.split(".")[-1]
+    return constructor
+
+
+FloatTensor = _legacy(_dtype.float32)
+DoubleTensor = _legacy(_dtype.float64)
+LongTensor = _legacy(_dtype.int64)
