@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch(\.|$)")
 from ._dtype import (bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32, float64,  # noqa: A004
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
-from ._tensor import Size, Tensor, device
+from ._device import device
+from ._tensor import Size, Tensor
 from . import autograd as _autograd
 _autograd._bind_tensor(Tensor)
 from . import _ops, _registry
@@ -21,13 +22,12 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          randint_like, randn, randn_like, randperm, range_ as range, scalar_tensor, tensor, tril_indices,
                          triu_indices, unravel_index, zeros, zeros_like)
 from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryError, broadcast_shapes,
-                        channels_last, channels_last_3d, contiguous_format, finfo, get_deterministic_debug_mode,
-                        get_device, get_num_interop_threads, iinfo, init_num_threads,
-                        is_deterministic_algorithms_warn_only_enabled, is_inference, is_nonzero, is_same_size,
+                        channels_last, channels_last_3d, contiguous_format, finfo, get_device,
+                        get_num_interop_threads, iinfo, init_num_threads, is_inference, is_nonzero, is_same_size,
                         is_signed, is_warn_always_enabled, layout, memory_format, preserve_format, resize_as_,
-                        set_anomaly_enabled, set_default_tensor_type, set_deterministic_debug_mode,
-                        set_flush_denormal, set_num_interop_threads, set_warn_always, sparse_bsc,
-                        sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, thread_safe_generator)
+                        set_anomaly_enabled, set_default_tensor_type, set_flush_denormal, set_num_interop_threads,
+                        set_warn_always, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided,
+                        thread_safe_generator)
 from ._dlpack import from_dlpack, to_dlpack
 from ._functorch import cond, vmap, while_loop
 from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
@@ -127,8 +127,10 @@ from . import fft, special, sparse
 from .sparse import spmm
 from .sparse.coo import sparse_coo_tensor
 from . import hub
-from ._device_settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
-                               get_float32_matmul_precision, set_default_device, set_float32_matmul_precision,
+from ._device.settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
+                               get_deterministic_debug_mode, get_float32_matmul_precision,
+                               is_deterministic_algorithms_warn_only_enabled, set_default_device,
+                               set_deterministic_debug_mode, set_float32_matmul_precision,
                                use_deterministic_algorithms)
 from .amp import GradScaler, autocast
 from .serialization import load, save

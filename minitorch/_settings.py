@@ -1,7 +1,7 @@
 """PyTorch's top-level types and settings that are not ops: ``finfo``/``iinfo``, the ``layout`` and
 ``memory_format`` constants, torch's exception classes, ``broadcast_shapes``, the tensor predicates
-of the ``minitorch.*`` namespace, and the process-wide switches (warn-always, deterministic debug
-mode, interop threads, denormals, the legacy default tensor type)."""
+of the ``minitorch.*`` namespace, and the process-wide switches (warn-always, interop threads,
+denormals, the legacy default tensor type; determinism is in ``_device.settings``)."""
 from __future__ import annotations
 
 import operator
@@ -263,37 +263,6 @@ def set_warn_always(b: bool) -> None:
 
 def is_warn_always_enabled() -> bool:
     return _state["warn_always"]
-
-
-_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
-
-
-def set_deterministic_debug_mode(debug_mode: int | str) -> None:
-    """0/'default': off; 1/'warn': warn on nondeterministic ops; 2/'error': refuse them (the same switch as
-    ``use_deterministic_algorithms``; every minitorch kernel is deterministic)."""
-    from ._device_settings import use_deterministic_algorithms
-    if not isinstance(debug_mode, (int, str)):
-        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
-    if isinstance(debug_mode, str):
-        if debug_mode not in _DEBUG_MODES:
-            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
-                               f"{debug_mode}")
-        debug_mode = _DEBUG_MODES[debug_mode]
-    if debug_mode not in (0, 1, 2):
-        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
-    use_deterministic_algorithms(debug_mode > 0, warn_only=debug_mode == 1)
-
-
-def get_deterministic_debug_mode() -> int:
-    from ._device_settings import are_deterministic_algorithms_enabled
-    if not are_deterministic_algorithms_enabled():
-        return 0
-    return 1 if is_deterministic_algorithms_warn_only_enabled() else 2
-
-
-def is_deterministic_algorithms_warn_only_enabled() -> bool:
-    from ._device_settings import _state as device_state
-    return device_state["warn_only"]
 
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _dtype, _tensor_str
+from ._device import CPU, _check_device, device
 from ._dtype import dtype as _dtype_cls
 from ._settings import strided as _strided
 from .autograd import backward as _backward
@@ -53,49 +54,6 @@ class Size(tuple):
 
     def __add__(self, other):
         return Size(tuple.__add__(self, tuple(other)))
-
-
-class device:
-    """Where a tensor lives. minitorch is CPU-only: ``device('cpu')``."""
-
-    __slots__ = ("type", "index")
-
-    def __init__(self, type: str = "cpu", index: int | None = None):  # noqa: A002
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        if ":" in type:
-            type, idx = type.split(":")
-            index = int(idx)
-        self.type = type
-        self.index = index
-
-    def __repr__(self) -> str:
-        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
-
-    def __str__(self) -> str:
-        return self.type if self.index is None else f"{self.type}:{self.index}"
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.index))
-
-
-CPU = device("cpu")
-
-
-def _check_device(d) -> None:
-    if d is None:
-        return
-    name = str(d) if isinstance(d, device) else d
-    if isinstance(name, str) and (name.startswith("cuda") or name == "mps"):
-        raise AssertionError("Torch not compiled with CUDA enabled" if name.startswith("cuda")
-                             else "minitorch runs on the CPU only")
-    if str(name) != "cpu":
-        raise RuntimeError(f"Expected one of cpu device type at start of device string: {name}")
 
 
 class _VersionCounter:

@@ -11,20 +11,21 @@ import importlib.abc
 import importlib.util
 import sys
 
-# Module prefixes and the minitorch modules that play their part (the longest prefix wins).
+# Module prefixes and the minitorch modules that play their part (the longest prefix wins; the rest of the name
+# carries over, so ``torchvision.transforms.functional`` is ``minitorch.datasets.transforms.functional``).
 PREFIXES = {"torch": "minitorch", "torchvision": "minitorch.torchvision", "torchvision.datasets": "minitorch.datasets",
             "torchvision.models": "minitorch.models", "torchvision.ops": "minitorch.models.ops",
             "torchvision.transforms": "minitorch.datasets.transforms",
+            "torchvision.transforms.transforms": "minitorch.datasets.transforms",  # where torchvision defines the classes
+            "torchvision.transforms.v2": "minitorch.datasets.transforms",  # the v1 transforms stand in for v2
+            "torchvision.transforms._presets": "minitorch.datasets._presets",
             "torchvision.utils": "minitorch.datasets.image_utils"}
-ONE_MODULE = {"torchvision.transforms"}  # its submodules (v2, functional) are that one module here
 
 
 def target(name: str) -> str | None:
     """The minitorch module that stands for ``name``, or None when ``name`` is not torch's or torchvision's."""
     for prefix in sorted(PREFIXES, key=len, reverse=True):
         if name == prefix or name.startswith(prefix + "."):
-            if prefix in ONE_MODULE:
-                return PREFIXES[prefix]
             return PREFIXES[prefix] + name[len(prefix):]
     return None
 

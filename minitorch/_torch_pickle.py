@@ -40,7 +40,8 @@ from typing import BinaryIO, ClassVar
 import numpy as np
 
 from . import _dtype, _settings
-from ._tensor import Size, Tensor, device
+from ._device import device
+from ._tensor import Size, Tensor
 from .sparse.coo import sparse_coo_tensor
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C

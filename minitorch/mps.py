@@ -1,17 +1,2 @@
-"""``minitorch.mps``: no Metal device; seeding is accepted."""
-
-
-def is_available() -> bool:
-    return False
-
-
-def device_count() -> int:
-    return 0
-
-
-def manual_seed(seed: int) -> None:
-    """Accepted: there is no MPS generator to seed."""
-
-
-def empty_cache() -> None:
-    """Accepted: there is no MPS cache."""
+"""``minitorch.mps``: no Metal device; seeding is accepted (see ``minitorch._device.absent``)."""
+from ._device.absent import device_count, empty_cache, is_available, manual_seed  # noqa: F401

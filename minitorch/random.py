@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ._device import _check_device, device as _device
+
 _STATE_SIZE = 5056
 _N = 624  # Mersenne Twister state words
 # Byte offsets in PyTorch's CPUGeneratorImplState.
@@ -32,8 +34,6 @@ class Generator:
     """A seeded stream of random numbers, as ``torch.Generator``; ``generator=`` on every random function."""
 
     def __init__(self, device: str = "cpu"):
-        from ._tensor import _check_device
-        from ._tensor import device as _device
         _check_device(device)
         self.device = _device(device) if isinstance(device, str) else device
         self._bits = np.random.MT19937()

@@ -169,7 +169,7 @@ def users_home(home: pathlib.Path) -> pathlib.Path:
 def test_readme_commands_run_in_order_on_a_fresh_copy(tmp_path):
     commands = readme_commands(README.read_text())
     skipped = [command for command, _ in commands if command.startswith(tuple(NOT_RUN))]
-    assert skipped == ["pip install -e .", 'pip install -q -e ".[dev]"', "python -m pytest -q"]
+    assert skipped == ["pip install -e .", 'pip install -q -e ".[dev]"', "python -m pytest -q -n auto"]
     repo = fresh_copy(tmp_path / "repo")
     (tmp_path / "bin").mkdir()
     (python := tmp_path / "bin" / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')

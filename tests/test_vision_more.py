@@ -80,10 +80,14 @@ def test_torchvision_imports_resolve_under_the_alias():
             "import torchvision, minitorch.datasets.transforms as T, minitorch.datasets.image_utils as U\n"
             "from torchvision.transforms import functional as F\n"
             "import torchvision.transforms.functional as F2\n"
+            "import torchvision.transforms.v2 as V2, torchvision.transforms.v2.functional as VF\n"
+            "from torchvision.transforms.transforms import Compose\n"
+            "from torchvision.transforms._presets import ImageClassification\n"
             "from torchvision.utils import make_grid, save_image\n"
-            "print(F is T, F2 is T, make_grid is U.make_grid, torchvision.utils is U, F.hflip is T.hflip)")
+            "print(F is T.functional, F2 is F, make_grid is U.make_grid, torchvision.utils is U, F.hflip is T.hflip,\n"
+            "      V2 is T, VF is F, Compose is T.Compose, ImageClassification.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.stdout == "True True True True True\n", out.stderr
+    assert out.stdout == "True True True True True True True True minitorch.datasets._presets\n", out.stderr
 
 
 # ---- transforms ------------------------------------------------------------------------------------------------
@@ -204,7 +208,7 @@ def test_random_rotation_and_affine_seeded():
 
 
 def test_gaussian_blur():
-    k = T._gaussian_kernel1d(3, 1.0)
+    k = F._gaussian_kernel1d(3, 1.0)
     np.testing.assert_allclose(k, np.array([np.exp(-0.5), 1, np.exp(-0.5)]) / (1 + 2 * np.exp(-0.5)))
     impulse = np.zeros((1, 5, 5), np.float32)
     impulse[0, 2, 2] = 1

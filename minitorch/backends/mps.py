@@ -1,9 +1,2 @@
-"""``minitorch.backends.mps``: no Metal here."""
-
-
-def is_available() -> bool:
-    return False
-
-
-def is_built() -> bool:
-    return False
+"""``minitorch.backends.mps``: no Metal here (see ``minitorch._device.absent``)."""
+from .._device.absent import is_available, is_built  # noqa: F401

@@ -1,76 +1,17 @@
-"""``minitorch.cuda``: what ``torch.cuda`` answers on a machine without CUDA.
+"""``minitorch.cuda``: what ``torch.cuda`` answers on a machine without CUDA (the answers live in
+``minitorch._device.absent``).
 
 Queries say there is no device (``is_available()`` is False, ``device_count()`` is 0), seeding and
 cache calls are accepted and do nothing, and anything that needs a device raises PyTorch's
 ``AssertionError: Torch not compiled with CUDA enabled``. So the device boilerplate of tutorials
 (``device = "cuda" if torch.cuda.is_available() else "cpu"``) picks the CPU and runs.
 """
-from __future__ import annotations
+from .._device import NOT_COMPILED  # noqa: F401
+from .._device.absent import (device_count, empty_cache, is_available, is_bf16_supported,  # noqa: F401
+                              is_initialized, manual_seed, manual_seed_all, max_memory_allocated, max_memory_reserved,
+                              memory_allocated, memory_reserved, reset_peak_memory_stats, seed, seed_all)
+from .._device.absent import needs_device as _needs_device
+from . import amp  # noqa: F401
 
-from . import amp
-
-NOT_COMPILED = "Torch not compiled with CUDA enabled"
-
-
-def is_available() -> bool:
-    return False
-
-
-def device_count() -> int:
-    return 0
-
-
-def is_initialized() -> bool:
-    return False
-
-
-def is_bf16_supported(including_emulation: bool = True) -> bool:
-    return False
-
-
-def manual_seed(seed: int) -> None:
-    """Accepted: there is no CUDA generator to seed."""
-
-
-def manual_seed_all(seed: int) -> None:
-    """Accepted: there is no CUDA generator to seed."""
-
-
-def seed() -> None:
-    """Accepted: there is no CUDA generator to seed."""
-
-
-def seed_all() -> None:
-    """Accepted: there is no CUDA generator to seed."""
-
-
-def empty_cache() -> None:
-    """Accepted: there is no CUDA cache."""
-
-
-def memory_allocated(device=None) -> int:
-    return 0
-
-
-def max_memory_allocated(device=None) -> int:
-    return 0
-
-
-def memory_reserved(device=None) -> int:
-    return 0
-
-
-def max_memory_reserved(device=None) -> int:
-    return 0
-
-
-def reset_peak_memory_stats(device=None) -> None:
-    """Accepted: no device memory is tracked."""
-
-
-def _no_device(*args, **kwargs):
-    raise AssertionError(NOT_COMPILED)
-
-
-current_device = get_device_name = get_device_capability = get_device_properties = synchronize = _no_device
-set_device = get_rng_state = set_rng_state = get_rng_state_all = set_rng_state_all = _no_device
+current_device = get_device_name = get_device_capability = get_device_properties = synchronize = _needs_device
+set_device = get_rng_state = set_rng_state = get_rng_state_all = set_rng_state_all = _needs_device

@@ -6,7 +6,8 @@ import numpy as np
 from .. import _dtype, _tensor_str
 from .._factories import tensor
 from .._settings import sparse_coo, strided
-from .._tensor import Size, Tensor, _check_device, _wrap_dim
+from .._device import _check_device
+from .._tensor import Size, Tensor, _wrap_dim
 from ..autograd.grad_mode import state
 from . import ops
 

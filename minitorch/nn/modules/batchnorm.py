@@ -1,9 +1,12 @@
-"""BatchNorm1d/2d/3d and SyncBatchNorm: batch statistics in training, running statistics in eval."""
+"""BatchNorm1d/2d/3d and SyncBatchNorm: batch statistics in training, running statistics in eval; and the lazy
+forms."""
 from __future__ import annotations
 
 from ... import _dtype, _factories
+from ...autograd.grad_mode import no_grad
 from .. import functional as F, init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 
@@ -129,3 +132,48 @@ class SyncBatchNorm(_BatchNorm):
         for name, child in module.named_children():
             out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return out
+
+
+class _LazyNormBase(LazyModuleMixin):
+    """BatchNorm*d / InstanceNorm*d whose ``num_features`` is the channel size (dim 1) of the first input."""
+
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device=None, dtype=None):
+        super().__init__(0, eps, momentum, affine, track_running_stats, device, dtype)
+        if self.affine:
+            self.weight = UninitializedParameter(dtype=dtype)
+            self.bias = UninitializedParameter(dtype=dtype)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(dtype=dtype)
+            self.running_var = UninitializedBuffer(dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if self._ready() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            with no_grad():
+                for t in (self.weight, self.bias, self.running_mean, self.running_var):
+                    if t is not None:
+                        t.materialize((self.num_features,))
+                self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
+    """BatchNorm1d whose num_features is read from the first input."""
+
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
+    """BatchNorm2d whose num_features is read from the first input."""
+
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
+    """BatchNorm3d whose num_features is read from the first input."""
+
+    cls_to_become = BatchNorm3d

@@ -1,11 +1,13 @@
-"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d."""
+"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d, and their lazy forms."""
 from __future__ import annotations
 
 import math
 
 from ... import _factories
+from ...autograd.grad_mode import no_grad
 from .. import functional as F, init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 
@@ -174,3 +176,101 @@ class ConvTranspose3d(_ConvTranspose):
     """The transpose of Conv3d: (N, C_in, D, H, W) -> (N, C_out, D', H', W')."""
 
     dims, function = 3, staticmethod(F.conv_transpose3d)
+
+
+class _LazyConvMixin(LazyModuleMixin):
+    """Conv*d / ConvTranspose*d whose ``in_channels`` is the channel size of the first input."""
+
+    def __init__(self, out_channels: int, kernel_size, *args, dtype=None, **kwargs):
+        super().__init__(0, 0, kernel_size, *args, **kwargs)
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_channels = out_channels
+        if self.bias is not None:
+            self.bias = UninitializedParameter(dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if self._ready() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args) -> None:
+        if not self.has_uninitialized_params():
+            return
+        dims = len(self.kernel_size)
+        name = type(self).__name__[4:].lower()
+        if input.dim() not in (dims + 1, dims + 2):
+            raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
+                               f"input of size: {list(input.shape)}")
+        self.in_channels = input.shape[0 if input.dim() == dims + 1 else 1]
+        if self.in_channels % self.groups:
+            raise ValueError("in_channels must be divisible by groups")
+        with no_grad():
+            if self.transposed:
+                self.weight.materialize((self.in_channels, self.out_channels // self.groups, *self.kernel_size))
+            else:
+                self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+
+class LazyConv1d(_LazyConvMixin, Conv1d):
+    """Conv1d whose in_channels is read from the first input."""
+
+    cls_to_become = Conv1d
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
+                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__(out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, dtype=dtype)
+
+
+class LazyConv2d(_LazyConvMixin, Conv2d):
+    """Conv2d whose in_channels is read from the first input."""
+
+    cls_to_become = Conv2d
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
+                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__(out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, dtype=dtype)
+
+
+class LazyConv3d(_LazyConvMixin, Conv3d):
+    """Conv3d whose in_channels is read from the first input."""
+
+    cls_to_become = Conv3d
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1, groups: int = 1,
+                 bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__(out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode, dtype=dtype)
+
+
+class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
+    """ConvTranspose1d whose in_channels is read from the first input."""
+
+    cls_to_become = ConvTranspose1d
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
+                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__(out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                         padding_mode, dtype=dtype)
+
+
+class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
+    """ConvTranspose2d whose in_channels is read from the first input."""
+
+    cls_to_become = ConvTranspose2d
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
+                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__(out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                         padding_mode, dtype=dtype)
+
+
+class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
+    """ConvTranspose3d whose in_channels is read from the first input."""
+
+    cls_to_become = ConvTranspose3d
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0, groups: int = 1,
+                 bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None, dtype=None):
+        super().__init__(out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
+                         padding_mode, dtype=dtype)

@@ -1,10 +1,10 @@
-"""InstanceNorm1d/2d/3d: each channel of each sample normalised over its spatial dims."""
+"""InstanceNorm1d/2d/3d: each channel of each sample normalised over its spatial dims; and the lazy forms."""
 from __future__ import annotations
 
 import warnings
 
 from .. import functional as F
-from .batchnorm import _BatchNorm
+from .batchnorm import _BatchNorm, _LazyNormBase
 
 
 class _InstanceNorm(_BatchNorm):
@@ -53,3 +53,21 @@ class InstanceNorm3d(_InstanceNorm):
     """(N, C, D, H, W) or (C, D, H, W) inputs."""
 
     _no_batch_dim = 4
+
+
+class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    """InstanceNorm1d whose num_features is read from the first input."""
+
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    """InstanceNorm2d whose num_features is read from the first input."""
+
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    """InstanceNorm3d whose num_features is read from the first input."""
+
+    cls_to_become = InstanceNorm3d

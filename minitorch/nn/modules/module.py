@@ -10,6 +10,7 @@ import itertools
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator
 
+from ..._device import _check_device
 from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle, add_hook
 from ..parameter import Buffer, Parameter
@@ -299,7 +300,6 @@ class Module:
     def to(self, *args, **kwargs) -> Module:
         """Convert floating-point parameters and buffers (``to(minitorch.float64)``); device must be cpu."""
         from ..._dtype import dtype
-        from ..._tensor import _check_device
         dt = kwargs.get("dtype")
         for a in args:
             if isinstance(a, dtype):

@@ -13,8 +13,7 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
 from ..._ops.attention import canonical_mask
-from .activation import GELU, ReLU
-from .activation_attention import MultiheadAttention
+from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
