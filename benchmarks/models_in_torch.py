@@ -10,12 +10,15 @@ import sys
 import tempfile
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "models"
+PRESETS = pathlib.Path(__file__).resolve().parent / "presets_in_torch.py"
+INTERPOLATION = MODELS.parent / "datasets" / "transforms" / "_interpolation.py"
 
 
 def to_torch(source: str) -> str:
-    """Python source written against minitorch, rewritten to use torch. ``minitorch.datasets`` (the weights'
-    preprocessing presets) has no torch counterpart and stays."""
-    return re.sub(r"\bminitorch\b(?!\.datasets)", "torch", source)
+    """Python source written against minitorch, rewritten to use torch. Imports from ``minitorch.datasets`` (the
+    weights' preprocessing presets, which torch itself lacks) come from ``torch_models._presets`` instead."""
+    source = re.sub(r"\bminitorch\.datasets(\.\w+)*", "torch_models._presets", source)
+    return re.sub(r"\bminitorch\b", "torch", source)
 
 
 def torch_models():
@@ -31,6 +34,8 @@ def torch_models():
             target = package / source.relative_to(MODELS)
             target.parent.mkdir(exist_ok=True)
             target.write_text(to_torch(source.read_text()))
+        (package / "_presets.py").write_text(PRESETS.read_text())
+        (package / "_interpolation.py").write_text(INTERPOLATION.read_text())
         spec = importlib.util.spec_from_file_location("torch_models", package / "__init__.py",
                                                       submodule_search_locations=[str(package)])
         module = importlib.util.module_from_spec(spec)

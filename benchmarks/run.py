@@ -4,11 +4,13 @@
     python benchmarks/run.py --torch-python /path/to/venv/bin/python
     python benchmarks/run.py --only W1,W3 --repeats 5
     python benchmarks/run.py --no-users-blas       # minitorch only as the environment is
+    python benchmarks/run.py --threads 2,8 --pin-cores   # both counts, and each library's speed-up from 2 to 8
 
 Each measurement runs in a fresh process, alternating minitorch and torch (A B A B ...),
 with the same number of threads for both; the table shows medians over the repeats,
 the minitorch/torch ratio, the peak RSS of each process, and the fraction of the
-float32 GEMM peak (measured with numpy) that each workload reaches.
+float32 GEMM peak (measured with numpy) that each workload reaches. Several thread counts (``--threads 2,8``)
+alternate within each repeat too, and add each library's speed-up from the first count to the others.
 ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` pin numpy's OpenBLAS to a kernel chosen by whoever set them;
 a user's machine lets OpenBLAS pick its own. By default minitorch is measured both with them removed from its
 subprocesses ("as users have it") and as the environment is; PyTorch uses its own BLAS and runs once.
@@ -226,10 +228,13 @@ def worker_env(threads: int, strip: bool) -> dict:
                   "MKL_NUM_THREADS": str(threads)}
 
 
-def launch(python: str, args: list[str], threads: int, strip: bool) -> dict:
-    """Run this script with ``args`` in a fresh process and return the JSON it prints last."""
+def launch(python: str, args: list[str], threads: int, strip: bool, pin: bool = False) -> dict:
+    """Run this script with ``args`` in a fresh process and return the JSON it prints last; ``pin`` keeps the
+    process on ``threads`` cores (the first of those this one may use)."""
+    cores = sorted(os.sched_getaffinity(0))[:threads] if pin else None
     out = subprocess.run([python, __file__, *args, "--threads", str(threads)], capture_output=True, text=True,
-                         env=worker_env(threads, strip), check=False)
+                         env=worker_env(threads, strip), check=False,
+                         preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None)
     if out.returncode:
         raise RuntimeError(f"{' '.join(args)} failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -256,8 +261,9 @@ def blas_line(machine: dict) -> str:
 
 
 def probe(threads: int) -> dict:
-    """What a benchmark subprocess sees: ``BLAS_VARS``, numpy's BLAS and its GEMM peak."""
-    return {"env": {var: os.environ.get(var) for var in BLAS_VARS}, "blas": blas_info(), "peak": gemm_peak(threads)}
+    """What a benchmark subprocess sees: ``BLAS_VARS``, numpy's BLAS, its GEMM peak and the cores it may use."""
+    return {"env": {var: os.environ.get(var) for var in BLAS_VARS}, "blas": blas_info(), "peak": gemm_peak(threads),
+            "cores": len(os.sched_getaffinity(0))}
 
 
 def torch_python(given: str | None) -> str | None:
@@ -268,54 +274,83 @@ def torch_python(given: str | None) -> str | None:
     return None
 
 
+def thread_counts(text: str) -> list[int]:
+    """``--threads``: one count, or several separated by commas (``2,8``)."""
+    counts = [int(t) for t in text.split(",")]
+    if not counts or min(counts) < 1 or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError(f"expected distinct positive thread counts, e.g. 2 or 2,8; got {text!r}")
+    return counts
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description="minitorch vs PyTorch, same workloads, same machine")
     parser.add_argument("--torch-python", help="a Python with torch installed (default: this one, if it has it)")
     parser.add_argument("--only", help="comma-separated workloads, e.g. W1,W3")
     parser.add_argument("--repeats", type=int, default=3, help="fresh processes per library and workload")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=thread_counts, default=[2],
+                        help="threads of each process (default 2); several, e.g. 2,8, add each library's speed-up "
+                             "from the first count")
+    parser.add_argument("--pin-cores", action="store_true",
+                        help="run each process on as many cores as it has threads, so that a thread count is a "
+                             "core count")
     parser.add_argument("--users-blas", action=argparse.BooleanOptionalAction, default=True,
                         help=f"also measure minitorch with {' and '.join(BLAS_VARS)} removed from its subprocesses, "
                              "as users have it (default: on)")
-    parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--json", help="also write the results to this file (after each workload)")
     parser.add_argument("--worker", nargs=2, metavar=("LIB", "WORKLOAD"), help=argparse.SUPPRESS)
     parser.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.worker:
-        lib, workload = args.worker
-        print(json.dumps(worker(lib, workload, args.threads, STEPS[workload])))
-        return {}
-    if args.probe:
-        print(json.dumps(probe(args.threads)))
+    if args.worker or args.probe:
+        threads = args.threads[0]
+        report = worker(*args.worker, threads, STEPS[args.worker[1]]) if args.worker else probe(threads)
+        print(json.dumps(report))
         return {}
 
     names = args.only.split(",") if args.only else list(WORKLOADS)
+    counts, pin = args.threads, args.pin_cores
     other = torch_python(args.torch_python)
     set_vars = ", ".join(f"{var}={os.environ[var]}" for var in BLAS_VARS if var in os.environ)
     configs = ["users", "configured"] if args.users_blas and set_vars else ["configured"] if set_vars else ["users"]
     print(plan(configs, set_vars, bool(other)))
     strip = {config: config == "users" for config in configs}
-    machine = {config: launch(sys.executable, ["--probe"], args.threads, strip[config]) for config in configs}
-    peaks = {config: m["peak"] for config, m in machine.items()}
-    kernels = {config: "/".join(str(b["architecture"]) for b in m["blas"]) or "no BLAS" for config, m in machine.items()}
-    results = {}
+    machine = {t: {config: launch(sys.executable, ["--probe"], t, strip[config], pin) for config in configs}
+               for t in counts}
+    kernels = {config: "/".join(str(b["architecture"]) for b in m["blas"]) or "no BLAS"
+               for config, m in machine[counts[0]].items()}
+    results = {t: {} for t in counts}
     for name in names:
-        runs = {key: [] for key in [*configs, "torch"]}
-        for _ in range(args.repeats):  # A B A B: drift in the machine's speed hits all alike
-            for config in configs:
-                runs[config].append(launch(sys.executable, ["--worker", "minitorch", name], args.threads,
-                                           strip[config]))
-            if other:
-                runs["torch"].append(launch(other, ["--worker", "torch", name], args.threads, strip[configs[0]]))
-        results[name] = {key: {k: statistics.median(r[k] for r in rs) for k in ("value", "gflops", "rss_mb")}
-                         | {"unit": rs[0]["unit"]} for key, rs in runs.items() if rs}
-        print_row(name, results[name], peaks, kernels, header=name == names[0])
-    print(f"\n{time.strftime('%Y-%m-%d')}, {platform.machine()} with {os.cpu_count()} cores, {args.threads} threads "
-          f"each, Python {platform.python_version()}; {blas_line(machine)}; medians of {args.repeats} fresh "
-          f"processes per library, alternating")
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({"machine": machine, "results": results}, indent=2))
-    return results
+        runs = {t: {key: [] for key in [*configs, "torch"]} for t in counts}
+        for _ in range(args.repeats):  # A B A B, each thread count in turn: drift in the machine's speed hits all alike
+            for t in counts:
+                for config in configs:
+                    runs[t][config].append(launch(sys.executable, ["--worker", "minitorch", name], t, strip[config],
+                                                  pin))
+                if other:
+                    runs[t]["torch"].append(launch(other, ["--worker", "torch", name], t, strip[configs[0]], pin))
+        for t in counts:
+            results[t][name] = {key: {k: statistics.median(r[k] for r in rs) for k in ("value", "gflops", "rss_mb")}
+                                | {"unit": rs[0]["unit"]} for key, rs in runs[t].items() if rs}
+            peaks = {config: m["peak"] for config, m in machine[t].items()}
+            scaling = None if len(counts) == 1 else (t, counts[0], results[counts[0]][name])
+            print_row(name, results[t][name], peaks, kernels, header=name == names[0] and t == counts[0],
+                      scaling=scaling)
+        if args.json:
+            write_json(args.json, counts, machine, results)
+    for t in counts:
+        print(f"\n{time.strftime('%Y-%m-%d')}, {platform.machine()} with {os.cpu_count()} cores, {t} thread{'s' * (t != 1)} "
+              f"each{' on as many cores' if pin else ''}, Python {platform.python_version()}; {blas_line(machine[t])}; "
+              f"medians of {args.repeats} fresh processes per library, alternating")
+    return results[counts[0]] if len(counts) == 1 else results
+
+
+def write_json(path: str, counts: list[int], machine: dict, results: dict) -> None:
+    """The machine and the results so far: as they are for one thread count, keyed by the count for several."""
+    if len(counts) == 1:
+        data = {"machine": machine[counts[0]], "results": results[counts[0]]}
+    else:
+        data = {"threads": counts, "machine": {str(t): machine[t] for t in counts},
+                "results": {str(t): results[t] for t in counts}}
+    pathlib.Path(path).write_text(json.dumps(data, indent=2))
 
 
 def plan(configs: list[str], set_vars: str, torch: bool) -> str:
@@ -333,21 +368,28 @@ def plan(configs: list[str], set_vars: str, torch: bool) -> str:
     return text
 
 
-def print_row(name: str, result: dict, peaks: dict, kernels: dict, header: bool) -> None:
+def print_row(name: str, result: dict, peaks: dict, kernels: dict, header: bool,
+              scaling: tuple[int, int, dict] | None = None) -> None:
     """One row of a Markdown table (the README shows the table as printed): minitorch in each configuration
     in ``result`` ("users" first), torch, the ratio to torch of each, GFLOP, % of the GEMM peak, peak RSS.
-    Each minitorch column is a share of its own configuration's GEMM peak, torch of the first one's."""
+    Each minitorch column is a share of its own configuration's GEMM peak, torch of the first one's.
+    ``scaling`` is ``(threads, first_threads, result_at_first_threads)`` in a run over several thread counts: a
+    threads column, and a last one with each library's speed-up from the first count (time there / time here)."""
     configs = [c for c in CONFIGS if c in result]
     th = result.get("torch")
+    libs = [result[c] for c in configs] + ([th] if th else [])
     if header:
         if len(configs) > 1:
             columns = [f"minitorch, {CONFIGS[c]} ({kernels[c]})" for c in configs]
             ratios, parts = [f"ratio ({c})" for c in configs], " / ".join([*configs, "torch"])
         else:
             columns, ratios, parts = [f"minitorch ({kernels[configs[0]]})"], ["ratio"], "mt / torch"
-        print("| | workload | " + " | ".join([*columns, "torch", *ratios])
-              + f" | GFLOP | % of GEMM peak ({parts}) | peak RSS MB ({parts}) |")
-        print("|---|---|" + "---:|" * (2 * len(configs) + 4))
+        threads = ["threads"] if scaling else []
+        speedup = [f"speed-up from {scaling[1]} thread{'s' * (scaling[1] != 1)} ({parts})"] if scaling else []
+        print("| | workload | " + " | ".join([*threads, *columns, "torch", *ratios])
+              + f" | GFLOP | % of GEMM peak ({parts}) | peak RSS MB ({parts}) |"
+              + "".join(f" {c} |" for c in speedup))
+        print("|---|---|" + "---:|" * (2 * len(configs) + 4 + 2 * bool(scaling)))
     first = result[configs[0]]
     unit = first["unit"]
     flops = first["gflops"] * first["value"] / (1e6 if unit == "us/op" else 1e3)  # GFLOP/s x seconds per step
@@ -356,9 +398,14 @@ def print_row(name: str, result: dict, peaks: dict, kernels: dict, header: bool)
     shares = [100 * result[c]["gflops"] / peaks[c] for c in configs]
     shares += [100 * th["gflops"] / peaks[configs[0]]] if th else []
     share = " / ".join(f"{p:.0f}%" for p in shares) if first["gflops"] else "-"
-    rss = " / ".join(f"{r['rss_mb']:.0f}" for r in [*(result[c] for c in configs), *([th] if th else [])])
-    print(f"| {name} | {WORKLOADS[name]} | " + " | ".join(values + ratios)
-          + f" | {f'{flops:.1f}' if flops else '-'} | {share} | {rss} |", flush=True)
+    rss = " / ".join(f"{r['rss_mb']:.0f}" for r in libs)
+    cells = [*values, *ratios, f"{flops:.1f}" if flops else "-", share, rss]
+    if scaling:
+        threads, first_threads, before = scaling
+        cells.insert(0, str(threads))
+        cells.append("-" if threads == first_threads else " / ".join(
+            f"{before[key]['value'] / result[key]['value']:.2f}x" for key in [*configs, *(["torch"] if th else [])]))
+    print(f"| {name} | {WORKLOADS[name]} | " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,15 @@
 """benchmarks/run.py: FLOP counting, the table's arithmetic, the BLAS configurations, and the torch copy of
 minitorch.models."""
+import argparse
+import ast
+import importlib.metadata
 import importlib.util
 import json
+import os
 import pathlib
+import re
+import subprocess
+import sys
 
 import pytest
 import threadpoolctl
@@ -83,10 +90,12 @@ def test_blas_line_names_library_version_kernel_and_variables(monkeypatch):
 
 
 @pytest.mark.parametrize("strip", [True, False])
-def test_subprocesses_see_the_blas_variables_only_without_the_option(monkeypatch, strip):
+def test_subprocesses_see_the_blas_variables_only_without_the_option_and_their_cores(monkeypatch, strip):
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
     monkeypatch.setenv("OPENBLAS_L2_SIZE", "512")
-    seen = bench.launch(bench.sys.executable, ["--probe"], threads=1, strip=strip)
+    seen = bench.launch(bench.sys.executable, ["--probe"], threads=1, strip=strip, pin=strip)
+    # a pinned process runs on as many cores as it has threads, an unpinned one on all this one may use
+    assert seen["cores"] == (1 if strip else len(os.sched_getaffinity(0)))
     expected = {"OPENBLAS_CORETYPE": None, "OPENBLAS_L2_SIZE": None} if strip else \
         {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_L2_SIZE": "512"}
     assert seen["env"] == expected
@@ -115,3 +124,139 @@ def _state_dict_shapes(torch):
 def test_models_rewritten_for_torch_have_the_same_state_dict():
     ours = minitorch.models.cifar_resnet20(num_classes=10)
     assert torch_answer(_state_dict_shapes) == {k: tuple(v.shape) for k, v in ours.state_dict().items()}
+
+
+def test_thread_counts_one_or_several():
+    assert bench.thread_counts("2") == [2] and bench.thread_counts("2,8") == [2, 8]
+    for bad in ("0", "2,2", "2,x", "-1,4"):
+        with pytest.raises((argparse.ArgumentTypeError, ValueError)):
+            bench.thread_counts(bad)
+
+
+def test_table_rows_over_several_thread_counts_add_the_speed_up(capsys):
+    at2 = {"users": {"value": 400.0, "gflops": 25.0, "rss_mb": 100.0, "unit": "ms"},
+           "torch": {"value": 120.0, "gflops": 80.0, "rss_mb": 400.0, "unit": "ms"}}
+    at8 = {"users": {"value": 160.0, "gflops": 62.5, "rss_mb": 110.0, "unit": "ms"},
+           "torch": {"value": 40.0, "gflops": 250.0, "rss_mb": 420.0, "unit": "ms"}}
+    bench.print_row("W3", at2, peaks={"users": 100.0}, kernels={"users": "SkylakeX"}, header=True, scaling=(2, 2, at2))
+    bench.print_row("W3", at8, peaks={"users": 400.0}, kernels={"users": "SkylakeX"}, header=False,
+                    scaling=(8, 2, at2))
+    header, rule, first, second = capsys.readouterr().out.splitlines()
+    assert cells(header)[2:] == ["threads", "minitorch (SkylakeX)", "torch", "ratio", "GFLOP",
+                                 "% of GEMM peak (mt / torch)", "peak RSS MB (mt / torch)",
+                                 "speed-up from 2 threads (mt / torch)"]
+    assert len(cells(rule)) == len(cells(first)) == len(cells(second)) == 10
+    # 400 -> 160 ms is 2.5x, torch's 120 -> 40 ms 3x; each row's shares are of its own thread count's GEMM peak
+    assert cells(first)[2:] == ["2", "400.00 ms", "120.00 ms", "3.33", "10.0", "25% / 80%", "100 / 400", "-"]
+    assert cells(second)[2:] == ["8", "160.00 ms", "40.00 ms", "4.00", "10.0", "16% / 62%", "110 / 420",
+                                 "2.50x / 3.00x"]
+
+
+def test_driver_alternates_libraries_and_thread_counts_and_writes_json_per_workload(monkeypatch, tmp_path, capsys):
+    calls = []
+
+    def fake_launch(python, args, threads, strip, pin=False):
+        calls.append((args[-1] if args[0] == "--worker" else "probe", args[1] if len(args) > 1 else None, threads, pin))
+        if args == ["--probe"]:
+            return {"env": {}, "blas": [], "peak": 10.0 * threads, "cores": threads}
+        lib = args[1]
+        return {"value": (300.0 if lib == "minitorch" else 100.0) / threads ** (0.5 if lib == "minitorch" else 1),
+                "unit": "ms", "gflops": 1.0, "rss_mb": 50.0}
+
+    monkeypatch.setattr(bench, "launch", fake_launch)
+    for var in bench.BLAS_VARS:
+        monkeypatch.delenv(var, raising=False)
+    out = tmp_path / "bench.json"
+    results = bench.main(["--threads", "2,8", "--only", "W2,W3", "--repeats", "2", "--pin-cores",
+                          "--torch-python", "python-with-torch", "--json", str(out)])
+    assert calls[:2] == [("probe", None, 2, True), ("probe", None, 8, True)]
+    per_workload = [("W2", "minitorch", 2, True), ("W2", "torch", 2, True), ("W2", "minitorch", 8, True),
+                    ("W2", "torch", 8, True)] * 2
+    assert calls[2:] == per_workload + [("W3",) + c[1:] for c in per_workload]
+    assert results[8]["W3"]["users"]["value"] == pytest.approx(300 / 8 ** 0.5) and results[8]["W3"]["torch"]["value"] == 12.5
+    table = capsys.readouterr().out
+    # minitorch 300/sqrt(2) -> 300/sqrt(8) ms is 2x from 2 to 8 threads, torch 50 -> 12.5 ms 4x
+    assert "| W3 | " in table and table.count("| 2.00x / 4.00x |") == 2
+    saved = json.loads(out.read_text())
+    assert saved["threads"] == [2, 8] and saved["machine"]["8"]["users"]["peak"] == 80.0
+    assert saved["results"]["2"]["W2"]["torch"]["value"] == 50.0
+
+
+def _imported_modules(source: str, module_level_only: bool) -> set[str]:
+    """The top-level names of the absolute imports in ``source``: at module level only, or anywhere."""
+    tree = ast.parse(source)
+    nodes = tree.body if module_level_only else ast.walk(tree)
+    names = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_torch_side_imports_only_torch_numpy_and_the_standard_library():
+    """What a worker for torch runs, as source: run.py and char_lm.py at import (their minitorch functions never
+    run there), and every import of the torch copy of the models with its presets."""
+    in_torch = sys.modules["models_in_torch"]  # imported by run.py
+    whole = [bench.to_torch(path.read_text()) for path in sorted(in_torch.MODELS.rglob("*.py"))]
+    whole += [path.read_text() for path in (pathlib.Path(in_torch.__file__), in_torch.PRESETS, in_torch.INTERPOLATION)]
+    at_import = [(ROOT / "benchmarks" / "run.py").read_text(),
+                 bench.to_torch((ROOT / "examples" / "char_lm.py").read_text())]
+    allowed = set(sys.stdlib_module_names) | {"torch", "numpy", "torch_models", "torchvision", "models_in_torch"}
+    imported = set().union(*(_imported_modules(s, False) for s in whole),
+                           *(_imported_modules(s, True) for s in at_import))
+    assert "torch" in imported and imported <= allowed, imported - allowed
+    # the check can fail: the models as written for minitorch import minitorch and its datasets
+    assert {"minitorch"} <= _imported_modules((ROOT / "models" / "_api.py").read_text(), False) - allowed
+
+
+def _side_virtualenv(path: pathlib.Path) -> pathlib.Path:
+    """A virtualenv holding only torch, numpy and the packages torch requires, linked from this Python's (the
+    README's side virtualenv, built without downloading anything); its Python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
+    python = path / "bin" / "python"
+    site = pathlib.Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                       capture_output=True, text=True, check=True).stdout.strip())
+    todo, seen, tops = ["torch", "numpy"], set(), set()
+    while todo:
+        dist = importlib.metadata.distribution(todo.pop())
+        if dist.name.lower() in seen:
+            continue
+        seen.add(dist.name.lower())
+        todo += [re.split(r"[ ;<>=!~\[]", r)[0] for r in dist.requires or [] if "extra ==" not in r]
+        tops |= {f.parts[0] for f in dist.files or [] if f.parts[0] != ".." and ".dist-info" not in f.parts[0]
+                 and not f.parts[0].endswith(".pth")}
+    for top in tops:
+        source = pathlib.Path(dist.locate_file(top))
+        if source.exists():
+            (site / top).symlink_to(source)
+    return python
+
+
+def _torch_only_python(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The README's side virtualenv: the Python named by ``MINITORCH_TORCH_ONLY_PYTHON``, else one built from this
+    Python's torch; skips where neither exists."""
+    given = os.environ.get("MINITORCH_TORCH_ONLY_PYTHON")
+    if given:
+        return pathlib.Path(given)
+    pytest.importorskip("torch", reason="no Python with torch: set MINITORCH_TORCH_ONLY_PYTHON to a virtualenv "
+                                        "with only torch and numpy")
+    return _side_virtualenv(tmp_path / "torchenv")
+
+
+@pytest.mark.slow
+def test_the_torch_side_runs_in_a_side_virtualenv_with_only_torch_and_numpy(tmp_path):
+    python = _torch_only_python(tmp_path)
+    check = subprocess.run([python, "-c", "import numpy, torch; import minitorch"], cwd=tmp_path, capture_output=True,
+                           text=True)
+    assert "No module named 'minitorch'" in check.stderr  # the virtualenv sees torch and numpy, not minitorch
+    # R3 builds resnet18 from the torch copy of minitorch.models (W3-W6's route), W2 trains an MLP
+    for workload, unit in (("R3", "ms"), ("W2", "ms")):
+        report = bench.launch(str(python), ["--worker", "torch", workload], threads=1, strip=False)
+        assert report["unit"] == unit and report["value"] > 0
+    # W7 and W8 run examples/char_lm.py rewritten for torch: its GPT's forward on a few tokens
+    gpt = ("import runpy, torch; m = runpy.run_path('benchmarks/run.py')['load_char_lm']('torch');"
+           "print(tuple(m.GPT(65, block_size=8, layers=1, heads=2, width=16)(torch.zeros(2, 8, dtype=torch.long)).shape))")
+    out = subprocess.run([python, "-c", gpt], cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.strip() == "(2, 8, 65)", out.stderr[-2000:]

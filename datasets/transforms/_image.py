@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -13,17 +12,7 @@ from PIL import Image
 import minitorch
 from minitorch import Tensor
 
-
-class InterpolationMode(Enum):
-    """Interpolation methods, with torchvision's names and values."""
-
-    NEAREST = "nearest"
-    NEAREST_EXACT = "nearest-exact"
-    BILINEAR = "bilinear"
-    BICUBIC = "bicubic"
-    BOX = "box"
-    HAMMING = "hamming"
-    LANCZOS = "lanczos"
+from ._interpolation import InterpolationMode
 
 
 _PIL_FILTERS = {

@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment,
-                        _params_with_grad, _step_counter, _zeros_like)
+from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _decay_add_square, _effective_grad,
+                        _increment, _params_with_grad, _step_counter, _update_each, _zeros_like)
 
 
 class Adadelta(Optimizer):
@@ -31,8 +31,9 @@ class Adadelta(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, rho, eps, weight_decay = float(group["lr"]), float(group["rho"]), float(group["eps"]), \
-            float(group["weight_decay"])
+        scalars = (float(group["lr"]), float(group["rho"]), float(group["eps"]), float(group["weight_decay"]),
+                   group["maximize"])
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -40,18 +41,19 @@ class Adadelta(Optimizer):
                 state["square_avg"] = _zeros_like(p)
                 state["acc_delta"] = _zeros_like(p)
             _increment(state["step"])
-            x = p._data
-            g = _effective_grad(x, grad, weight_decay, group["maximize"])
-            square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
-            square_avg *= rho
-            square_avg += (1 - rho) * g * g
-            std = square_avg + eps
-            np.sqrt(std, out=std)
-            delta = acc_delta + eps
-            np.sqrt(delta, out=delta)
-            delta /= std
-            delta *= g
-            acc_delta *= rho
-            acc_delta += (1 - rho) * delta * delta
-            x += -lr * delta
-            p._bump()
+            updates.append((p, (p._data, grad, state["square_avg"]._data, state["acc_delta"]._data), scalars))
+        _update_each(group, _adadelta, updates)
+
+
+def _adadelta(x: np.ndarray, grad: np.ndarray, square_avg: np.ndarray, acc_delta: np.ndarray, lr: float, rho: float,
+              eps: float, weight_decay: float, maximize: bool) -> None:
+    g = _effective_grad(x, grad, weight_decay, maximize)
+    _decay_add_square(square_avg, g, rho)
+    std = square_avg + eps
+    np.sqrt(std, out=std)
+    delta = acc_delta + eps
+    np.sqrt(delta, out=delta)
+    delta /= std
+    delta *= g
+    _decay_add_square(acc_delta, delta, rho)
+    x += -lr * delta

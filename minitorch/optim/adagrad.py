@@ -7,7 +7,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment,
-                        _params_with_grad, _step_counter)
+                        _params_with_grad, _step_counter, _update_each)
 
 
 class Adagrad(Optimizer):
@@ -41,21 +41,25 @@ class Adagrad(Optimizer):
         return state
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, lr_decay, eps = float(group["lr"]), float(group["lr_decay"]), float(group["eps"])
-        weight_decay = float(group["weight_decay"])
+        lr, lr_decay = float(group["lr"]), float(group["lr_decay"])
+        scalars = (float(group["eps"]), float(group["weight_decay"]), group["maximize"])
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:  # a parameter added by add_param_group after construction
                 state = self._init_state(p, group)
             step = _increment(state["step"])
-            x = p._data
-            g = _effective_grad(x, grad, weight_decay, group["maximize"])
             clr = lr / (1 + (step - 1) * lr_decay)
-            state_sum = state["sum"]._data
-            state_sum += g * g
-            std = np.sqrt(state_sum)
-            std += eps
-            update = g / std
-            update *= -clr
-            x += update
-            p._bump()
+            updates.append((p, (p._data, grad, state["sum"]._data), (*scalars, clr)))
+        _update_each(group, _adagrad, updates)
+
+
+def _adagrad(x: np.ndarray, grad: np.ndarray, state_sum: np.ndarray, eps: float, weight_decay: float, maximize: bool,
+             clr: float) -> None:
+    g = _effective_grad(x, grad, weight_decay, maximize)
+    state_sum += g * g
+    std = np.sqrt(state_sum)
+    std += eps
+    update = g / std
+    update *= -clr
+    x += update

@@ -6,7 +6,8 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _adam_moments, _check_adam_args, _increment, _params_with_grad, _step_counter, _zeros_like)
+from .optimizer import (AdamHyper, Optimizer, ParamsT, _adam_moments, _check_adam_args, _increment, _params_with_grad,
+                        _step_counter, _update_each, _zeros_like)
 
 BetasT = tuple[float | Tensor, float | Tensor]
 
@@ -33,9 +34,9 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, eps = float(group["lr"]), float(group["eps"])
-        beta1, beta2 = map(float, group["betas"])
-        amsgrad, decoupled = group["amsgrad"], group["decoupled_weight_decay"]
+        lr, eps, amsgrad = float(group["lr"]), float(group["eps"]), group["amsgrad"]
+        hyper = AdamHyper.of(group, group["decoupled_weight_decay"])
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -45,18 +46,22 @@ class Adam(Optimizer):
                 if amsgrad:
                     state["max_exp_avg_sq"] = _zeros_like(p)
             step = _increment(state["step"])
-            x = p._data
-            _adam_moments(x, grad, state, group, decoupled)
-            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            if amsgrad:
-                max_sq = state["max_exp_avg_sq"]._data
-                np.maximum(max_sq, exp_avg_sq, out=max_sq)
-                exp_avg_sq = max_sq
+            arrays = (p._data, grad, state["exp_avg"]._data, state["exp_avg_sq"]._data,
+                      state["max_exp_avg_sq"]._data if amsgrad else None)
+            step_size = -lr / (1 - hyper.beta1 ** step)
+            updates.append((p, arrays, (hyper, eps, step_size, (1 - hyper.beta2 ** step) ** 0.5)))
+        _update_each(group, _adam, updates)
 
-            denom = np.sqrt(exp_avg_sq)
-            denom /= (1 - beta2 ** step) ** 0.5
-            denom += eps
-            update = exp_avg * (-lr / (1 - beta1 ** step))
-            update /= denom
-            x += update
-            p._bump()
+
+def _adam(x: np.ndarray, grad: np.ndarray, exp_avg: np.ndarray, exp_avg_sq: np.ndarray, max_exp_avg_sq: np.ndarray | None,
+          hyper: AdamHyper, eps: float, step_size: float, bias_correction2_sqrt: float) -> None:
+    _adam_moments(x, grad, exp_avg, exp_avg_sq, hyper)
+    if max_exp_avg_sq is not None:  # amsgrad
+        np.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
+        exp_avg_sq = max_exp_avg_sq
+    denom = np.sqrt(exp_avg_sq)
+    denom /= bias_correction2_sqrt
+    denom += eps
+    update = exp_avg * step_size
+    update /= denom
+    x += update

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .optimizer import (Optimizer, ParamsT, _check_adam_args, _effective_grad, _increment, _lerp_,
-                        _params_with_grad, _step_counter, _zeros_like)
+                        _params_with_grad, _step_counter, _update_each, _zeros_like)
 
 
 class Adamax(Optimizer):
@@ -26,8 +26,9 @@ class Adamax(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, eps, weight_decay = float(group["lr"]), float(group["eps"]), float(group["weight_decay"])
-        beta1, beta2 = map(float, group["betas"])
+        lr, beta1 = float(group["lr"]), float(group["betas"][0])
+        scalars = (float(group["eps"]), float(group["weight_decay"]), beta1, float(group["betas"][1]), group["maximize"])
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -35,15 +36,19 @@ class Adamax(Optimizer):
                 state["exp_avg"] = _zeros_like(p)
                 state["exp_inf"] = _zeros_like(p)
             step = _increment(state["step"])
-            x = p._data
-            g = _effective_grad(x, grad, weight_decay, group["maximize"])
-            exp_avg, exp_inf = state["exp_avg"]._data, state["exp_inf"]._data
-            _lerp_(exp_avg, g, 1 - beta1)
-            exp_inf *= beta2
-            norm = np.abs(g)
-            norm += eps
-            np.maximum(exp_inf, norm, out=exp_inf)
-            update = exp_avg / exp_inf
-            update *= -lr / (1 - beta1 ** step)
-            x += update
-            p._bump()
+            arrays = (p._data, grad, state["exp_avg"]._data, state["exp_inf"]._data)
+            updates.append((p, arrays, (*scalars, -lr / (1 - beta1 ** step))))
+        _update_each(group, _adamax, updates)
+
+
+def _adamax(x: np.ndarray, grad: np.ndarray, exp_avg: np.ndarray, exp_inf: np.ndarray, eps: float, weight_decay: float,
+            beta1: float, beta2: float, maximize: bool, step_size: float) -> None:
+    g = _effective_grad(x, grad, weight_decay, maximize)
+    _lerp_(exp_avg, g, 1 - beta1)
+    exp_inf *= beta2
+    norm = np.abs(g)
+    norm += eps
+    np.maximum(exp_inf, norm, out=exp_inf)
+    update = exp_avg / exp_inf
+    update *= step_size
+    x += update

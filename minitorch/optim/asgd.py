@@ -8,7 +8,7 @@ import numpy as np
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment,
-                        _params_with_grad, _step_counter, _zeros_like)
+                        _params_with_grad, _step_counter, _update_each, _zeros_like)
 
 
 def _scalar(value: float) -> Tensor:
@@ -36,7 +36,8 @@ class ASGD(Optimizer):
 
     def _update_group(self, group: dict[str, Any]) -> None:
         lr, lambd, alpha, t0 = float(group["lr"]), float(group["lambd"]), float(group["alpha"]), float(group["t0"])
-        weight_decay = float(group["weight_decay"])
+        scalars = (lambd, float(group["weight_decay"]), group["maximize"])
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -45,18 +46,21 @@ class ASGD(Optimizer):
                 state["mu"] = _scalar(1.0)
                 state["ax"] = _zeros_like(p)
             step = _increment(state["step"])
-            x = p._data
-            g = _effective_grad(x, grad, weight_decay, group["maximize"])
-            eta, mu = float(state["eta"]._data), float(state["mu"]._data)
-            x *= 1 - lambd * eta
-            x += -eta * g
-            ax = state["ax"]._data
-            if mu != 1:
-                diff = x - ax
-                diff *= mu
-                ax += diff
-            else:
-                ax[...] = x
+            eta, mu = float(state["eta"]._data), float(state["mu"]._data)  # this step's, before the updates below
             state["eta"]._data[...] = lr / ((1 + lambd * lr * step) ** alpha)
             state["mu"]._data[...] = 1 / max(1, step - t0)
-            p._bump()
+            updates.append((p, (p._data, grad, state["ax"]._data), (*scalars, eta, mu)))
+        _update_each(group, _asgd, updates)
+
+
+def _asgd(x: np.ndarray, grad: np.ndarray, ax: np.ndarray, lambd: float, weight_decay: float, maximize: bool,
+          eta: float, mu: float) -> None:
+    g = _effective_grad(x, grad, weight_decay, maximize)
+    x *= 1 - lambd * eta
+    x += -eta * g
+    if mu != 1:
+        diff = x - ax
+        diff *= mu
+        ax += diff
+    else:
+        ax[...] = x

@@ -7,8 +7,8 @@ import numpy as np
 
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _adam_moments, _check_adam_args, _check_non_negative, _increment,
-                        _params_with_grad, _step_counter, _zeros_like)
+from .optimizer import (AdamHyper, Optimizer, ParamsT, _adam_moments, _check_adam_args, _check_non_negative,
+                        _increment, _params_with_grad, _step_counter, _update_each, _zeros_like)
 
 
 class NAdam(Optimizer):
@@ -35,9 +35,9 @@ class NAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, eps = float(group["lr"]), float(group["eps"])
-        beta1, beta2 = map(float, group["betas"])
-        momentum_decay, decoupled = float(group["momentum_decay"]), group["decoupled_weight_decay"]
+        lr, eps, momentum_decay = float(group["lr"]), float(group["eps"]), float(group["momentum_decay"])
+        hyper = AdamHyper.of(group, group["decoupled_weight_decay"])
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -46,22 +46,27 @@ class NAdam(Optimizer):
                 state["exp_avg"] = _zeros_like(p)
                 state["exp_avg_sq"] = _zeros_like(p)
             step = _increment(state["step"])
-            x = p._data
-            g = _adam_moments(x, grad, state, group, decoupled)
-            mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
-            mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
+            mu = hyper.beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
+            mu_next = hyper.beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
             mu_product = state["mu_product"]._data
             mu_product *= mu
             mu_prod = float(mu_product)  # rounded to the counter's dtype, as torch reads it back
+            grad_step = -lr * (1.0 - mu) / (1.0 - mu_prod)
+            avg_step = (-lr * mu_next) / (1.0 - mu_prod * mu_next)
+            arrays = (p._data, grad, state["exp_avg"]._data, state["exp_avg_sq"]._data)
+            updates.append((p, arrays, (hyper, eps, 1 - hyper.beta2 ** step, grad_step, avg_step)))
+        _update_each(group, _nadam, updates)
 
-            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            denom = exp_avg_sq / (1 - beta2 ** step)
-            np.sqrt(denom, out=denom)
-            denom += eps
-            update = g / denom
-            update *= -lr * (1.0 - mu) / (1.0 - mu_prod)
-            x += update
-            update = exp_avg / denom
-            update *= (-lr * mu_next) / (1.0 - mu_prod * mu_next)
-            x += update
-            p._bump()
+
+def _nadam(x: np.ndarray, grad: np.ndarray, exp_avg: np.ndarray, exp_avg_sq: np.ndarray, hyper: AdamHyper, eps: float,
+           bias_correction2: float, grad_step: float, avg_step: float) -> None:
+    g = _adam_moments(x, grad, exp_avg, exp_avg_sq, hyper)
+    denom = exp_avg_sq / bias_correction2
+    np.sqrt(denom, out=denom)
+    denom += eps
+    update = g / denom
+    update *= grad_step
+    x += update
+    update = exp_avg / denom
+    update *= avg_step
+    x += update

@@ -1,8 +1,10 @@
 """The ``Optimizer`` base class: parameter groups, per-parameter state, ``state_dict``, ``zero_grad``.
 
-Subclasses implement ``_update_group(group)``: the update of one parameter group, written as vectorised
-numpy on the parameters' arrays (``p._data``), which ``step`` runs under ``no_grad``. Updates happen
-in the parameters' own dtype: numpy 2 keeps ``float32_array * python_float`` in float32.
+Subclasses implement ``_update_group(group)``: the update of one parameter group, which ``step`` runs under
+``no_grad``. The elementwise rules prepare each parameter's state and scalars there and hand an elementwise
+kernel on the arrays (``p._data``, the gradient, the state) to ``_update_each``, which runs it as one
+multi-tensor update over the threads (``_multi_tensor.py``). Updates happen in the parameters' own dtype:
+numpy 2 keeps ``float32_array * python_float`` in float32.
 """
 from __future__ import annotations
 
@@ -11,13 +13,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from copy import deepcopy
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd import enable_grad, no_grad
+from ._multi_tensor import foreach_update
 
 ParamsT = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
 StateDict = dict[str, Any]
@@ -245,20 +248,53 @@ def _check_adam_args(lr: Any, eps: float, betas, weight_decay: float) -> None:
     _check_non_negative(weight_decay, "weight_decay value")
 
 
-def _adam_moments(x: np.ndarray, grad: np.ndarray, state: dict, group: dict[str, Any], decoupled: bool) -> np.ndarray:
-    """Adam's shared first half: weight decay (L2 into the gradient, or ``decoupled`` from the weights), then
-    the moving averages ``exp_avg`` of the gradient and ``exp_avg_sq`` of its square, in place. Returns the
+class AdamHyper(NamedTuple):
+    """The hyper-parameters of Adam's moment updates, shared by Adam, AdamW, NAdam and RAdam."""
+    lr: float
+    weight_decay: float
+    beta1: float
+    beta2: float
+    maximize: bool
+    decoupled: bool  # weight decay scales the weights (AdamW) instead of adding to the gradient
+
+    @classmethod
+    def of(cls, group: dict[str, Any], decoupled: bool) -> "AdamHyper":
+        beta1, beta2 = map(float, group["betas"])
+        return cls(float(group["lr"]), float(group["weight_decay"]), beta1, beta2, group["maximize"], decoupled)
+
+
+def _adam_moments(x: np.ndarray, grad: np.ndarray, exp_avg: np.ndarray, exp_avg_sq: np.ndarray,
+                  h: AdamHyper) -> np.ndarray:
+    """Adam's shared first half, elementwise: weight decay (L2 into the gradient, or decoupled from the weights),
+    then the moving averages ``exp_avg`` of the gradient and ``exp_avg_sq`` of its square, in place. Returns the
     gradient the update follows."""
-    lr, weight_decay = float(group["lr"]), float(group["weight_decay"])
-    beta1, beta2 = map(float, group["betas"])
-    g = _effective_grad(x, grad, 0.0 if decoupled else weight_decay, group["maximize"])
-    if decoupled and weight_decay != 0:
-        x *= 1 - lr * weight_decay
-    exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-    _lerp_(exp_avg, g, 1 - beta1)
-    exp_avg_sq *= beta2
-    exp_avg_sq += (1 - beta2) * g * g
+    g = _effective_grad(x, grad, 0.0 if h.decoupled else h.weight_decay, h.maximize)
+    if h.decoupled and h.weight_decay != 0:
+        x *= 1 - h.lr * h.weight_decay
+    _lerp_(exp_avg, g, 1 - h.beta1)
+    _decay_add_square(exp_avg_sq, g, h.beta2)
     return g
+
+
+def _decay_add_square(avg: np.ndarray, g: np.ndarray, decay: float) -> None:
+    """``avg = decay * avg + (1 - decay) * g * g`` in place (torch's ``mul_(decay).addcmul_(g, g, 1 - decay)``)."""
+    avg *= decay
+    square = np.multiply(g, 1 - decay)
+    square *= g
+    avg += square
+
+
+def _update_each(group: dict[str, Any], kernel: Callable[..., None],
+                 updates: list[tuple[Tensor, tuple[np.ndarray | None, ...], tuple[Any, ...]]]) -> None:
+    """Run an elementwise update ``kernel(*arrays, *scalars)`` for each ``(param, arrays, scalars)`` of a group, as
+    one multi-tensor update over the threads unless the group has ``foreach=False`` or holds a parameter twice
+    (its second update must follow the first); then bump each version."""
+    foreach = group.get("foreach")
+    if len({id(p) for p, _, _ in updates}) < len(updates):
+        foreach = False
+    foreach_update(kernel, [(arrays, scalars) for _, arrays, scalars in updates], foreach)
+    for p, _, _ in updates:
+        p._bump()
 
 
 def _params_with_grad(group: dict[str, Any]) -> list[tuple[Tensor, np.ndarray]]:

@@ -6,7 +6,8 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _adam_moments, _check_adam_args, _increment, _params_with_grad, _step_counter, _zeros_like)
+from .optimizer import (AdamHyper, Optimizer, ParamsT, _adam_moments, _check_adam_args, _increment, _params_with_grad,
+                        _step_counter, _update_each, _zeros_like)
 
 
 class RAdam(Optimizer):
@@ -30,9 +31,10 @@ class RAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, eps = float(group["lr"]), float(group["eps"])
-        beta1, beta2 = map(float, group["betas"])
-        decoupled = group["decoupled_weight_decay"]
+        eps, hyper = float(group["eps"]), AdamHyper.of(group, group["decoupled_weight_decay"])
+        beta2 = hyper.beta2
+        rho_inf = 2 / (1 - beta2) - 1
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -40,21 +42,26 @@ class RAdam(Optimizer):
                 state["exp_avg"] = _zeros_like(p)
                 state["exp_avg_sq"] = _zeros_like(p)
             step = _increment(state["step"])
-            x = p._data
-            _adam_moments(x, grad, state, group, decoupled)
-            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            bias_correction1 = 1 - beta1 ** step
+            bias_correction1 = 1 - hyper.beta1 ** step
             bias_correction2 = 1 - beta2 ** step
-            update = exp_avg / bias_correction1
-            update *= lr
-            rho_inf = 2 / (1 - beta2) - 1
             rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+            rect = None  # the variance is not yet tractable: an SGD-with-momentum step
             if rho_t > 5.0:
                 rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-                adaptive = np.sqrt(exp_avg_sq)
-                adaptive += eps
-                np.divide(bias_correction2 ** 0.5, adaptive, out=adaptive)
-                update *= adaptive
-                update *= rect
-            x -= update
-            p._bump()
+            arrays = (p._data, grad, state["exp_avg"]._data, state["exp_avg_sq"]._data)
+            updates.append((p, arrays, (hyper, eps, bias_correction1, bias_correction2 ** 0.5, rect)))
+        _update_each(group, _radam, updates)
+
+
+def _radam(x: np.ndarray, grad: np.ndarray, exp_avg: np.ndarray, exp_avg_sq: np.ndarray, hyper: AdamHyper, eps: float,
+           bias_correction1: float, bias_correction2_sqrt: float, rect: float | None) -> None:
+    _adam_moments(x, grad, exp_avg, exp_avg_sq, hyper)
+    update = exp_avg / bias_correction1
+    update *= hyper.lr
+    if rect is not None:
+        adaptive = np.sqrt(exp_avg_sq)
+        adaptive += eps
+        np.divide(bias_correction2_sqrt, adaptive, out=adaptive)
+        update *= adaptive
+        update *= rect
+    x -= update

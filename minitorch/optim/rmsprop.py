@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _increment, _lerp_,
-                        _params_with_grad, _step_counter, _zeros_like)
+from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _decay_add_square, _effective_grad,
+                        _increment, _lerp_, _params_with_grad, _step_counter, _update_each, _zeros_like)
 
 
 class RMSprop(Optimizer):
@@ -32,9 +32,10 @@ class RMSprop(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        lr, alpha, eps = float(group["lr"]), float(group["alpha"]), float(group["eps"])
-        weight_decay, momentum = float(group["weight_decay"]), float(group["momentum"])
-        centered = group["centered"]
+        momentum, centered = float(group["momentum"]), group["centered"]
+        scalars = (float(group["lr"]), float(group["alpha"]), float(group["eps"]), float(group["weight_decay"]),
+                   group["maximize"], momentum)
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -45,28 +46,29 @@ class RMSprop(Optimizer):
                 if centered:
                     state["grad_avg"] = _zeros_like(p)
             _increment(state["step"])
-            x = p._data
-            g = _effective_grad(x, grad, weight_decay, group["maximize"])
+            arrays = (p._data, grad, state["square_avg"]._data, state["grad_avg"]._data if centered else None,
+                      state["momentum_buffer"]._data if momentum > 0 else None)
+            updates.append((p, arrays, scalars))
+        _update_each(group, _rmsprop, updates)
 
-            square_avg = state["square_avg"]._data
-            square_avg *= alpha
-            square_avg += (1 - alpha) * g * g
-            if centered:
-                grad_avg = state["grad_avg"]._data
-                _lerp_(grad_avg, g, 1 - alpha)
-                avg = square_avg - grad_avg * grad_avg
-                np.sqrt(avg, out=avg)
-            else:
-                avg = np.sqrt(square_avg)
-            avg += eps
 
-            if momentum > 0:
-                buf = state["momentum_buffer"]._data
-                buf *= momentum
-                buf += g / avg
-                x += -lr * buf
-            else:
-                update = -lr * g
-                update /= avg
-                x += update
-            p._bump()
+def _rmsprop(x: np.ndarray, grad: np.ndarray, square_avg: np.ndarray, grad_avg: np.ndarray | None,
+             buf: np.ndarray | None, lr: float, alpha: float, eps: float, weight_decay: float, maximize: bool,
+             momentum: float) -> None:
+    g = _effective_grad(x, grad, weight_decay, maximize)
+    _decay_add_square(square_avg, g, alpha)
+    if grad_avg is not None:  # centered
+        _lerp_(grad_avg, g, 1 - alpha)
+        avg = square_avg - grad_avg * grad_avg
+        np.sqrt(avg, out=avg)
+    else:
+        avg = np.sqrt(square_avg)
+    avg += eps
+    if buf is not None:
+        buf *= momentum
+        buf += g / avg
+        x += -lr * buf
+    else:
+        update = -lr * g
+        update /= avg
+        x += update

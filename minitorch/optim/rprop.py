@@ -6,7 +6,8 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, ParamsT, _check_lr, _increment, _params_with_grad, _step_counter, _zeros_like
+from .optimizer import (Optimizer, ParamsT, _check_lr, _increment, _params_with_grad, _step_counter, _update_each,
+                        _zeros_like)
 
 
 class Rprop(Optimizer):
@@ -28,8 +29,8 @@ class Rprop(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        etaminus, etaplus = group["etas"]
-        step_size_min, step_size_max = group["step_sizes"]
+        scalars = (*group["etas"], *group["step_sizes"], group["maximize"])
+        updates = []
         for p, grad in _params_with_grad(group):
             state = self.state[p]
             if len(state) == 0:
@@ -37,15 +38,19 @@ class Rprop(Optimizer):
                 state["prev"] = _zeros_like(p)
                 state["step_size"] = Tensor._wrap(np.full_like(grad, float(group["lr"])))
             _increment(state["step"])
-            g = -grad if group["maximize"] else grad
-            prev, step_size = state["prev"]._data, state["step_size"]._data
-            product = g * prev
-            shrink = product < 0
-            factor = np.where(product > 0, step_size.dtype.type(etaplus), step_size.dtype.type(1))
-            factor[shrink] = etaminus
-            step_size *= factor
-            np.clip(step_size, step_size_min, step_size_max, out=step_size)
-            g = np.where(shrink, g.dtype.type(0), g)  # a copy: p.grad is left as it was
-            p._data -= np.sign(g) * step_size
-            prev[...] = g
-            p._bump()
+            updates.append((p, (p._data, grad, state["prev"]._data, state["step_size"]._data), scalars))
+        _update_each(group, _rprop, updates)
+
+
+def _rprop(x: np.ndarray, grad: np.ndarray, prev: np.ndarray, step_size: np.ndarray, etaminus: float, etaplus: float,
+           step_size_min: float, step_size_max: float, maximize: bool) -> None:
+    g = -grad if maximize else grad
+    product = g * prev
+    shrink = product < 0
+    factor = np.where(product > 0, step_size.dtype.type(etaplus), step_size.dtype.type(1))
+    factor[shrink] = etaminus
+    step_size *= factor
+    np.clip(step_size, step_size_min, step_size_max, out=step_size)
+    g = np.where(shrink, g.dtype.type(0), g)  # a copy: p.grad is left as it was
+    x -= np.sign(g) * step_size
+    prev[...] = g

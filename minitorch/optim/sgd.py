@@ -6,7 +6,8 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _params_with_grad
+from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _params_with_grad,
+                        _update_each)
 
 
 class SGD(Optimizer):
@@ -32,19 +33,28 @@ class SGD(Optimizer):
 
     def _update_group(self, group: dict[str, Any]) -> None:
         lr, momentum, dampening = float(group["lr"]), float(group["momentum"]), float(group["dampening"])
-        weight_decay, maximize, nesterov = float(group["weight_decay"]), group["maximize"], group["nesterov"]
+        scalars = (lr, float(group["weight_decay"]), group["maximize"], momentum, dampening, group["nesterov"])
+        updates = []
         for p, grad in _params_with_grad(group):
-            x = p._data
-            g = _effective_grad(x, grad, weight_decay, maximize)
+            buf, first = None, False
             if momentum != 0:  # only then does SGD keep state (torch's state_dict stays empty otherwise)
                 state = self.state[p]
-                buf = state.get("momentum_buffer")
-                if buf is None:
-                    buf = state["momentum_buffer"] = Tensor._wrap(np.array(g, copy=True))
-                else:
-                    b = buf._data
-                    b *= momentum
-                    b += g if dampening == 0 else (1 - dampening) * g
-                g = g + momentum * buf._data if nesterov else buf._data
-            x += -lr * g
-            p._bump()
+                first = state.get("momentum_buffer") is None
+                if first:  # the kernel starts it as a copy of the first step's gradient
+                    state["momentum_buffer"] = Tensor._wrap(np.empty_like(grad))
+                buf = state["momentum_buffer"]._data
+            updates.append((p, (p._data, grad, buf), (*scalars, first)))
+        _update_each(group, _sgd, updates)
+
+
+def _sgd(x: np.ndarray, grad: np.ndarray, buf: np.ndarray | None, lr: float, weight_decay: float, maximize: bool,
+         momentum: float, dampening: float, nesterov: bool, first: bool) -> None:
+    g = _effective_grad(x, grad, weight_decay, maximize)
+    if buf is not None:
+        if first:
+            buf[...] = g
+        else:
+            buf *= momentum
+            buf += g if dampening == 0 else (1 - dampening) * g
+        g = g + momentum * buf if nesterov else buf
+    x += -lr * g
