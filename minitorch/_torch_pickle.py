@@ -39,9 +39,11 @@ from typing import BinaryIO, ClassVar
 
 import numpy as np
 
-from . import _dtype, _settings
+from . import _dtype
+from ._core import shape as _shape
+from ._core.shape import Size
+from ._core.tensor import Tensor
 from ._device import device
-from ._tensor import Size, Tensor
 from .sparse.coo import sparse_coo_tensor
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
@@ -119,7 +121,7 @@ _STORAGES = {"DoubleStorage": "f8", "FloatStorage": "f4", "HalfStorage": "f2", "
 
 def parameter_class():
     try:
-        from .nn import Parameter
+        from .nn import Parameter  # (serialization sits beside nn, not on top of it)
     except ImportError:  # loading and saving work without minitorch.nn
         return None
     return Parameter
@@ -189,18 +191,18 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     return _rebuild_parameter(data, requires_grad, backward_hooks)
 
 
-def _get_layout(name: str) -> _settings.layout:
+def _get_layout(name: str) -> _shape.layout:
     """``torch.serialization._get_layout``: the layout a pickle names (``'torch.sparse_coo'``)."""
-    found = getattr(_settings, name[len("torch."):], None) if type(name) is str and name.startswith("torch.") \
+    found = getattr(_shape, name[len("torch."):], None) if type(name) is str and name.startswith("torch.") \
         else None
-    if not isinstance(found, _settings.layout):
+    if not isinstance(found, _shape.layout):
         raise Refused(f"{_described(name)} is not a torch layout")
     return found
 
 
 def _rebuild_sparse_tensor(layout, data):
     """A sparse tensor as torch pickles one: its layout, and (indices, values, size[, is_coalesced])."""
-    if layout is not _settings.sparse_coo:
+    if layout is not _shape.sparse_coo:
         raise pickle.UnpicklingError(f"minitorch: sparse layout {layout!r} is not supported (sparse COO only)")
     if type(data) is not tuple or len(data) not in (3, 4) or not all(isinstance(t, Tensor) for t in data[:2]) \
             or not isinstance(data[2], tuple) or any(type(n) is not int for n in data[2]):
@@ -638,7 +640,7 @@ class _Pickler(pickle._Pickler):  # the pure-Python pickler, whose dispatch tabl
         if isinstance(obj, Tensor) and obj.is_sparse:
             data = (obj._indices(), obj._values(), obj.size(), obj.is_coalesced())
             return _global("torch._utils", "_rebuild_sparse_tensor"), (obj.layout, data)
-        if isinstance(obj, _settings.layout):
+        if isinstance(obj, _shape.layout):
             return _global("torch.serialization", "_get_layout"), (f"torch.{obj._name}",)
         if isinstance(obj, Tensor):
             if self._parameter is not None and isinstance(obj, self._parameter):

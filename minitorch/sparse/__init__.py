@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim
 from . import ops
 from .coo import SparseCooTensor, sparse_coo_tensor, to_sparse, to_sparse_coo
 

@@ -5,10 +5,10 @@ import numpy as np
 
 from .. import _dtype, _tensor_str
 from .._factories import tensor
-from .._settings import sparse_coo, strided
+from .._core.grad_mode import state
+from .._core.shape import Size, sparse_coo, strided
+from .._core.tensor import Tensor, _wrap_dim
 from .._device import _check_device
-from .._tensor import Size, Tensor, _wrap_dim
-from ..autograd.grad_mode import state
 from . import ops
 
 _new = object.__new__

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
+from .._core.function import Op
 
 
 class Gather(Op):
