@@ -27,7 +27,8 @@ from printed_numbers import assert_same_printout, printout_mismatches
 from corpus_runner import CORPUS, has_torchvision, run, torch
 
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
-            "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model"]
+            "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model",
+            "gcn_sparse"]
 NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning"}
 # Runs each program given on the command line in this one process (PyTorch imports once), resetting the print
 # options that a program may set, and prints the outputs as JSON.
