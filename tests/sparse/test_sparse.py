@@ -4,7 +4,6 @@ through torch.save files both ways."""
 import copy
 import io
 import json
-import pathlib
 import pickle
 
 import numpy as np
@@ -14,13 +13,13 @@ import minitorch as mt
 import sparse_cases
 from minitorch.autograd import gradcheck, gradgradcheck
 from printed_numbers import assert_same_printout
+from locations import FIXTURES
 
 try:
     import torch
 except ImportError:
     torch = None
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 RECORDED = json.loads((FIXTURES / "sparse_coo.json").read_text())
 needs_torch = pytest.mark.skipif(torch is None, reason="the live comparison needs PyTorch")
 pytestmark = pytest.mark.filterwarnings("ignore:Sparse invariant checks")  # PyTorch's, at each construction
