@@ -16,13 +16,15 @@ __all__ = ["draw_bounding_boxes", "make_grid", "save_image"]
 
 
 def _as_array(tensor: Tensor | list[Tensor]) -> np.ndarray:
+    """The values of a tensor or a list of them, whether or not they require grad (torchvision's utilities run
+    under ``no_grad``)."""
     if isinstance(tensor, (list, tuple)):
         if not all(isinstance(t, Tensor) for t in tensor):
             raise TypeError(f"tensor or list of tensors expected, got a list containing {[type(t) for t in tensor]}")
-        return np.stack([t.numpy() for t in tensor])
+        return np.stack([t.detach().numpy() for t in tensor])
     if not isinstance(tensor, Tensor):
         raise TypeError(f"tensor or list of tensors expected, got {type(tensor)}")
-    return tensor.numpy()
+    return tensor.detach().numpy()
 
 
 def make_grid(tensor: Tensor | list[Tensor], nrow: int = 8, padding: int = 2, normalize: bool = False,
@@ -114,7 +116,7 @@ def draw_bounding_boxes(image: Tensor, boxes: Tensor, labels: list[str] | None =
         raise ValueError("Pass individual images, not batches")
     if image.shape[0] not in (1, 3):
         raise ValueError("Only grayscale and RGB images are supported")
-    box_arr = boxes.numpy()
+    box_arr = boxes.detach().numpy()
     if (box_arr[:, 0] > box_arr[:, 2]).any() or (box_arr[:, 1] > box_arr[:, 3]).any():
         raise ValueError("Boxes need to be in (xmin, ymin, xmax, ymax) format. Use torchvision.ops.box_convert to "
                          "convert them")

@@ -2,6 +2,7 @@
 
 ``import minitorch as torch`` and write PyTorch code.
 """
+import math as _math
 import warnings as _warnings
 from typing import TYPE_CHECKING
 
@@ -143,7 +144,9 @@ long = int64
 int = int32  # noqa: A001
 short = int16
 
-__version__ = "0.1.0"
+from .version import __version__
+inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
+newaxis = None
 
 
 def is_tensor(obj) -> "bool":

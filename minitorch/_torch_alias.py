@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.abc
+import importlib.metadata
 import importlib.util
+import pathlib
 import sys
 
 # Module prefixes and the minitorch modules that play their part (the longest prefix wins; the rest of the name
@@ -20,10 +22,17 @@ PREFIXES = {"torch": "minitorch", "torchvision": "minitorch.torchvision", "torch
             "torchvision.transforms.v2": "minitorch.datasets.transforms",  # the v1 transforms stand in for v2
             "torchvision.transforms._presets": "minitorch.datasets._presets",
             "torchvision.utils": "minitorch.datasets.image_utils"}
+# torch's modules that are one module here, named exactly (their contents live in that minitorch module)
+MODULES = {"torch.amp.autocast_mode": "minitorch.amp", "torch.amp.grad_scaler": "minitorch.amp",
+           "torch.autograd.variable": "minitorch.autograd", "torch.nn.parallel.data_parallel": "minitorch.nn.parallel"}
+# distributions that importlib.metadata reports for the aliased packages: name -> module holding __version__
+DISTRIBUTIONS = {"torch": "minitorch.version", "torchvision": "minitorch.torchvision"}
 
 
 def target(name: str) -> str | None:
     """The minitorch module that stands for ``name``, or None when ``name`` is not torch's or torchvision's."""
+    if name in MODULES:
+        return MODULES[name]
     for prefix in sorted(PREFIXES, key=len, reverse=True):
         if name == prefix or name.startswith(prefix + "."):
             return PREFIXES[prefix] + name[len(prefix):]
@@ -46,6 +55,33 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module) -> None:
         """Nothing to run: the minitorch module is already imported."""
+
+    def find_distributions(self, context=importlib.metadata.DistributionFinder.Context()):
+        """``importlib.metadata``'s question: torch and torchvision are installed, at the versions minitorch follows."""
+        wanted = context.name and _normal(context.name)
+        return [_AliasDistribution(n) for n in DISTRIBUTIONS if wanted in (None, _normal(n))]
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
+class _AliasDistribution(importlib.metadata.Distribution):
+    """The metadata of an aliased package: its name, version and top-level module; no files."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def read_text(self, filename):
+        if filename == "METADATA":
+            version = importlib.import_module(DISTRIBUTIONS[self._name]).__version__
+            return f"Metadata-Version: 2.1\nName: {self._name}\nVersion: {version}\n"
+        if filename == "top_level.txt":
+            return self._name + "\n"
+        return None
+
+    def locate_file(self, path):
+        return pathlib.Path(__file__).parent / path
 
 
 def install() -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ._device import _check_device, device as _device
+from ._settings import thread_safe_generator  # noqa: F401  (torch.random has it too)
 
 _STATE_SIZE = 5056
 _N = 624  # Mersenne Twister state words

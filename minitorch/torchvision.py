@@ -6,4 +6,4 @@ from .models import ops  # noqa: F401
 from .datasets import image_utils as utils  # noqa: F401
 from .datasets import transforms  # noqa: F401
 
-__version__ = "0.1.0"
+__version__ = "0.28.0"  # the torchvision whose model zoo and transforms minitorch follows

@@ -445,3 +445,71 @@ def test_utils_errors_match_torch():
     ]
     for fn, exc, msg in cases:
         check_error(fn, exc=exc, msg=msg)
+
+
+def output_nodes(lib, mode, batch_first, bidirectional, layout, dtype="float32", proj_size=0):
+    """The grad_fn names of an RNN's output and final states (what they print), on a small input."""
+    extra = {"proj_size": proj_size} if proj_size else {}
+    rnn = getattr(lib.nn, mode)(3, 2, num_layers=2, bidirectional=bidirectional, batch_first=batch_first, **extra)
+    rnn = rnn.to(getattr(lib, dtype))
+    ones = lambda *shape: lib.ones(*shape, dtype=getattr(lib, dtype))  # noqa: E731
+    if layout == "packed":
+        x = lib.nn.utils.rnn.pack_sequence([ones(3, 3), ones(2, 3)])
+    else:
+        x = ones(4, 3) if layout == "unbatched" else ones(1, 4, 3) if batch_first else ones(4, 1, 3)
+    out, state = rnn(x)
+    states = state if isinstance(state, tuple) else (state,)
+    return [type(t.grad_fn).__name__ for t in (out.data if layout == "packed" else out, *states)]
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
+@pytest.mark.parametrize("batch_first, bidirectional", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("layout", ["unbatched", "batched", "packed"])
+def test_rnn_outputs_print_pytorchs_nodes(mode, batch_first, bidirectional, layout):
+    args = (mode, batch_first, bidirectional, layout)
+    assert output_nodes(minitorch, *args) == torch_answer(output_nodes, *args)
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("dtype, proj_size", [("float64", 0), ("float32", 1)])
+def test_lstm_outside_onednn_prints_the_native_nodes(batch_first, dtype, proj_size):
+    args = ("LSTM", batch_first, False, "batched", dtype, proj_size)
+    assert output_nodes(minitorch, *args) == torch_answer(output_nodes, *args)
+
+
+def test_lstm_takes_its_state_as_a_list():
+    minitorch.manual_seed(0)
+    lstm = minitorch.nn.LSTM(3, 2)
+    x, h0, c0 = minitorch.ones(4, 1, 3), minitorch.full((1, 1, 2), 0.5), minitorch.full((1, 1, 2), -0.5)
+    out_list, (h_list, c_list) = lstm(x, [h0, c0])
+    out_tuple, (h_tuple, c_tuple) = lstm(x, (h0, c0))
+    assert minitorch.equal(out_list, out_tuple) and minitorch.equal(c_list, c_tuple)
+    assert not minitorch.equal(out_list, lstm(x)[0])  # the state given was used
+
+
+def test_the_onednn_layer_has_the_native_gradients():
+    """A float32 LSTM's last layer runs as MkldnnRnnLayer (float64 does not): first and second derivatives agree."""
+    def derivatives(dtype):
+        minitorch.manual_seed(0)
+        lstm = minitorch.nn.LSTM(3, 2, num_layers=2).to(dtype)
+        x = (minitorch.arange(24.0, dtype=dtype).reshape(4, 2, 3) / 10).requires_grad_()
+        out, (h, c) = lstm(x)
+        loss = (out ** 2).sum() + (h * c).sum()
+        gx, gw = minitorch.autograd.grad(loss, (x, lstm.weight_hh_l1), create_graph=True)
+        ggx = minitorch.autograd.grad((gx ** 2).sum() + gw.sum(), x)[0]
+        return [g.detach().double().numpy() for g in (gx, gw, ggx)], type(out.grad_fn).__name__
+
+    (f32, node32), (f64, node64) = derivatives(minitorch.float32), derivatives(minitorch.float64)
+    assert (node32, node64) == ("MkldnnRnnLayerBackward0", "StackBackward0")
+    for a, b in zip(f32, f64):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("cell, kwargs", [("LSTMCell", {}), ("GRUCell", {}), ("RNNCell", {}),
+                                          ("RNNCell", {"nonlinearity": "relu"})])
+@pytest.mark.parametrize("batched", [True, False])
+def test_rnn_cells_print_pytorchs_nodes(cell, kwargs, batched):
+    def nodes(lib, cell, kwargs, batched):
+        out = getattr(lib.nn, cell)(3, 2, **kwargs)(lib.ones(4, 3) if batched else lib.ones(3))
+        return [t.grad_fn.name() for t in (out if isinstance(out, tuple) else (out,))]
+    assert nodes(minitorch, cell, kwargs, batched) == torch_answer(nodes, cell, kwargs, batched)

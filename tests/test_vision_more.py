@@ -68,6 +68,22 @@ def test_save_image_round_trip(tmp_path):
     assert Image.open(tmp_path / "one.jpg").format == "PNG"
 
 
+def test_image_utils_take_tensors_that_require_grad(tmp_path):
+    """torchvision runs them under no_grad: a model's output (requiring grad) is drawn as its values."""
+    batch = np.random.default_rng(1).random((2, 3, 4, 4)).astype(np.float32)
+    x = _t(batch).requires_grad_()
+    grid = image_utils.make_grid(x * 1, nrow=1)
+    assert not grid.requires_grad and np.array_equal(grid.numpy(), image_utils.make_grid(_t(batch), nrow=1).numpy())
+    assert image_utils.make_grid([x[0], x[1]]).shape == (3, 8, 14)
+    image_utils.save_image(x, tmp_path / "grad.png")
+    image_utils.save_image(_t(batch), tmp_path / "plain.png")
+    assert np.array_equal(np.asarray(Image.open(tmp_path / "grad.png")), np.asarray(Image.open(tmp_path / "plain.png")))
+    boxes = minitorch.tensor([[1.0, 1.0, 5.0, 5.0]], requires_grad=True)
+    image = minitorch.zeros(3, 8, 8, dtype=minitorch.uint8)
+    drawn = image_utils.draw_bounding_boxes(image, boxes, colors="red")
+    assert drawn.numpy()[0, 1, 1:6].tolist() == [255] * 5 and drawn.numpy()[1].max() == 0
+
+
 def test_torchvision_namespace_has_utils():
     import minitorch.torchvision as tv
     from minitorch._torch_alias import target

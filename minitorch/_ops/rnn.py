@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import float32
 from .._registry import register
 from .._tensor import Tensor
 from ..autograd import grad as _grad
@@ -200,6 +201,21 @@ class LSTMRecurrence(Op):
         return d_act, dh, dc, d_act.T @ h_prev, g_w_hr
 
 
+class MkldnnRnnLayer(LSTMRecurrence):
+    """``LSTMRecurrence`` over equal-length sequences with its output as (steps, batch, hidden): the last layer of a
+    float32 LSTM without projections on padded input, whose node PyTorch's CPU kernel (oneDNN) names so."""
+
+    @staticmethod
+    def forward(ctx, gi, h0, c0, w_hh, w_hr, batch_sizes=(), reverse=False):
+        out, h, c = LSTMRecurrence.forward(ctx, gi, h0, c0, w_hh, w_hr, batch_sizes, reverse)
+        return out.reshape(len(batch_sizes), batch_sizes[0], out.shape[1]), h, c
+
+    @staticmethod
+    def backward(ctx, g_out, g_h, g_c):
+        g_rows = None if g_out is None else g_out.reshape(-1, g_out.shape[-1])
+        return LSTMRecurrence.backward(ctx, g_rows, g_h, g_c)
+
+
 def _row_blocks(batch_sizes, reverse: bool) -> list:
     """(rows of step t in the packed data, batch size of step t), in the order the loop visits the steps."""
     starts = np.concatenate(([0], np.cumsum(batch_sizes)[:-1])).tolist()
@@ -326,8 +342,10 @@ class ElmanRecurrence(Op):
 
 
 def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_biases: bool, num_layers: int,
-                  dropout: float, train: bool, bidirectional: bool):
-    """Run all layers over packed rows ``data``: (packed output, final states stacked per layer and direction)."""
+                  dropout: float, train: bool, bidirectional: bool, steps: int | None = None):
+    """Run all layers over packed rows ``data``: (output, final states stacked per layer and direction).
+    The output is packed rows, or with ``steps`` (padded input) (steps, batch, hidden); either made by the op
+    that makes PyTorch's CPU output, so that its ``grad_fn`` is PyTorch's node."""
     cell = _CELLS[mode]
     directions = 2 if bidirectional else 1
     params = list(params)
@@ -351,7 +369,10 @@ def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_bia
             gi = _input_projection(cell, x, group[0], b_ih, b_hh)
             where = {"batch_sizes": tuple(batch_sizes), "reverse": d == 1}
             if mode == "LSTM":
-                out, *state = LSTMRecurrence.apply(gi, initial[0][k], initial[1][k], w_hh, w_hr, **where)
+                one_dnn = steps is not None and layer == num_layers - 1 and directions == 1 and w_hr is None \
+                    and gi.dtype == float32
+                recurrence = MkldnnRnnLayer if one_dnn else LSTMRecurrence
+                out, *state = recurrence.apply(gi, initial[0][k], initial[1][k], w_hh, w_hr, **where)
             elif mode == "GRU":
                 out, *state = GRURecurrence.apply(gi, initial[0][k], w_hh, b_hh, **where)
             else:
@@ -359,7 +380,15 @@ def _stack_layers(mode: str, data, batch_sizes: list, hx: tuple, params, has_bia
             outs.append(out)
             for f, s in zip(finals, state):
                 f.append(s)
-        x = cat(outs, 1) if directions == 2 else outs[0]
+        if layer < num_layers - 1:
+            x = cat(outs, 1) if directions == 2 else outs[0]
+        elif steps is None:  # PyTorch concatenates the steps' outputs of packed input
+            x = cat(outs, 1) if directions == 2 else cat(outs, 0)
+        elif directions == 2:
+            x = cat([reshape(o, steps, batch_sizes[0], o.shape[1]) for o in outs], 2)
+        else:  # oneDNN's layer, or the native kernels' stacked steps
+            x = outs[0] if outs[0].ndim == 3 else \
+                stack(unbind(reshape(outs[0], steps, batch_sizes[0], outs[0].shape[1]), 0), 0)
     return x, tuple(stack(f, 0) for f in finals)
 
 
@@ -376,10 +405,13 @@ def _rnn(mode: str, input, hx: tuple, params, has_biases, num_layers, dropout, t
     if batch_first:
         input = transpose(input, 0, 1)
     steps, batch = input.shape[:2]
+    if steps == 0:
+        raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
     out, states = _stack_layers(mode, reshape(input, steps * batch, input.shape[2]), [batch] * steps, hx, params,
-                                has_biases, num_layers, dropout, train, bidirectional)
-    out = reshape(out, steps, batch, out.shape[1])
-    return (transpose(out, 0, 1) if batch_first else out, *states)
+                                has_biases, num_layers, dropout, train, bidirectional, steps)
+    if batch_first:  # PyTorch's LSTM transposes its output, the other modes transpose theirs in place
+        out = transpose(out, 0, 1) if mode == "LSTM" else out.transpose_(0, 1)
+    return (out, *states)
 
 
 def _single_state_rnn(mode: str, input, hx, params, has_biases, num_layers, dropout, train, bidirectional,

@@ -26,6 +26,20 @@ def _tuple(x):
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
+def _check(fn_name: str, **args) -> None:
+    """PyTorch's TypeError unless each argument is a Tensor or a tuple of Tensors (a list is refused, as there)."""
+    for arg, value in args.items():
+        if value is None or isinstance(value, Tensor):
+            continue
+        if not isinstance(value, tuple):
+            raise TypeError(f"The {arg} given to {fn_name} must be either a Tensor or a tuple of Tensors but the "
+                            f"given {arg} has type {type(value)}.")
+        for i, el in enumerate(value):
+            if not isinstance(el, Tensor):
+                raise TypeError(f"The {arg} given to {fn_name} must be either a Tensor or a tuple of Tensors but the "
+                                f"value at index {i} has type {type(el)}.")
+
+
 def _prepare(inputs, create_graph):
     """Fresh leaves that require grad (so the user's tensors are not modified)."""
     return tuple(x.detach().requires_grad_() if not create_graph or not x.requires_grad else x.view_as(x)
@@ -49,6 +63,7 @@ def _finish(t, create_graph):
 
 def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T J)``."""
+    _check("vjp", inputs=inputs, v=v)
     is_tuple = not _is_tensor(inputs)
     with enable_grad():
         inputs = _prepare(inputs, create_graph)
@@ -63,6 +78,7 @@ def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
 
 def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), J v)`` by differentiating a vjp with respect to its vector."""
+    _check("jvp", inputs=inputs, v=v)
     with enable_grad():
         inputs = _prepare(inputs, create_graph)
         out = func(*inputs)
@@ -83,6 +99,7 @@ def _is_tensor(x) -> bool:
 def jacobian(func, inputs, create_graph: bool = False, strict: bool = False, vectorize: bool = False,
              strategy: str = "reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape`` per pair."""
+    _check("jacobian", inputs=inputs)
     from .._ops.view import stack  # the ops load after autograd
     single_input = _is_tensor(inputs)
     with enable_grad():
@@ -110,6 +127,7 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False, vec
 def hessian(func, inputs, create_graph: bool = False, strict: bool = False, vectorize: bool = False,
             outer_jacobian_strategy: str = "reverse-mode"):
     """The Hessian of a scalar function: the Jacobian of its gradient."""
+    _check("hessian", inputs=inputs)
     single_input = _is_tensor(inputs)
 
     def gradient(*xs):
@@ -124,6 +142,7 @@ def hessian(func, inputs, create_graph: bool = False, strict: bool = False, vect
 
 def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T H)``."""
+    _check("vhp", inputs=inputs, v=v)
     is_tuple = not _is_tensor(inputs)
     with enable_grad():
         inputs = _prepare(inputs, True)
@@ -137,4 +156,5 @@ def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
 
 def hvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), H v)`` (equal to vhp: the Hessian of a scalar function is symmetric)."""
+    _check("hvp", inputs=inputs, v=v)
     return vhp(func, inputs, v, create_graph, strict)

@@ -160,6 +160,8 @@ class RNNBase(Module):
         raise RuntimeError(f"For {kind} input, hx should also be {want}-D but got {dims[0]}-D tensor")
 
     def forward(self, input, hx=None):
+        if self.mode == "LSTM" and isinstance(hx, list):  # (h_0, c_0) as a list, as PyTorch takes it
+            hx = tuple(hx)
         packed = isinstance(input, PackedSequence)
         if packed:
             input, batch_sizes, sorted_indices, unsorted_indices = input

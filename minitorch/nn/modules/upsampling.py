@@ -10,7 +10,9 @@ class Upsample(Module):
                  recompute_scale_factor=None):
         super().__init__()
         self.size, self.mode, self.align_corners = size, mode, align_corners
-        self.scale_factor = float(scale_factor) if isinstance(scale_factor, (int, float)) else scale_factor
+        # a tuple of factors, else one number (PyTorch's float() refuses a list)
+        self.scale_factor = (tuple(float(f) for f in scale_factor) if isinstance(scale_factor, tuple)
+                             else float(scale_factor) if scale_factor else None)
         self.recompute_scale_factor = recompute_scale_factor
 
     def forward(self, input):
