@@ -26,7 +26,7 @@ class Embedder:
 
 embedder = Embedder(num_freqs=4)
 x = torch.linspace(-1, 1, 64)[:, None]
-target = torch.sign(torch.sin(3 * torch.pi * x)) * torch.exp(-x ** 2 / torch.e)
+target = torch.sin(3 * torch.pi * x) * torch.exp(-x ** 2 / torch.e)
 features = embedder.embed(x)
 print("embedding", features.shape, embedder.out_dim, features[1, :5])
 
