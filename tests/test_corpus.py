@@ -6,9 +6,12 @@ It must print the transcript in tests/corpus/expected/, written by PyTorch (the 
 within float32's tolerance: see printed_numbers.py):
 ``OMP_NUM_THREADS=1 python tests/corpus/NAME.py > tests/corpus/expected/NAME.txt``. Where PyTorch is
 installed, the programs run on it again, one after another in one process, to confirm the transcripts.
-torchvision does not import beside the PyTorch of this project's machines, so the transcripts of the two
-torchvision programs were written by PyTorch with a minimal stand-in for the parts they use (the flip, ToTensor
-and Normalize transforms, and resnet18's layout of modules); the test reruns them where torchvision imports.
+torchvision does not import beside the PyTorch of this project's machines, so the transcripts of cnn_torchvision
+and transfer_learning were written by PyTorch with a minimal stand-in for the parts they use (the flip, ToTensor
+and Normalize transforms, and resnet18's layout of modules), and those of dcgan_samples and densenet_features by
+PyTorch 2.14.1 with torchvision 0.29.1 in a virtualenv of their own; the test reruns them where torchvision imports.
+The programs of issue 22 (PROGRAMS_IN_ONE_PROCESS) run one after another in a single ``python -m minitorch``
+process, which saves a start-up each; a program that stops fails its own test with its traceback.
 
 The tests at the end pin minitorch bugs that writing the corpus exposed.
 """
@@ -30,7 +33,7 @@ PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchv
             "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model"]
 # Programs that use issue 22's features; they run in one process under python -m minitorch (ONE_PROCESS_DRIVER).
 PROGRAMS_IN_ONE_PROCESS = ["gcn_sparse", "nanogpt_bf16", "vgg_pool_view", "seq2seq_lstm", "version_gate",
-                           "nerf_encoding", "tensor_factories", "mha_lora", "dcgan_samples"]
+                           "nerf_encoding", "tensor_factories", "mha_lora", "dcgan_samples", "densenet_features"]
 # Of those, the ones minitorch cannot run yet, with the reason.
 WAITING = {
     "gcn_sparse": "sparse COO tensors (branch i22-sparse): module 'minitorch' has no attribute 'sparse_coo_tensor'",
@@ -38,7 +41,7 @@ WAITING = {
     "vgg_pool_view": "contiguity (branch i22-sig): max_pool2d's 7x7 -> 3x3 result is not contiguous, so .view fails",
     "tensor_factories": "signatures (branch i22-sig): reshape() got an unexpected keyword argument 'shape'",
 }
-NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning", "dcgan_samples"}
+NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning", "dcgan_samples", "densenet_features"}
 # Runs each program given on the command line in this one process (PyTorch, or minitorch under python -m minitorch,
 # imports once), resetting the print options that a program may set, and prints the outputs as JSON: for each
 # program what it printed and the traceback it stopped with (None when it ran to the end).
