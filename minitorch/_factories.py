@@ -13,7 +13,7 @@ from . import _dtype
 from ._registry import register
 from ._settings import broadcast_shape, int_list, type_name
 from ._tensor import Size, Tensor, _check_device
-from ._ops.broadcast import _out
+from ._ops.broadcast import _out, signature_with_out
 from ._ops.copying import Fill
 from ._ops.view import expanded_shape
 from .autograd.function import NoDerivative
@@ -36,6 +36,7 @@ def _with_out(factory):
         if kwargs.get("dtype") is None:
             kwargs["dtype"] = out.dtype
         return _out(factory(*args, **kwargs), out, factory.__name__.rstrip("_"))
+    with_out_argument.__signature__ = signature_with_out(factory)
     return with_out_argument
 
 
@@ -194,6 +195,15 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return _leaf(ndarray)
 
 
+def _shape_arg(args: tuple, size, fn: str) -> tuple:
+    """The shape of ``fn(2, 3)``, ``fn((2, 3))`` or ``fn(size=(2, 3))``, as ``_checked_size`` takes it."""
+    if size is None:
+        return args
+    if args:
+        raise TypeError(f"{fn}() got multiple values for argument 'size'")
+    return (size,)
+
+
 def _filled(fill, size, dtype, device, requires_grad, fn, default=None, named=False):
     _check_device(device)
     shape = _checked_size(size, fn, named)
@@ -203,26 +213,29 @@ def _filled(fill, size, dtype, device, requires_grad, fn, default=None, named=Fa
 
 
 @_with_out
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
+def zeros(*args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+          requires_grad: bool = False) -> Tensor:
     """A tensor of zeros."""
-    return _filled(0, size, dtype, device, requires_grad, "zeros", named=True)
+    return _filled(0, _shape_arg(args, size, "zeros"), dtype, device, requires_grad, "zeros", named=True)
 
 
 @_with_out
-def ones(*size, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
+def ones(*args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+         requires_grad: bool = False) -> Tensor:
     """A tensor of ones."""
-    return _filled(1, size, dtype, device, requires_grad, "ones")
+    return _filled(1, _shape_arg(args, size, "ones"), dtype, device, requires_grad, "ones")
 
 
 @_with_out
-def empty(*size, dtype=None, device=None, requires_grad: bool = False, layout=None, memory_format=None,
-          pin_memory: bool = False) -> Tensor:
+def empty(*args, size=None, dtype=None, layout=None, device=None, requires_grad: bool = False,
+          pin_memory: bool = False, memory_format=None) -> Tensor:
     """An uninitialised tensor."""
-    return _filled(None, size, dtype, device, requires_grad, "empty")
+    return _filled(None, _shape_arg(args, size, "empty"), dtype, device, requires_grad, "empty")
 
 
 @_with_out
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None) -> Tensor:
+def full(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+         requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value`` (its dtype inferred from the value unless given)."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -238,25 +251,29 @@ def _like(fn, input, dtype, requires_grad, *args, **kwargs):
     return fn(input._data.shape, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
-    return _like(zeros, input, dtype, requires_grad)
+def zeros_like(input, *, dtype=None, layout=None, device=None, pin_memory: bool = False, requires_grad: bool = False,
+               memory_format=None) -> Tensor:
+    return _like(zeros, input, dtype, requires_grad, device=device)
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
-    return _like(ones, input, dtype, requires_grad)
-
-
-def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
-    return _like(empty, input, dtype, requires_grad)
-
-
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool = False,
+def ones_like(input, *, dtype=None, layout=None, device=None, pin_memory: bool = False, requires_grad: bool = False,
               memory_format=None) -> Tensor:
-    return _like(full, input, dtype, requires_grad, fill_value)
+    return _like(ones, input, dtype, requires_grad, device=device)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, pin_memory: bool = False, requires_grad: bool = False,
+               memory_format=None) -> Tensor:
+    return _like(empty, input, dtype, requires_grad, device=device)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+              requires_grad: bool = False, memory_format=None) -> Tensor:
+    return _like(full, input, dtype, requires_grad, fill_value, device=device)
 
 
 @_with_out
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def arange(start, end=None, step=1, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+           requires_grad: bool = False) -> Tensor:
     """Values ``start, start+step, ...`` below ``end`` (int64 for integer arguments)."""
     _check_device(device)
     if end is None:
@@ -282,7 +299,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
 
 
 @_with_out
-def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def linspace(start, end, steps: int, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+             requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     _check_device(device)
     if steps < 0:
@@ -291,14 +309,15 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
 
 
 @_with_out
-def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None,
-             requires_grad: bool = False) -> Tensor:
+def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, layout=None, device=None,
+             pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     _check_device(device)
     return _leaf(np.logspace(float(start), float(end), int(steps), base=base).astype(_np_dtype(dtype)), requires_grad)
 
 
 @_with_out
-def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def eye(n: int, m: int | None = None, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+        requires_grad: bool = False) -> Tensor:
     """An ``n x m`` identity matrix."""
     _check_device(device)
     for name, size in (("n", n), ("m", m)):
@@ -308,7 +327,8 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
 
 
 @_with_out
-def range_(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def range_(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+           requires_grad: bool = False) -> Tensor:
     """``minitorch.range`` (named so here not to hide Python's ``range`` in this module). Deprecated: values ``start, start+step, ...`` up to ``end`` inclusive (default dtype unless given)."""
     warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
                   "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
@@ -362,7 +382,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, device=None, requires_g
     return _leaf(arr, requires_grad)
 
 
-def _triangle_indices(which, row: int, col: int, offset: int, dtype, device) -> Tensor:
+def _triangle_indices(which, row: int, col: int, offset: int, dtype, device, requires_grad: bool) -> Tensor:
     _check_device(device)
     for name, n in (("row", row), ("col", col)):
         if n < 0:
@@ -370,17 +390,19 @@ def _triangle_indices(which, row: int, col: int, offset: int, dtype, device) -> 
     dt = _dtype.int64 if dtype is None else _dtype.to_dtype(dtype)
     if dt.is_floating_point or dt is _dtype.bool:
         raise NotImplementedError(f'"{which.__name__}" not implemented for \'{_dtype.C_NAMES[dt].capitalize()}\'')
-    return _leaf(np.stack(which(row, offset, col)).astype(dt.np))
+    return _leaf(np.stack(which(row, offset, col)).astype(dt.np), requires_grad)
 
 
-def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None,
+                 pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """The (row, column) indices of the lower triangle of a ``row x col`` matrix (on and below ``offset``)."""
-    return _triangle_indices(np.tril_indices, row, col, offset, dtype, device)
+    return _triangle_indices(np.tril_indices, row, col, offset, dtype, device, requires_grad)
 
 
-def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None,
+                 pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """The (row, column) indices of the upper triangle of a ``row x col`` matrix (on and above ``offset``)."""
-    return _triangle_indices(np.triu_indices, row, col, offset, dtype, device)
+    return _triangle_indices(np.triu_indices, row, col, offset, dtype, device, requires_grad)
 
 
 def unravel_index(indices: Tensor, shape) -> tuple:
@@ -473,17 +495,21 @@ def _random_factory(fn: str, kernel: str, size, generator, dtype, requires_grad:
 
 
 @_with_out
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def rand(*args, size=None, generator=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+         requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1)."""
     _check_device(device)
-    return _random_factory("rand", "check_uniform_bounds", size, generator, dtype, requires_grad, _rng_uniform)
+    return _random_factory("rand", "check_uniform_bounds", _shape_arg(args, size, "rand"), generator, dtype,
+                           requires_grad, _rng_uniform)
 
 
 @_with_out
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def randn(*args, size=None, generator=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+          requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
     _check_device(device)
-    return _random_factory("randn", "normal_kernel_cpu", size, generator, dtype, requires_grad, _rng_normal)
+    return _random_factory("randn", "normal_kernel_cpu", _shape_arg(args, size, "randn"), generator, dtype,
+                           requires_grad, _rng_normal)
 
 
 def _check_range(low: int, high: int) -> None:
@@ -492,13 +518,15 @@ def _check_range(low: int, high: int) -> None:
 
 
 @_with_out
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad: bool = False) -> Tensor:
-    """Random integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, layout=None, device=None,
+            pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
+    """Random integers in ``[low, high)``: ``randint(low, high, size)``, ``randint(high, size)`` (from 0)."""
     _check_device(device)
-    if size is None:
+    if size is None:  # randint(high, size)
         low, high, size = 0, low, high
-    if high is None:
+    elif high is None:  # randint(high, size=...)
+        low, high = 0, low
+    if high is None or size is None:
         raise TypeError("randint() missing required argument 'size'")
     low, high = int(low), int(high)
     _check_range(low, high)
@@ -509,26 +537,31 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 
 @_with_out
-def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def randperm(n: int, *, generator=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+             requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0..n-1``."""
     _check_device(device)
     _checked_size((n,), "randperm")
     return _leaf(_rng_integers.randperm(_gen(generator), n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
 
 
-def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
-    return _like(rand, input, dtype, requires_grad, generator=generator)
+def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+              requires_grad: bool = False, memory_format=None) -> Tensor:
+    return _like(rand, input, dtype, requires_grad, generator=generator, device=device)
 
 
-def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False) -> Tensor:
-    return _like(randn, input, dtype, requires_grad, generator=generator)
+def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+               requires_grad: bool = False, memory_format=None) -> Tensor:
+    return _like(randn, input, dtype, requires_grad, generator=generator, device=device)
 
 
-def randint_like(input, low, high=None, *, dtype=None, generator=None) -> Tensor:
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None,
+                 pin_memory: bool = False, requires_grad: bool = False, memory_format=None) -> Tensor:
     """Random integers in ``[low, high)`` (``randint_like(x, high)`` starts at 0), shaped and typed like ``input``."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, input._data.shape, generator=generator, dtype=dtype or input.dtype)
+    return randint(low, high, input._data.shape, generator=generator, dtype=dtype or input.dtype, device=device,
+                   requires_grad=requires_grad)
 
 
 def _check_std(std: float) -> None:
@@ -537,15 +570,17 @@ def _check_std(std: float) -> None:
 
 
 @_with_out
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None, device=None,
+           pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """Normal samples with the given mean and std (numbers with ``size``, or tensors, broadcast together)."""
+    _check_device(device)
     gen = _gen(generator)
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not (mean_t or std_t):
         _check_std(std)
         shape = _size((size,), "normal", 3)
         dt = _np_dtype(dtype)
-        return _leaf(_rng_normal(gen, math.prod(shape), dt, mean, std).reshape(shape))
+        return _leaf(_rng_normal(gen, math.prod(shape), dt, mean, std).reshape(shape), requires_grad)
     if std_t:
         if (std._data < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
@@ -677,11 +712,12 @@ def _check_positive(name: str, what: str, value: float) -> None:
 
 
 @register(top_level=False)
-def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
+def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator=None):
+    """Uniform samples in ``[from, to)`` (torch's keyword ``from`` is a Python keyword: pass it by position)."""
     _floating(self._data.dtype, "check_uniform_bounds")
-    if a > b:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}")
-    return _fill_random(self, "Uniform", lambda n: _rng_uniform(_gen(generator), n, self._data.dtype, a, b))
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_:g} > to={to:g}")
+    return _fill_random(self, "Uniform", lambda n: _rng_uniform(_gen(generator), n, self._data.dtype, from_, to))
 
 
 @register(top_level=False)
@@ -747,27 +783,34 @@ def geometric_(self, p: float, *, generator=None):
 
 # ---- factories from an existing tensor (Tensor methods) ----------------------------------------------
 @register(top_level=False)
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory: bool = False) -> Tensor:
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(_size(size, "new_zeros"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+def new_zeros(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+              requires_grad=False) -> Tensor:
+    return zeros(_size(_shape_arg(args, size, "new_zeros"), "new_zeros"), dtype=dtype or self.dtype, device=device,
+                 requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(_size(size, "new_ones"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+def new_ones(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+             requires_grad=False) -> Tensor:
+    return ones(_size(_shape_arg(args, size, "new_ones"), "new_ones"), dtype=dtype or self.dtype, device=device,
+                requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return empty(_size(size, "new_empty"), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+def new_empty(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+              requires_grad=False) -> Tensor:
+    return empty(_size(_shape_arg(args, size, "new_empty"), "new_empty"), dtype=dtype or self.dtype, device=device,
+                 requires_grad=requires_grad)
 
 
 @register(top_level=False)
-def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+             requires_grad=False) -> Tensor:
     return full(_size((size,), "new_full"), fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 

@@ -152,12 +152,12 @@ def parallel_reduce(begin: int, end: int, grain_size: int, fn: Callable[[int, in
     return result
 
 
-def set_num_threads(n: int) -> None:
-    """Use ``n`` threads for intra-op work, in minitorch's kernels and in BLAS, like ``torch.set_num_threads``."""
+def set_num_threads(num: int) -> None:
+    """Use ``num`` threads for intra-op work, in minitorch's kernels and in BLAS, like ``torch.set_num_threads``."""
     global _num_threads, _blas_limits
-    if int(n) < 1:
+    if int(num) < 1:
         raise RuntimeError("set_num_threads expects a positive integer")
-    _num_threads = int(n)
+    _num_threads = int(num)
     _blas_limits = threadpool_limits(limits=_num_threads, user_api="blas")
 
 

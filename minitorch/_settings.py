@@ -237,7 +237,7 @@ def is_inference(input) -> bool:
     return input.is_inference()
 
 
-def resize_as_(input, the_template, memory_format=None):
+def resize_as_(input, the_template, *, memory_format=None):
     """``input.resize_as_(the_template)``."""
     return input.resize_as_(the_template)
 
@@ -272,16 +272,16 @@ def get_num_interop_threads() -> int:
     return _state["interop_threads"] or os.cpu_count() or 1
 
 
-def set_num_interop_threads(nthreads: int) -> None:
+def set_num_interop_threads(num: int) -> None:
     """Set the number of inter-op threads, once. minitorch runs ops one after another; the number is kept."""
-    if not isinstance(nthreads, int):
-        raise RuntimeError(f"set_num_interop_threads expects an int, but got {type(nthreads).__name__}")
-    if nthreads <= 0:
+    if not isinstance(num, int):
+        raise RuntimeError(f"set_num_interop_threads expects an int, but got {type(num).__name__}")
+    if num <= 0:
         raise RuntimeError("set_num_interop_threads expects a positive integer")
     if _state["interop_threads"] is not None:
         raise RuntimeError("Error: cannot set number of interop threads after parallel work has started or "
                            "set_num_interop_threads called")
-    _state["interop_threads"] = nthreads
+    _state["interop_threads"] = num
 
 
 def init_num_threads() -> None:

@@ -335,7 +335,7 @@ class Tensor:
     def get_device(self) -> int:
         return -1
 
-    def cpu(self) -> "Tensor":
+    def cpu(self, memory_format=None) -> "Tensor":
         return self
 
     def cuda(self, *args, **kwargs):
@@ -514,16 +514,17 @@ class Tensor:
             raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(args[0].dtype)})")
         return legacy_new(args, kwargs, self.dtype)
 
-    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad: bool = False) -> "Tensor":
+    def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+                          requires_grad: bool = False) -> "Tensor":
         from ._factories import empty_strided
         return empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
-    def resize_(self, *sizes, memory_format=None) -> "Tensor":
+    def resize_(self, *sizes, size=None, memory_format=None) -> "Tensor":
         """Give this tensor the shape ``sizes``, reading its elements in order (C-contiguously). When it
         grows the new elements are zeros (torch leaves them uninitialised); when it shrinks a contiguous
         tensor keeps sharing its memory."""
         from ._ops.view import parse_shape
-        shape = parse_shape(sizes, "resize_")
+        shape = parse_shape(sizes, "resize_", keyword=size)
         if self._requires_grad:
             raise RuntimeError("cannot resize variables that require grad")
         n = int(np.prod(shape))
@@ -537,7 +538,7 @@ class Tensor:
         self._bump("resize_")
         return self
 
-    def resize_as_(self, the_template: "Tensor", memory_format=None) -> "Tensor":
+    def resize_as_(self, the_template: "Tensor", *, memory_format=None) -> "Tensor":
         return self.resize_(the_template._data.shape)
 
     def resize(self, *sizes) -> "Tensor":
@@ -743,16 +744,16 @@ class Tensor:
     def bool(self) -> "Tensor":
         return self.to(_dtype.bool)
 
-    def cfloat(self) -> "Tensor":
+    def cfloat(self, memory_format=None) -> "Tensor":
         return self.to(_dtype.complex64)
 
-    def cdouble(self) -> "Tensor":
+    def cdouble(self, memory_format=None) -> "Tensor":
         return self.to(_dtype.complex128)
 
     def bfloat16(self) -> "Tensor":
         raise TypeError("minitorch has no bfloat16 dtype (numpy has none); use float16 or float32")
 
-    def chalf(self) -> "Tensor":
+    def chalf(self, *, memory_format=None) -> "Tensor":
         raise TypeError("minitorch has no complex32 (chalf) dtype (numpy has none); use complex64")
 
     def eig(self, eigenvectors: bool = False):

@@ -39,34 +39,35 @@ def _cosine_sum(*coefficients):
 
 
 def hann_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
-                requires_grad: bool = False) -> Tensor:
+                pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """The Hann window: ``0.5 - 0.5 cos(2 pi n / (N - 1))``."""
     return _window("hann_window", _cosine_sum(0.5, 0.5), window_length, periodic, dtype, device, requires_grad)
 
 
 def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
-                   dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+                   dtype=None, layout=None, device=None, pin_memory: bool = False,
+                   requires_grad: bool = False) -> Tensor:
     """The Hamming window: ``alpha - beta cos(2 pi n / (N - 1))``."""
     return _window("hamming_window", _cosine_sum(alpha, beta), window_length, periodic, dtype, device,
                    requires_grad)
 
 
 def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
-                    requires_grad: bool = False) -> Tensor:
+                    pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """The Blackman window: ``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``."""
     return _window("blackman_window", _cosine_sum(0.42, 0.5, 0.08), window_length, periodic, dtype, device,
                    requires_grad)
 
 
 def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, layout=None, device=None,
-                    requires_grad: bool = False) -> Tensor:
+                    pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """The Bartlett (triangular) window: ``1 - |2n / (N - 1) - 1|``."""
     return _window("bartlett_window", lambda n, m: 1 - np.abs(2 * n / m - 1), window_length, periodic, dtype,
                    device, requires_grad)
 
 
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype=None, layout=None,
-                  device=None, requires_grad: bool = False) -> Tensor:
+                  device=None, pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """The Kaiser window: ``I0(beta sqrt(1 - (2n / (N - 1) - 1)^2)) / I0(beta)``."""
     def values(n, m):
         return np.i0(beta * np.sqrt(np.clip(1 - (2 * n / m - 1) ** 2, 0, None))) / np.i0(beta)

@@ -183,14 +183,14 @@ def _frequencies(k: np.ndarray, n: int, d: float, dtype, requires_grad: bool, ou
 
 
 def fftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, layout=None, device=None,
-            requires_grad: bool = False) -> Tensor:
+            pin_memory: bool | None = None, requires_grad: bool = False) -> Tensor:
     """The frequencies of :func:`fft`'s outputs for ``n`` samples spaced ``d`` apart: ``[0, 1, ..., -1] / (d n)``."""
     k = np.fft.ifftshift(np.arange(-(n // 2), n - n // 2, dtype=np.float64))
     return _frequencies(k, n, d, dtype, requires_grad, out)
 
 
 def rfftfreq(n: int, d: float = 1.0, *, out: Tensor | None = None, dtype=None, layout=None, device=None,
-             requires_grad: bool = False) -> Tensor:
+             pin_memory: bool | None = None, requires_grad: bool = False) -> Tensor:
     """The frequencies of :func:`rfft`'s outputs for ``n`` samples spaced ``d`` apart: ``[0, ..., n // 2] / (d n)``."""
     k = np.arange(n // 2 + 1, dtype=np.float64)
     return _frequencies(k, n, d, dtype, requires_grad, out)

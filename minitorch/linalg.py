@@ -21,8 +21,12 @@ from ._ops.linalg import matmul as _matmul
 from ._ops.linalg import multi_dot
 from ._ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
 from ._ops.norm import vector_norm
+from ._ops.broadcast import with_out
+
+det, lstsq, vector_norm = with_out(det), with_out(lstsq), with_out(vector_norm)  # torch.linalg's take out=
 
 
+@with_out
 def cross(input, other, *, dim: int = -1):  # noqa: A002
     """The cross product of 3-vectors along ``dim`` (the last by default, unlike ``minitorch.cross``)."""
     return _cross(input, other, dim)
@@ -38,6 +42,7 @@ def diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1):
     return _diagonal(A, offset, dim1, dim2)
 
 
+@with_out
 def matrix_exp(A):
     """The matrix exponential."""
     return _matrix_exp(A)

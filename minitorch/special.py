@@ -17,11 +17,15 @@ from ._ops.special_more import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel
                                 shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
                                 shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
 from ._ops.unary import expm1, log1p, sigmoid as expit
+from ._ops.broadcast import with_out
 from ._registry import TOP_LEVEL_FORMS
 
 from ._tensor import Tensor
 
 round = TOP_LEVEL_FORMS["round"]  # noqa: A001 (torch.special.round is torch.round, with its out=)
+# as torch.* has them, with out=
+entr, logit, logsumexp, polygamma, xlog1py, xlogy = (with_out(f) for f in (
+    entr, logit, logsumexp, polygamma, xlog1py, xlogy))
 
 psi = digamma
 
@@ -36,16 +40,19 @@ __all__ = ["Tensor", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y
            "shifted_chebyshev_polynomial_w", "sinc", "softmax", "spherical_bessel_j0", "xlog1py", "xlogy", "zeta"]
 
 
+@with_out
 def ndtr(input):
     """The standard normal distribution function: (1 + erf(x / sqrt(2))) / 2."""
     return (erf(input * (1 / _math.sqrt(2.0))) + 1.0) * 0.5
 
 
+@with_out
 def i1(input):
     """The modified Bessel function of the first kind, order 1."""
     return _SpecialI1.apply(input)
 
 
+@with_out
 def multigammaln(input, p):
     """The multivariate log-gamma function of dimension ``p``."""
     return mvlgamma(input, p)

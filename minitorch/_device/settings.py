@@ -12,10 +12,10 @@ def get_default_device() -> device:
     return device("cpu")
 
 
-def set_default_device(d) -> None:
+def set_default_device(device) -> None:
     """Accepted for the CPU; another device gets PyTorch's error for a device this build lacks."""
-    if d is not None:
-        _check_device(d)
+    if device is not None:
+        _check_device(device)
 
 
 def set_float32_matmul_precision(precision: str) -> None:

@@ -29,7 +29,11 @@ _OUT_ARGUMENT = (
     "matrix_power max maximum min minimum mm mode multinomial mv mvlgamma nan_to_num nanmean nanquantile "
     "narrow_copy ne nonzero not_equal outer polar polygamma pow quantile remainder renorm round row_stack "
     "searchsorted sgn signbit sort stack std std_mean take_along_dim topk tril triu var var_mean vstack where "
-    "xlogy").split()
+    "xlogy any argsort bernoulli clamp_max clamp_min diff hardshrink index_add index_copy index_reduce "
+    "log_softmax mean median msort nanmedian nansum prod scatter scatter_add scatter_reduce softmax square sum take "
+    "threshold slice_scatter alias_copy as_strided_copy detach_copy diagonal_copy expand_copy permute_copy "
+    "select_copy slice_copy split_copy split_with_sizes_copy squeeze_copy t_copy transpose_copy unbind_copy "
+    "unfold_copy unsqueeze_copy view_copy").split()
 for _name in _OUT_ARGUMENT:
     _registry.TOP_LEVEL_FORMS[_name] = broadcast.with_out(_registry.ENTRIES[_name].function)
 

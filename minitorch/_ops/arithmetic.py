@@ -480,7 +480,7 @@ subtract = register(sub, name="subtract")
 
 
 @register(method=False)
-def rsub(input, other, *, alpha=1):
+def rsub(input, other, alpha=1):
     """``other - alpha * input``."""
     if _is_number(other):
         return Rsub.apply(input, other=other, alpha=alpha)
@@ -820,11 +820,11 @@ class NanToNum(Op):
     """NaN, +inf and -inf replaced by numbers; the gradient passes where the input is finite."""
 
     @staticmethod
-    def forward(ctx, a, nan=0.0, posinf=None, neginf=None):
+    def forward(ctx, a, nan=None, posinf=None, neginf=None):
         if a.dtype.kind != "f":
             return a.copy()
         ctx.save_for_backward(a)
-        return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+        return np.nan_to_num(a, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
     @staticmethod
     def backward(ctx, g):
@@ -853,8 +853,8 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 
 
 @register
-def nan_to_num(input, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None):
-    """NaN, +inf and -inf replaced by ``nan``, ``posinf`` and ``neginf`` (default: the dtype's extremes)."""
+def nan_to_num(input, nan: float | None = None, posinf: float | None = None, neginf: float | None = None):
+    """NaN, +inf and -inf replaced by ``nan`` (default 0) ``posinf`` and ``neginf`` (default: the dtype's extremes)."""
     return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)
 
 

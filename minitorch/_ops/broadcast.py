@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import inspect
 import re
 import warnings
 
@@ -158,6 +159,16 @@ def _outs(results, out, name: str | None = None):
     return type(results)(*out) if hasattr(results, "_fields") else tuple(out)
 
 
+def signature_with_out(fn) -> inspect.Signature:
+    """``fn``'s signature with a keyword-only ``out=None`` added (before ``**kwargs``), for wrappers that add it."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    if "out" not in sig.parameters:
+        at = len(params) - (params and params[-1].kind == inspect.Parameter.VAR_KEYWORD)
+        params.insert(at, inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
+    return sig.replace(parameters=params)
+
+
 def with_out(fn):
     """``fn`` with torch's ``out=`` argument (a tensor, or a tuple of them for several results)."""
     @functools.wraps(fn)
@@ -166,4 +177,5 @@ def with_out(fn):
         if out is None:
             return result
         return (_outs if isinstance(result, tuple) else _out)(result, out, fn.__name__)
+    with_out_argument.__signature__ = signature_with_out(fn)
     return with_out_argument

@@ -5,6 +5,7 @@ tensor); on a float tensor in a graph the comparisons record a node with a zero 
 from __future__ import annotations
 
 import builtins
+import inspect
 
 import numpy as np
 
@@ -201,12 +202,14 @@ def _inplace_compare(name, function):
 def _inplace_write(name, function, top_level=False):
     """``input.<name>_(...)`` for an op without gradient: its result written into ``input``, the graph untouched
     (as torch does for the logical and bitwise ops)."""
-    def op_(input, *args):
+    def op_(input, *args, **kwargs):
         check_inplace(input)
-        _write_back(input._data, np.asarray(function(input, *args)._data))
+        _write_back(input._data, np.asarray(function(input, *args, **kwargs)._data))
         input._bump(name + "_")
         return input
     op_.__name__ = op_.__qualname__ = name + "_"
+    signature = inspect.signature(function)
+    op_.__signature__ = signature.replace(parameters=[p for p in signature.parameters.values() if p.name != "out"])
     op_.__module__ = function.__module__  # where op_ is bound to a name (the generated index finds it there)
     return register(op_, top_level=top_level)
 

@@ -282,7 +282,7 @@ class Convolution(Op):
     def forward(ctx, x, w, b, geometry=None):
         ctx.geometry = geometry
         ctx.save_for_backward(x, w)
-        return _add_bias(_conv_nd(x, w, geometry), b)
+        return np.ascontiguousarray(_add_bias(_conv_nd(x, w, geometry), b))  # (the kernels may leave a view)
 
     @staticmethod
     def backward(ctx, g):
@@ -301,7 +301,7 @@ class ConvTranspose(Op, name="ConvolutionBackward0"):
     def forward(ctx, u, w, b, geometry=None, out_size=(0, 0)):
         ctx.geometry = geometry
         ctx.save_for_backward(u, w)
-        return _add_bias(_conv_transpose_nd(u, w, geometry, out_size), b)
+        return np.ascontiguousarray(_add_bias(_conv_transpose_nd(u, w, geometry, out_size), b))
 
     @staticmethod
     def backward(ctx, gz):

@@ -131,6 +131,6 @@ def zero_(input):
 
 
 @register(top_level=False)
-def copy_(input, src, non_blocking=False):
-    """Copy ``src`` (broadcast) into ``input`` in place."""
-    return _Copy_.apply(input, src)
+def copy_(input, other, non_blocking=False):
+    """Copy ``other`` (broadcast) into ``input`` in place."""
+    return _Copy_.apply(input, other)

@@ -17,6 +17,21 @@ def _diagonal_index(rows: int, cols: int, offset: int) -> tuple[Made, Made]:
     return Made(axis_range, n, 0, 1, max(0, -offset)), Made(axis_range, n, 0, 1, max(0, offset))
 
 
+class Diagonal(Index, name="DiagonalBackward0"):
+    """The entries (i, i + offset) of the last two dims as a view (strided, as torch's), its gradient
+    ``Index``'s scatter back to those entries (``index`` their positions)."""
+
+    view = True
+    accumulate = False
+
+    @classmethod
+    def forward(cls, ctx, a, index=(), offset=0):
+        ctx.in_shape, ctx.index = a.shape, index
+        part = a[..., :, offset:] if offset >= 0 else a[..., -offset:, :]
+        return np.lib.stride_tricks.as_strided(part, part.shape[:-2] + (min(part.shape[-2:]),),
+                                               part.strides[:-2] + (part.strides[-2] + part.strides[-1],))
+
+
 @register
 def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
     """The entries (i, i + offset) of dims ``dim1`` and ``dim2``, as the last dim."""
@@ -26,7 +41,7 @@ def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     moved = movedim(input, (d1, d2), (-2, -1))
     rows, cols = moved.shape[-2:]
-    return Index.apply(moved, index=(Ellipsis, *_diagonal_index(rows, cols, offset)))
+    return Diagonal.apply(moved, index=(Ellipsis, *_diagonal_index(rows, cols, offset)), offset=offset)
 
 
 _diagonal = diagonal  # (diag's argument is called diagonal, as torch's is)
@@ -49,7 +64,7 @@ def diag(input, diagonal: int = 0):
     if input.dim() == 1:
         return diag_embed(input, diagonal)
     if input.dim() == 2:
-        return _diagonal(input, diagonal)
+        return _diagonal(input, diagonal).clone()  # a new tensor, as torch's (diagonal is a view)
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.dim()}D")
 
 

@@ -114,7 +114,8 @@ class Index(Op):
             ctx.save_for_backward(a, *arrays)
         elif arrays:
             ctx.save_for_backward(*arrays)
-        return a[fill(index, arrays)]
+        out = a[fill(index, arrays)]
+        return out if out.flags.c_contiguous else out.copy()  # numpy leaves some index results strided; torch not
 
     @classmethod
     def backward(cls, ctx, g):

@@ -266,9 +266,9 @@ def mv(input, vec):
 
 
 @register
-def dot(input, other):
+def dot(input, tensor):
     """Inner product of two 1-D tensors."""
-    return Dot.apply(input, other)
+    return Dot.apply(input, tensor)
 
 
 @register

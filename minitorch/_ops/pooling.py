@@ -56,7 +56,8 @@ class MaxPlan:
         self.taps = Taps(shape[-2:], kernel, geo, (self.oh, self.ow))
 
     def _out(self, a: np.ndarray) -> np.ndarray:
-        return self.taps.off_grid(a).reshape(self.in_shape[:-2] + (self.oh, self.ow))
+        """(P, Hg * Wg) results as (..., oh, ow), contiguous as torch's (not a view skipping the junk)."""
+        return np.ascontiguousarray(self.taps.off_grid(a)).reshape(self.in_shape[:-2] + (self.oh, self.ow))
 
     def pool(self, x: np.ndarray, track: bool = True) -> tuple:
         """The maxima, and (with ``track``: needed for a gradient or the indices) their taps, else None."""

@@ -127,7 +127,7 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, c
 
 def _with_indices(pool):
     def with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
-                     return_indices: bool = True):
+                     return_indices: bool = False):
         return pool(input, kernel_size, stride, padding, dilation, ceil_mode, True)
     with_indices.__name__ = with_indices.__qualname__ = f"{pool.__name__}_with_indices"
     with_indices.__doc__ = f"{pool.__name__} with the flat indices of the maxima (``return_indices`` is ignored)."

@@ -18,7 +18,7 @@ from .arithmetic import where
 from .broadcast import floating
 from .indexing import put_along
 from .unary import exp
-from .view import expand
+from .view import dims_arg, expand
 from .._registry import register
 
 _ndarray = np.ndarray
@@ -431,30 +431,30 @@ def _var_args(input, dim, unbiased, keepdim, correction):
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy unbiased argument
         unbiased, dim = dim, None
     if correction is None:
-        correction = 1 if unbiased is None or unbiased else 0
+        correction = 1 if unbiased else 0
     return dict(dims=normalize_dims(dim, input._data.ndim), correction=correction, keepdim=keepdim)
 
 
 @register
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """Variance, with Bessel's correction by default (``correction=1``)."""
     return Var.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
 @register
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """Standard deviation, with Bessel's correction by default (``correction=1``)."""
     return Std.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
 @register(method=False)
-def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """``(var, mean)`` over the same dims."""
     return VarMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
 @register(method=False)
-def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """``(std, mean)`` over the same dims."""
     return StdMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
@@ -576,6 +576,6 @@ def any(input, dim=None, keepdim=False):  # noqa: A001
 
 
 @register
-def count_nonzero(input, dim=None):
-    dims = normalize_dims(dim, input._data.ndim)
+def count_nonzero(input, *args, dim=None):
+    dims = normalize_dims(dims_arg(args, dim, "count_nonzero"), input._data.ndim)
     return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=dims)).astype(np.int64))

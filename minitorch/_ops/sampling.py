@@ -313,8 +313,8 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
 
 
 def _channels_first(out: Tensor) -> Tensor:
-    """(N, *S, C) -> (N, C, *S)."""
-    return out.permute(0, out.dim() - 1, *range(1, out.dim() - 1))
+    """(N, *S, C) -> (N, C, *S), contiguous as torch's."""
+    return out.permute(0, out.dim() - 1, *range(1, out.dim() - 1)).contiguous()
 
 
 @register(method=False)

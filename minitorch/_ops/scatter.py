@@ -678,9 +678,9 @@ def apply_(input, callable):  # noqa: A002
 
 
 @register(top_level=False)
-def map_(input, tensor, callable):  # noqa: A002
-    """Replace each element ``x`` by ``callable(x, y)``, ``y`` the matching element of ``tensor`` (broadcast)."""
-    return _python_map("map_", input, callable, tensor)
+def map_(input, other, callable):  # noqa: A002
+    """Replace each element ``x`` by ``callable(x, y)``, ``y`` the matching element of ``other`` (broadcast)."""
+    return _python_map("map_", input, callable, other)
 
 
 @register(top_level=False)

@@ -53,7 +53,7 @@ def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
 
 
 @register
-def sort(input, dim: int = -1, descending: bool = False, stable: bool | None = None):
+def sort(input, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
     """Values along ``dim`` in order, and where each came from (ties keep their order)."""
     d = _wrap_dim(dim, input.dim())
     op = Sort if stable is None else SortStable
@@ -62,7 +62,7 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool | None = N
 
 
 @register
-def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False):
+def argsort(input, dim: int = -1, descending: bool = False, *, stable: bool = False):
     """The indices that sort ``input`` along ``dim``."""
     return sort(input, dim, descending).indices
 

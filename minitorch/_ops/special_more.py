@@ -615,12 +615,18 @@ def zeta(input: Tensor | float, other: Tensor | float, *, out: Tensor | None = N
     return _out(op.apply(input, other), out)
 
 
-def _unary(kernel: Callable, name: str, doc: str, op: type | None = None) -> Callable:
+def _unary(kernel: Callable, name: str, doc: str, op: type | None = None, x_named: bool = False) -> Callable:
     """A ``torch.special`` function of one tensor: ``op`` applied (differentiable), or ``kernel`` alone (torch
-    records no graph for it)."""
-    def function(input: Tensor, *, out: Tensor | None = None) -> Tensor:
-        result = op.apply(input) if op is not None else Tensor._wrap(kernel(input._data))
-        return _out(result, out)
+    records no graph for it). Its argument is ``input``, or ``x`` (``x_named``) where torch's is."""
+    def apply(input: Tensor, out: Tensor | None) -> Tensor:
+        return _out(op.apply(input) if op is not None else Tensor._wrap(kernel(input._data)), out)
+
+    if x_named:
+        def function(x: Tensor, *, out: Tensor | None = None) -> Tensor:
+            return apply(x, out)
+    else:
+        def function(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+            return apply(input, out)
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
     return function
@@ -643,17 +649,19 @@ modified_bessel_k0 = _unary(_bessel_k0, "modified_bessel_k0", "The modified Bess
                             "order 0.")
 modified_bessel_k1 = _unary(_bessel_k1, "modified_bessel_k1", "The modified Bessel function of the second kind, "
                             "order 1.")
-scaled_modified_bessel_k0 = _unary(_bessel_k0e, "scaled_modified_bessel_k0", "exp(x) K0(x), elementwise.")
-scaled_modified_bessel_k1 = _unary(_bessel_k1e, "scaled_modified_bessel_k1", "exp(x) K1(x), elementwise.")
-airy_ai = _unary(_airy_ai, "airy_ai", "The Airy function Ai.")
+scaled_modified_bessel_k0 = _unary(_bessel_k0e, "scaled_modified_bessel_k0", "exp(x) K0(x), elementwise.",
+                                   x_named=True)
+scaled_modified_bessel_k1 = _unary(_bessel_k1e, "scaled_modified_bessel_k1", "exp(x) K1(x), elementwise.",
+                                   x_named=True)
+airy_ai = _unary(_airy_ai, "airy_ai", "The Airy function Ai.", x_named=True)
 spherical_bessel_j0 = _unary(_spherical_j0, "spherical_bessel_j0", "The spherical Bessel function of the first "
-                             "kind, order 0: sin(x) / x.")
+                             "kind, order 0: sin(x) / x.", x_named=True)
 
 
 # ---- orthogonal polynomials ---------------------------------------------------------------------------------------
 
 def _polynomial(name: str, title: str, first: Callable, step: Callable, shifted: bool = False) -> Callable:
-    """``name(input, n)``: the polynomial of degree n (truncated to an integer; 0 where n < 0) at ``input``,
+    """``name(x, n)``: the polynomial of degree n (truncated to an integer; 0 where n < 0) at ``x``,
     from p_0 = 1, p_1 = first(x) and p_k+1 = step(k, x, p_k, p_k-1); ``shifted`` evaluates it at 2x - 1."""
     def kernel(x, n):
         if shifted:
@@ -666,15 +674,15 @@ def _polynomial(name: str, title: str, first: Callable, step: Callable, shifted:
             out = np.where(degree == k + 1, cur, out)
         return out
 
-    def function(input: Tensor | float, n: Tensor | float, *, out: Tensor | None = None) -> Tensor:
-        a = input._data if isinstance(input, Tensor) else input
+    def function(x: Tensor | float, n: Tensor | float, *, out: Tensor | None = None) -> Tensor:
+        a = x._data if isinstance(x, Tensor) else x
         b = n._data if isinstance(n, Tensor) else n
         x64, n64, dt = _float_operands(a, b)
         with np.errstate(all="ignore"):
             result = np.asarray(kernel(x64, n64), dt)
         return _out(Tensor._wrap(result), out)
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"The {'shifted ' if shifted else ''}{title} polynomial of degree ``n`` at ``input``."
+    function.__doc__ = f"The {'shifted ' if shifted else ''}{title} polynomial of degree ``n`` at ``x``."
     return function
 
 

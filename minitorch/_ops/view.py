@@ -19,10 +19,23 @@ from .broadcast import result_dtype
 _ndarray = np.ndarray
 
 
-def parse_shape(args, fn: str = "view", arg: str = "size") -> tuple:
-    """``f(2, 3)``, ``f((2, 3))`` and ``f(Size)`` all give ``(2, 3)``; other values torch's TypeError naming ``fn``'s
-    argument ``arg``."""
+def parse_shape(args, fn: str = "view", arg: str = "size", keyword=None) -> tuple:
+    """``f(2, 3)``, ``f((2, 3))``, ``f(Size)`` and ``f(arg=(2, 3))`` (``keyword``) all give ``(2, 3)``; other values
+    torch's TypeError naming ``fn``'s argument ``arg``."""
+    if keyword is not None:
+        if args:
+            raise TypeError(f"{fn}() got multiple values for argument '{arg}'")
+        args = (keyword,)
     return int_list(args, fn, arg, overloaded=fn == "view")
+
+
+def dims_arg(args: tuple, dim, fn: str):
+    """The ``dim`` of ``fn(0)``, ``fn((0, 1))``, ``fn(0, 1)`` or ``fn(dim=...)``."""
+    if not args:
+        return dim
+    if dim is not None:
+        raise TypeError(f"{fn}() got multiple values for argument 'dim'")
+    return args[0] if len(args) == 1 else args
 
 
 def infer_size(shape, numel: int) -> tuple:
@@ -84,12 +97,14 @@ class ReshapeAlias(View):
 
 
 @register(top_level=False)
-def view(input, *shape):
+def view(input, *shape, size=None, dtype=None):
     """The same data with another shape (must be compatible with the strides), or another dtype."""
-    from .._dtype import dtype
-    if len(shape) == 1 and isinstance(shape[0], dtype):
+    from .._dtype import dtype as dtype_class
+    if len(shape) == 1 and isinstance(shape[0], dtype_class):
         return _view_dtype(input, shape[0])
-    return View.apply(input, shape=infer_size(parse_shape(shape), input._data.size))
+    if dtype is not None and not shape and size is None:
+        return _view_dtype(input, dtype)
+    return View.apply(input, shape=infer_size(parse_shape(shape, keyword=size), input._data.size))
 
 
 def _view_dtype(input, dt):
@@ -101,10 +116,10 @@ def _view_dtype(input, dt):
 
 
 @register
-def reshape(input, *shape):
+def reshape(input, *args, shape=None):
     """A view when the strides allow it, else a copy (of a tensor, or of an array inside a backward formula)."""
     data = input._data if isinstance(input, Tensor) else input
-    shape = infer_size(parse_shape(shape, "reshape", "shape"), data.size)
+    shape = infer_size(parse_shape(args, "reshape", "shape", shape), data.size)
     if data.flags.c_contiguous:
         return View.apply(input, shape=shape)
     if _viewable(data, shape):
@@ -169,9 +184,9 @@ class Permute(Op):
 
 
 @register
-def permute(input, *dims):
+def permute(input, *args, dims=None):
     """Reorder the dimensions."""
-    dims = parse_shape(dims, "permute", "dims")
+    dims = parse_shape(args, "permute", "dims", dims)
     nd = np.ndim(input)
     if len(dims) != nd:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
@@ -276,8 +291,9 @@ class SqueezeDims(Squeeze, name="SqueezeBackward2"):
 
 
 @register
-def squeeze(input, dim=None):
-    """Remove dims of size 1 (all, or the given ones; others are left alone)."""
+def squeeze(input, *args, dim=None):
+    """Remove dims of size 1 (all, or the given ones: ``squeeze(0)``, ``squeeze((0, 1))``, ``squeeze(0, 1)``)."""
+    dim = dims_arg(args, dim, "squeeze")
     nd = input._data.ndim
     if dim is None:
         return Squeeze.apply(input)
@@ -335,7 +351,8 @@ def unsqueeze_(input, dim: int):
 
 
 @register(top_level=False)
-def squeeze_(input, dim=None):
+def squeeze_(input, *args, dim=None):
+    dim = dims_arg(args, dim, "squeeze_")
     nd = input.dim()
     if dim is None:
         return _squeeze_[None](input)
@@ -372,9 +389,9 @@ class Expand(Op):
 
 
 @register(top_level=False)
-def expand(input, *sizes):
+def expand(input, *sizes, size=None, implicit: bool = False):
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    return Expand.apply(input, shape=expanded_shape(input, parse_shape(sizes, "expand")))
+    return Expand.apply(input, shape=expanded_shape(input, parse_shape(sizes, "expand", keyword=size)))
 
 
 def expanded_shape(input, sizes) -> tuple:
@@ -408,8 +425,8 @@ def expand_as(input, other):
 
 
 @register
-def broadcast_to(input, shape):
-    return expand(input, shape)
+def broadcast_to(input, *args, size=None):
+    return expand(input, *args, size=size)
 
 
 class SumToSize(Op, name="SumBackward1"):
@@ -429,9 +446,9 @@ class SumToSize(Op, name="SumBackward1"):
 
 
 @register(top_level=False)
-def sum_to_size(input, *shape):
-    """Sum ``input`` down to ``shape`` (which it must broadcast to)."""
-    shape = parse_shape(shape, "sum_to_size")
+def sum_to_size(input, *args, size=None):
+    """Sum ``input`` down to ``size`` (which it must broadcast to)."""
+    shape = parse_shape(args, "sum_to_size", keyword=size)
     if tuple(np.shape(input)) == shape:
         return input
     r = SumToSize.apply(input, shape=shape)
@@ -698,18 +715,18 @@ class Repeat(Op):
 
 
 @register
-def repeat(input, *repeats):
+def repeat(input, *args, repeats=None):
     """Tile the tensor ``repeats[i]`` times along each dim."""
-    repeats = parse_shape(repeats, "repeat", "repeats")
+    repeats = parse_shape(args, "repeat", "repeats", repeats)
     if len(repeats) < input._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     return Repeat.apply(input, repeats=repeats)
 
 
 @register
-def tile(input, *dims):
+def tile(input, *args, dims=None):
     """Repeat along each dim (``dims`` as ints or one sequence); missing leading dims repeat once."""
-    dims = parse_shape(dims, "tile", "dims")
+    dims = parse_shape(args, "tile", "dims", dims)
     return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
 
 
@@ -725,9 +742,9 @@ class Flip(Op):
 
 
 @register
-def flip(input, dims):
+def flip(input, *args, dims=None):
     nd = np.ndim(input)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    dims = parse_shape(args, "flip", "dims", dims)
     return Flip.apply(input, dims=tuple(_wrap_dim(d, nd) for d in dims))
 
 

@@ -26,12 +26,14 @@ def _copy_of(view_fn, name: str):
     return register(copy_variant, method=False)
 
 
-def _view(input, *shape):
+def _view(input, *shape, size=None, dtype=None):
     """``view`` of a shape (reshaping a copy when the strides do not allow a view), or of a dtype."""
-    from .._dtype import dtype
-    if len(shape) == 1 and isinstance(shape[0], dtype):
+    from .._dtype import dtype as dtype_class
+    if len(shape) == 1 and isinstance(shape[0], dtype_class):
         return view.view(input, shape[0])
-    return view.reshape(input, *shape)
+    if dtype is not None and not shape and size is None:
+        return view.view(input, dtype=dtype)
+    return view.reshape(input, *shape, shape=size)
 
 
 def _slice(input, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1):

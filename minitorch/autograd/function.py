@@ -13,6 +13,7 @@ The op object is both the ``ctx`` of its forward and the graph node
 from __future__ import annotations
 
 import functools
+import inspect
 import weakref
 
 import numpy as np
@@ -171,6 +172,7 @@ class Op(Node):
         unless ``where`` says otherwise, a ``minitorch.*`` function (see ``minitorch._registry.register``)."""
         name = name or cls.__qualname__.lower()
         function = _applier(cls, name, name)
+        function.__signature__ = _signature(cls)
         function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
         function.__module__ = cls.__module__
         return register(function, **where)
@@ -180,6 +182,7 @@ class Op(Node):
         """The public in-place function (``exp_``), registered as a Tensor method (and as ``where`` says)."""
         name = name or cls.__qualname__.lower() + "_"
         function = _applier(cls.inplace_variant(), name, name)
+        function.__signature__ = _signature(cls)
         function.__module__ = cls.__module__
         return register(function, **{"top_level": False, **where})
 
@@ -258,6 +261,19 @@ def _applier(cls, name: str, qualname: str):
 
     apply.__name__, apply.__qualname__ = name, qualname
     return apply
+
+
+def _signature(cls) -> inspect.Signature:
+    """What a public function made by ``_applier`` accepts: ``forward``'s parameters after ``ctx``, its tensor inputs (those without a default)
+    positional-only, as ``apply`` takes them, and a keyword-only ``out=None``."""
+    P = inspect.Parameter
+    params = list(inspect.signature(cls.forward).parameters.values())[1:]
+    params = [p.replace(kind=P.POSITIONAL_ONLY) if p.kind == P.POSITIONAL_OR_KEYWORD and p.default is P.empty else p
+              for p in params]
+    if "out" not in {p.name for p in params}:
+        at = len(params) - (bool(params) and params[-1].kind == P.VAR_KEYWORD)
+        params.insert(at, P("out", P.KEYWORD_ONLY, default=None))
+    return inspect.Signature(params)
 
 
 def _shape_mismatch(error: ValueError, arrays) -> RuntimeError | None:

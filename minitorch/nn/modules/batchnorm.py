@@ -16,7 +16,7 @@ class _BatchNorm(Module):
     batch_statistics = True  # statistics over the batch (not per sample: instance norm)
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None, bias: bool = True):
+                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats, self.use_bias = affine, track_running_stats, bias
@@ -108,7 +108,7 @@ class SyncBatchNorm(_BatchNorm):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, process_group=None, device=None, dtype=None, *,
                  bias: bool = True):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
         self.process_group = process_group
 
     def _check_input_dim(self, input) -> None:

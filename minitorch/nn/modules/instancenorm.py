@@ -13,7 +13,7 @@ class _InstanceNorm(_BatchNorm):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
                  track_running_stats: bool = False, device=None, dtype=None, *, bias: bool = True):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _apply_instance_norm(self, input):
         return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,

@@ -39,7 +39,7 @@ class GroupNorm(Module):
     """Normalise each of ``num_groups`` groups of channels of each sample."""
 
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None,
-                 dtype=None, bias: bool = True):
+                 dtype=None, *, bias: bool = True):
         super().__init__()
         if num_channels % num_groups:
             raise ValueError("num_channels must be divisible by num_groups")
