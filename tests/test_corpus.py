@@ -38,8 +38,6 @@ PROGRAMS_IN_ONE_PROCESS = ["gcn_sparse", "nanogpt_bf16", "vgg_pool_view", "seq2s
 WAITING = {
     "gcn_sparse": "sparse COO tensors (branch i22-sparse): module 'minitorch' has no attribute 'sparse_coo_tensor'",
     "nanogpt_bf16": "bfloat16 (branch i22-bf16): module 'minitorch' has no attribute 'bfloat16'",
-    "vgg_pool_view": "contiguity (branch i22-sig): max_pool2d's 7x7 -> 3x3 result is not contiguous, so .view fails",
-    "tensor_factories": "signatures (branch i22-sig): reshape() got an unexpected keyword argument 'shape'",
 }
 NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning", "dcgan_samples", "densenet_features"}
 # Runs each program given on the command line in this one process (PyTorch, or minitorch under python -m minitorch,
