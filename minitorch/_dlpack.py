@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._factories import from_numpy
-from ._tensor import Tensor
+from ._core.tensor import Tensor
 
 _CPU = (1, 0)  # DLPack's (device type, id) of the CPU
 

@@ -150,7 +150,7 @@ def result_type(*operands) -> dtype:
     type; zero-dim tensors count only when of a higher category; Python
     numbers count only by category (a float with ints gives the default float).
     """
-    from ._tensor import Tensor
+    from ._core.tensor import Tensor  # (the Tensor is built on dtypes)
 
     dim_t = zero_t = None
     scalar_kind = -1

@@ -10,14 +10,16 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._registry import register
-from ._settings import broadcast_shape, int_list, type_name
-from ._tensor import Size, Tensor, _check_device
-from ._ops.broadcast import _out, signature_with_out
-from ._ops.copying import Fill
-from ._ops.view import expanded_shape
-from .autograd.function import NoDerivative
-from .autograd.grad_mode import state
+from ._core.registry import register
+from ._core.shape import broadcast_shape, int_list, type_name
+from ._core.shape import Size
+from ._core.tensor import Tensor, _tensor_options
+from ._device import _check_device
+from ._core.out import _out, signature_with_out
+from ._ops.shape.copying import Fill
+from ._ops.shape.view import expanded_shape
+from ._core.function import NoDerivative
+from ._core.grad_mode import state
 from ._rng import distributions as _rng_dist
 from ._rng import cast, in_memory_order, memory_axes
 from ._rng import integers as _rng_integers
@@ -812,6 +814,20 @@ def new_empty(self, *args, size=None, dtype=None, layout=None, device=None, pin_
 def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
              requires_grad=False) -> Tensor:
     return full(_size((size,), "new_full"), fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+@register(top_level=False)
+def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
+                      requires_grad: bool = False) -> Tensor:
+    return empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+@register(top_level=False)
+def new(self, *args, **kwargs) -> Tensor:
+    """Legacy: ``new(*sizes)`` is uninitialised, ``new(data)`` copies ``data``; both of this dtype."""
+    if len(args) == 1 and isinstance(args[0], Tensor) and args[0].dtype is not self.dtype:
+        raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(args[0].dtype)})")
+    return legacy_new(args, kwargs, self.dtype)
 
 
 # ---- legacy constructors ------------------------------------------------------------------------------

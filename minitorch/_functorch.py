@@ -9,8 +9,9 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from ._tensor import Tensor
-from ._ops.view import stack
+from . import random
+from ._core.tensor import Tensor
+from ._ops.shape.joins import stack
 
 
 def _fn_name(func) -> str:
@@ -109,7 +110,6 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
         if sizes[0] == 0:
             raise ValueError(f"{where}: minitorch's vmap runs {name} once per slice and cannot map over an empty "
                              "dimension")
-        from . import random
         state = random.get_rng_state() if randomness == "same" else None
         outs = []
         for i in range(sizes[0]):

@@ -40,8 +40,9 @@ from typing import BinaryIO, ClassVar
 import numpy as np
 
 from . import _dtype
+from ._core.shape import Size
+from ._core.tensor import Tensor
 from ._device import device
-from ._tensor import Size, Tensor
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 LEGACY_PROTOCOL = 1001
@@ -118,7 +119,7 @@ _STORAGES = {"DoubleStorage": "f8", "FloatStorage": "f4", "HalfStorage": "f2", "
 
 def parameter_class():
     try:
-        from .nn import Parameter
+        from .nn import Parameter  # (serialization sits beside nn, not on top of it)
     except ImportError:  # loading and saving work without minitorch.nn
         return None
     return Parameter

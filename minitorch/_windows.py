@@ -9,8 +9,8 @@ import numpy as np
 
 from . import _dtype
 from ._factories import _leaf
+from ._core.tensor import Tensor, _C_TYPE_NAMES
 from ._device import _check_device
-from ._tensor import Tensor, _C_TYPE_NAMES
 
 
 def _window(name: str, values, window_length: int, periodic: bool, dtype, device, requires_grad: bool) -> Tensor:

@@ -14,11 +14,11 @@ import numpy as np
 
 from . import _dtype
 from ._factories import _leaf
-from ._ops.broadcast import _out
-from ._ops.complex import conj
+from ._core.out import _out
+from ._ops.elementwise.complex import conj
 from ._ops.fft import DUAL, FftC2C, FftC2R, FftR2C, check_norm, check_real, dims_and_sizes
-from ._ops.view import roll
-from ._tensor import Tensor
+from ._ops.shape.view import roll
+from ._core.tensor import Tensor
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
            "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

@@ -3,25 +3,25 @@ decompositions (eig/eigvals with complex results), inverses and solvers with the
 products; differentiable where torch is."""
 from __future__ import annotations
 
-from ._ops.complex import eig, eigvals
-from ._ops.decompositions import _LinAlgError as LinAlgError
-from ._ops.decompositions import linalg_slogdet as slogdet
-from ._ops.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, solve, solve_ex,
+from ._ops.elementwise.complex import eig, eigvals
+from ._ops.linalg.decompositions import _LinAlgError as LinAlgError
+from ._ops.linalg.decompositions import linalg_slogdet as slogdet
+from ._ops.linalg.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, solve, solve_ex,
                                   solve_triangular)
-from ._ops.diagonal import diagonal as _diagonal
-from ._ops.factorizations import (cond, eigh, eigvalsh, lstsq, matrix_norm, matrix_rank, norm, pinv, qr, svd,
+from ._ops.shape.diagonal import diagonal as _diagonal
+from ._ops.linalg.factorizations import (cond, eigh, eigvalsh, lstsq, matrix_norm, matrix_rank, norm, pinv, qr, svd,
                                   svdvals, tensorinv, tensorsolve, vecdot)
-from ._ops.factorizations import linalg_vander as vander
-from ._ops.factorizations import matrix_exp as _matrix_exp
-from ._ops.factorizations import matrix_power as _matrix_power
-from ._ops.householder import householder_product
-from ._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve
-from ._ops.linalg import cross as _cross
-from ._ops.linalg import matmul as _matmul
-from ._ops.linalg import multi_dot
-from ._ops.lu import lu, lu_factor, lu_factor_ex, lu_solve
-from ._ops.norm import vector_norm
-from ._ops.broadcast import with_out
+from ._ops.linalg.factorizations import linalg_vander as vander
+from ._ops.linalg.factorizations import matrix_exp as _matrix_exp
+from ._ops.linalg.factorizations import matrix_power as _matrix_power
+from ._ops.linalg.householder import householder_product
+from ._ops.linalg.ldl import ldl_factor, ldl_factor_ex, ldl_solve
+from ._ops.linalg.products import cross as _cross
+from ._ops.linalg.products import matmul as _matmul
+from ._ops.linalg.products import multi_dot
+from ._ops.linalg.lu import lu, lu_factor, lu_factor_ex, lu_solve
+from ._ops.reduction.norm import vector_norm
+from ._core.out import with_out
 
 det, lstsq, vector_norm = with_out(det), with_out(lstsq), with_out(vector_norm)  # torch.linalg's take out=
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ._core.tensor import Tensor
 from ._device import _check_device, device as _device
 from ._settings import thread_safe_generator  # noqa: F401  (torch.random has it too)
 
@@ -74,7 +75,6 @@ class Generator:
 
     def get_state(self):
         """The generator state as a uint8 tensor of torch's layout (pass it to ``set_state``)."""
-        from ._tensor import Tensor
         raw = np.zeros(_STATE_SIZE, np.uint8)
         state = self._bits.state["state"]
         pos = int(state["pos"])
@@ -90,7 +90,6 @@ class Generator:
 
     def set_state(self, new_state) -> "Generator":
         """Restore a state from ``get_state`` (or from PyTorch's ``get_rng_state``)."""
-        from ._tensor import Tensor
         if not isinstance(new_state, Tensor) or new_state._data.dtype != np.uint8:
             raise TypeError("RNG state must be a torch.ByteTensor")
         raw = np.ascontiguousarray(new_state._data).reshape(-1)

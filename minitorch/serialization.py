@@ -43,8 +43,9 @@ except ImportError:  # Windows: no locks, so no cleaning up after killed saves
     fcntl = None
 
 from . import _dtype, _torch_pickle
+from ._core.shape import Size
+from ._core.tensor import Tensor
 from ._device import device
-from ._tensor import Size, Tensor
 from ._torch_pickle import Invalid, check_shape, make_leaf
 
 FileLike = Union[str, bytes, "os.PathLike", BinaryIO]

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import math as _math
 
-from ._ops.activation import erf
-from ._ops.reduction import log_softmax, logsumexp, softmax
-from ._ops.special import SpecialI1 as _SpecialI1
-from ._ops.special import (digamma, entr, erfc, erfinv, exp2, i0, lgamma as gammaln, logit, mvlgamma, polygamma, sinc,
+from ._ops.elementwise.activation import erf
+from ._ops.reduction.softmax import log_softmax, softmax
+from ._ops.reduction.sums import logsumexp
+from ._ops.elementwise.special import SpecialI1 as _SpecialI1
+from ._ops.elementwise.special import (digamma, entr, erfc, erfinv, exp2, i0, lgamma as gammaln, logit, mvlgamma, polygamma, sinc,
                            xlog1py, xlogy)
-from ._ops.special_more import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
+from ._ops.elementwise.bessel import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel_y1, chebyshev_polynomial_t,
                                 chebyshev_polynomial_u, chebyshev_polynomial_v, chebyshev_polynomial_w, erfcx,
                                 gammainc, gammaincc, hermite_polynomial_h, hermite_polynomial_he, i0e, i1e,
                                 laguerre_polynomial_l, legendre_polynomial_p, log_ndtr, modified_bessel_i0,
@@ -16,11 +17,11 @@ from ._ops.special_more import (airy_ai, bessel_j0, bessel_j1, bessel_y0, bessel
                                 scaled_modified_bessel_k0, scaled_modified_bessel_k1, shifted_chebyshev_polynomial_t,
                                 shifted_chebyshev_polynomial_u, shifted_chebyshev_polynomial_v,
                                 shifted_chebyshev_polynomial_w, spherical_bessel_j0, zeta)
-from ._ops.unary import expm1, log1p, sigmoid as expit
-from ._ops.broadcast import with_out
-from ._registry import TOP_LEVEL_FORMS
+from ._ops.elementwise.unary import expm1, log1p, sigmoid as expit
+from ._core.out import with_out
+from ._core.registry import TOP_LEVEL_FORMS
 
-from ._tensor import Tensor
+from ._core.tensor import Tensor
 
 round = TOP_LEVEL_FORMS["round"]  # noqa: A001 (torch.special.round is torch.round, with its out=)
 # as torch.* has them, with out=

@@ -15,8 +15,8 @@ import shutil
 import subprocess
 from collections import deque
 
-from ._tensor import Tensor
-from .autograd.graph import AccumulateGrad
+from ._core.tensor import Tensor
+from ._core.graph import AccumulateGrad
 from .serialization import _write_atomically
 
 NODE_ATTR = dict(style="filled", shape="box", align="left", fontsize="10", ranksep="0.1", height="0.2",

@@ -20,7 +20,7 @@ import numpy as np
 
 import minitorch as mt
 import test_registry as registry
-from minitorch import _registry
+from minitorch._core import registry as _registry
 
 HERE = pathlib.Path(__file__).parent
 FIXTURE = HERE / "fixtures" / "edge_values.json"

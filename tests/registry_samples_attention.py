@@ -1,4 +1,4 @@
-"""Registry sweep inputs for attention (minitorch/_ops/attention.py): query/key/value of attention shapes, with a
+"""Registry sweep inputs for attention (minitorch/_ops/sequence/attention.py): query/key/value of attention shapes, with a
 causal mask and, for multi-head attention, packed projection weights and a key padding mask."""
 import minitorch as mt
 from registry_inputs import x

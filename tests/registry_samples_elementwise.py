@@ -1,4 +1,4 @@
-"""Registry sweep inputs for the elementwise ops of minitorch/_ops/numeric.py and the in-place forms of
+"""Registry sweep inputs for the elementwise ops of minitorch/_ops/elementwise/numeric.py and the in-place forms of
 arithmetic.py and comparison.py: second inputs, domains away from kinks, and the ops without gradients; and the
 boundary points of the elementwise functions sampled by default (a (3, 4) input in [0.5, 1.5))."""
 import minitorch as mt

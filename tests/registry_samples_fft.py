@@ -1,4 +1,4 @@
-"""Registry sweep inputs for the complex-number ops (minitorch/_ops/complex.py) and stft (minitorch/_ops/fft.py):
+"""Registry sweep inputs for the complex-number ops (minitorch/_ops/elementwise/complex.py) and stft (minitorch/_ops/fft.py):
 complex inputs (gradcheck treats them as pairs of reals), and real ones where the op makes complex numbers."""
 import numpy as np
 

@@ -1,5 +1,5 @@
-"""Registry sweep inputs for the inverse trigonometric and special functions (minitorch/_ops/trigonometric.py,
-minitorch/_ops/special.py): their domains, and the binary ones' second input."""
+"""Registry sweep inputs for the inverse trigonometric and special functions (minitorch/_ops/elementwise/trigonometric.py,
+elementwise/special.py): their domains, and the binary ones' second input."""
 import minitorch as mt
 from registry_inputs import INF, NAN, x
 

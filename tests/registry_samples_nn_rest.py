@@ -1,6 +1,6 @@
-"""Registry-sweep inputs for the nn ops of issue 10's nn_rest slice (minitorch/_ops/dropout.py,
-minitorch/_ops/nn_functions.py and the new nn.functional forms). Random ops reseed before each call, so that
-gradcheck's repeated evaluations see one mask."""
+"""Registry-sweep inputs for the nn ops registered beside their ops in minitorch/_ops (dropout, activations,
+normalization, embedding, distances, losses) and their nn.functional forms. Random ops reseed before each call, so
+that gradcheck's repeated evaluations see one mask."""
 import minitorch as mt
 import minitorch.nn.functional as F
 from registry_inputs import INF, NAN, idx, x
@@ -63,10 +63,9 @@ SAMPLES = {
     "pixel_shuffle": (lambda a: mt.pixel_shuffle(a, 2), lambda: (x(1, 8, 2, 3),)),
     "pixel_unshuffle": (lambda a: mt.pixel_unshuffle(a, 2), lambda: (x(1, 2, 4, 6),)),
     "channel_shuffle": (lambda a: mt.channel_shuffle(a, 2), lambda: (x(2, 6, 3),)),
-    "F.channel_shuffle": (lambda a: F.channel_shuffle(a, 3), lambda: (x(2, 6, 3),)),
     "cosine_similarity": (None, _pair),
     "pairwise_distance": (None, _pair),
-    "F.pdist": (lambda a: F.pdist(a, 3.0), lambda: (x(4, 3),)),
+    "pdist": (lambda a: mt.pdist(a, 3.0), lambda: (x(4, 3),)),
     "bilinear": (None, lambda: (x(2, 3), x(2, 4, seed=1), x(5, 3, 4, seed=2), x(5, seed=3))),
     "embedding": (lambda w: mt.embedding(w, idx([0, 2], [2, 1])), lambda: (x(3, 4),)),
     "F.embedding_bag": (lambda w, p: F.embedding_bag(idx(0, 2, 2, 1, 0), w, idx(0, 2, 2), mode="sum",
@@ -99,6 +98,8 @@ SAMPLES = {
         lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, margin=3.0, swap=True,
                                                             distance_function=lambda u, v: (u - v).abs().sum(-1)),
         _triple),
+    # no double derivative, as in torch (minitorch._core.registry.NO_DOUBLE_BACKWARD): gradcheck only
+    "F.ctc_loss": (lambda a: F.ctc_loss(a.log_softmax(2), idx([1, 2], [3, 3]), [6, 5], [2, 2]), lambda: (x(6, 2, 4),)),
 }
 
 EDGES = {

@@ -1,4 +1,4 @@
-"""Registry sweep inputs for the torch-level recurrent functions (minitorch/_ops/rnn.py): tiny float64 sequences,
+"""Registry sweep inputs for the torch-level recurrent functions (minitorch/_ops/sequence/rnn.py): tiny float64 sequences,
 states and weights (one unit for every gate; two directions or a projection where the function takes them)."""
 import minitorch as mt
 from registry_inputs import x

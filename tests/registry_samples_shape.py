@@ -1,5 +1,5 @@
-"""Registry sweep inputs for the shape ops of minitorch/_ops/stacking.py and minitorch/_ops/view_copy.py,
-and the joins and unsafe splits of minitorch/_ops/view.py."""
+"""Registry sweep inputs for the shape ops of minitorch/_ops/shape/joins.py and shape/view_copy.py,
+the joins and unsafe splits of minitorch/_ops/shape/view.py, and the Tensor methods that convert, resize and alias."""
 import minitorch as mt
 from registry_inputs import x
 
@@ -49,5 +49,9 @@ SAMPLES = {
     "combinations": (lambda t: mt.combinations(t, 3, with_replacement=True), lambda: (x(3),)),
     "meshgrid": (lambda a, b: mt.meshgrid(a, b, indexing="ij"), _vectors),
     "sum_to_size": (lambda t: t.sum_to_size(1, 4), lambda: (x(3, 4),)),
+    "to": (lambda t: t.to(mt.float64, copy=True), lambda: (x(3, 4),)),
+    "resize": (lambda t: t.resize(4, 3), lambda: (x(3, 4),)),
+    "resize_as": (lambda t, u: t.resize_as(u), lambda: (x(3, 4), x(4, 3, seed=1))),
+    "as_subclass": (lambda t: t.as_subclass(mt.Tensor), lambda: (x(3, 4),)),
 }
-NOT_DIFFERENTIABLE = {"detach_copy"}
+NOT_DIFFERENTIABLE = {"detach_copy", "new", "new_empty_strided", "resize_", "resize_as_", "set_"}

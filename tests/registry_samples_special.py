@@ -1,4 +1,4 @@
-"""Registry sweep inputs for igamma and igammac (minitorch/_ops/special_more.py): torch differentiates them
+"""Registry sweep inputs for igamma and igammac (minitorch/_ops/elementwise/bessel.py): torch differentiates them
 in their second argument only, so the first is a constant."""
 import minitorch as mt
 from registry_inputs import x

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from minitorch._ops import conv
-from minitorch._ops.geometry import Geometry
+from minitorch._ops.conv import convolution as conv
+from minitorch._ops.conv.geometry import Geometry
 
 
 def _sizes(n, bytes_per_image, columns, k):

@@ -9,8 +9,8 @@ import minitorch
 import minitorch.distributions as D
 from minitorch.autograd import gradcheck
 from minitorch.distributions._gamma_sampler import standard_gamma_grad
-from minitorch._ops.decompositions import cholesky, solve_triangular
-from minitorch._ops.special import digamma, lgamma, polygamma
+from minitorch._ops.linalg.decompositions import cholesky, solve_triangular
+from minitorch._ops.elementwise.special import digamma, lgamma, polygamma
 from torch_answers import assert_matches, torch_answer
 
 f64 = np.float64

@@ -287,7 +287,7 @@ def test_matrix_rank_and_its_tolerances():
 
 
 def test_multi_dot_picks_the_cheapest_order():
-    from minitorch._ops.linalg import _chain_order
+    from minitorch._ops.linalg.products import _chain_order
     # (10x100)(100x5)(5x50): (AB)C costs 5000 + 2500, A(BC) 25000 + 50000
     assert _chain_order([(10, 100), (100, 5), (5, 50)])[0][2] == 1
 

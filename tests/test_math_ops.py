@@ -1,4 +1,4 @@
-"""Inverse trigonometry and special functions (minitorch/_ops/trigonometric.py, special.py, minitorch.special):
+"""Inverse trigonometry and special functions (minitorch/_ops/elementwise/trigonometric.py, special.py, minitorch.special):
 against PyTorch (values, dtypes, node names, gradients; float32, float64, integer inputs, domain edges) and, without
 it, against hand-derived values."""
 import math

@@ -208,4 +208,4 @@ def test_matmul_and_reshape_take_arrays_inside_backward_formulas():
     out = minitorch.matmul(a, b)
     assert type(out) is np.ndarray
     np.testing.assert_allclose(out, a @ b, rtol=1e-6)
-    assert minitorch._ops.view.reshape(floats((2, 3)).T, 6).shape == (6,)
+    assert minitorch._ops.shape.view.reshape(floats((2, 3)).T, 6).shape == (6,)

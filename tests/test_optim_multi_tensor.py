@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch import _parallel, optim
+from minitorch import optim
+from minitorch._core import parallel as _parallel
 from minitorch.optim import _multi_tensor
 
 G = _parallel.GRAIN_SIZE

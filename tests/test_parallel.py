@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch import _parallel
-from minitorch._parallel import parallel_for, parallel_reduce
+from minitorch._core import parallel as _parallel
+from minitorch._core.parallel import parallel_for, parallel_reduce
 
 
 @pytest.fixture(params=[1, 2, 3, 4])

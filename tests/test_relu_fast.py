@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch._ops.unary import _RELU_BLOCK
+from minitorch._ops.elementwise.unary import _RELU_BLOCK
 from torch_answers import fingerprint, torch_answer
 
 SPECIALS = [np.nan, -np.nan, -0.0, 0.0, np.inf, -np.inf, -1.5, 2.5]

@@ -32,7 +32,7 @@ COMPARED = sorted(name for name, answer in TORCH.items() if "error" not in answe
 _FUSED_IN_TORCH = "composed of ops that keep what they compute from the inputs; torch's fused node keeps the inputs"
 KEPT = {
     **{name: _FUSED_IN_TORCH for name in (
-        "F.pdist", "pdist", "cdist", "dist", "cholesky_solve", "triangular_solve", "combinations", "orgqr", "ormqr",
+        "pdist", "cdist", "dist", "cholesky_solve", "triangular_solve", "combinations", "orgqr", "ormqr",
         "F.multilabel_margin_loss")},
     **{name: "the input times constant slopes: the product keeps the slopes (torch's node also keeps the input)"
        for name in ("F.rrelu", "rrelu")},

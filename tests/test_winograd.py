@@ -1,4 +1,4 @@
-"""The Winograd kernels of stride-1 3x3 convolutions (minitorch/_ops/winograd.py).
+"""The Winograd kernels of stride-1 3x3 convolutions (minitorch/_ops/conv/winograd.py).
 
 The path is forced onto test-sized shapes by lowering its private thresholds: ``_MIN_CHANNELS`` and
 ``_MIN_WEIGHT_GRAD_SIDE`` to 1, and ``_F4_MIN_SIDE`` to 1 (F(4x4, 3x3) everywhere) or out of reach (F(2x2, 3x3)
@@ -13,7 +13,7 @@ import pytest
 
 import minitorch as mt
 import minitorch.nn.functional as F
-from minitorch._ops import winograd
+from minitorch._ops.conv import winograd
 from minitorch.autograd import gradcheck, gradgradcheck
 from torch_answers import torch_answer
 

@@ -1,19 +1,26 @@
-"""The tensor operations, bound here as Tensor methods and operators.
+"""The tensor operations by family, bound here as Tensor methods and operators.
 
-Each op module registers its public functions where it defines them (see ``minitorch._registry``);
+Each op module registers its public functions where it defines them (see ``minitorch._core.registry``);
 importing them all fills the registry, from which the Tensor methods are bound.
 """
 import builtins
 
 import numpy as np
 
-from .. import _factories, _registry
-from .._tensor import Tensor
-from . import (activation, arithmetic, attention, broadcast, comparison, complex, conv, copying, counting,  # noqa: F401
-               decompositions, diagonal, dropout, embedding, factorizations, fft, fold, householder, indexing,
-               linalg, loss, lowrank, lu, nn_functions, norm, normalization, numeric, pooling,
-               pooling_functions, reduction, rnn, sampling, scans, scatter, sorting, special, special_more,
-               stacking, statistics, triangular, trigonometric, unary, view, view_copy)
+from .. import _factories
+from .._core import registry as _registry
+from .._core.out import with_out
+from .._core.tensor import Tensor
+from . import dropout, fft, normalization  # noqa: F401  (importing an op module registers its ops)
+from .conv import (convolution, fold, geometry, padding, pixel_shuffle, pooling, pooling_functions,  # noqa: F401
+                   sampling, winograd)
+from .elementwise import (activation, arithmetic, bessel, broadcast, clamp, comparison, complex, numeric,  # noqa: F401
+                          special, trigonometric, unary)
+from .linalg import decompositions, distance, factorizations, householder, ldl, lowrank, lu, products  # noqa: F401
+from .loss import classification, ctc, ranking, reduction, regression  # noqa: F401
+from .reduction import counting, extrema, norm, scans, softmax, sorting, statistics, sums  # noqa: F401
+from .sequence import attention, embedding, rnn  # noqa: F401
+from .shape import copying, diagonal, indexing, joins, scatter, triangular, view, view_copy  # noqa: F401
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)
@@ -35,11 +42,11 @@ _OUT_ARGUMENT = (
     "select_copy slice_copy split_copy split_with_sizes_copy squeeze_copy t_copy transpose_copy unbind_copy "
     "unfold_copy unsqueeze_copy view_copy").split()
 for _name in _OUT_ARGUMENT:
-    _registry.TOP_LEVEL_FORMS[_name] = broadcast.with_out(_registry.ENTRIES[_name].function)
+    _registry.TOP_LEVEL_FORMS[_name] = with_out(_registry.ENTRIES[_name].function)
 
 
 def _where(self, condition, other):
-    return arithmetic.where(condition, self, other)
+    return clamp.where(condition, self, other)
 
 
 def _eq(self, other):
@@ -88,8 +95,8 @@ _OPERATORS = {
     "__pow__": arithmetic.pow,
     "__rpow__": lambda self, other: arithmetic.pow(other, self),
     "__ipow__": arithmetic.pow_,
-    "__matmul__": linalg._product,
-    "__rmatmul__": lambda self, other: linalg._product(other, self),
+    "__matmul__": products._product,
+    "__rmatmul__": lambda self, other: products._product(other, self),
     "__neg__": unary.neg,
     "__pos__": unary.positive,
     "__abs__": unary.abs,
@@ -138,7 +145,9 @@ def _binary(name, fn):
 _NOT_BINARY = ("__neg__", "__pos__", "__abs__", "__invert__", "__getitem__", "__setitem__", "where")
 for _name, _fn in _OPERATORS.items():
     setattr(Tensor, _name, _fn if _name in _NOT_BINARY else _binary(_name, _fn))
+Tensor.real = property(complex.real_property, complex.set_real)
+Tensor.imag = property(complex.imag_property, complex.set_imag)
 Tensor.T = property(view.T_property)
 Tensor.mT = property(view.mT_property)
-Tensor.mH = property(linalg.mH_property)
-Tensor.H = property(linalg.H_property)
+Tensor.mH = property(products.mH_property)
+Tensor.H = property(products.H_property)

@@ -1,18 +1,20 @@
-"""Dropout kernels (torch's ``_dropout_impl``) and their ``minitorch.*`` forms with ATen's signatures
-(``dropout(input, p, train)``); ``nn.functional`` adds the keyword forms on top. The noise is torch's:
+"""Dropout kernels (torch's ``_dropout_impl``), their ``minitorch.*`` forms with ATen's signatures
+(``dropout(input, p, train)``; where nn.functional has the same name, the ATen form's carries ``_aten``) and the
+``nn.functional`` forms with keywords. The noise is torch's:
 ``bernoulli_(1 - p)`` from the default generator (53-bit uniforms), divided by ``1 - p`` in the input's dtype."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
-from .._registry import register
-from .._tensor import Tensor
+from .._core.registry import functional_op, register
+from .._core.tensor import Tensor
 from .._rng import empty_like_axes, in_memory_order
 from .._rng.distributions import bernoulli_scalar
 from ..random import default_generator
-from .arithmetic import add_, mul_
+from .elementwise.arithmetic import add_, mul_
 
 _ALPHA = 1.7580993408473766  # SELU's negative saturation, scale * alpha: where alpha dropout sends a dropped unit
 
@@ -55,8 +57,8 @@ def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: b
     return add_(mul_(input, scale), shift) if inplace else input * scale + shift
 
 
-@register(method=False)
-def dropout(input: Tensor, p: float, train: bool) -> Tensor:
+@register(name="dropout", method=False)
+def dropout_aten(input: Tensor, p: float, train: bool) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p), when ``train``."""
     return dropout_impl(input, p, train)
 
@@ -79,8 +81,8 @@ def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     return dropout_impl(input, p, train, inplace=True, feature=True)
 
 
-@register(method=False)
-def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+@register(name="alpha_dropout", method=False)
+def alpha_dropout_aten(input: Tensor, p: float, train: bool) -> Tensor:
     """Dropout that keeps SELU activations' zero mean and unit variance, when ``train``."""
     return dropout_impl(input, p, train, alpha=True)
 
@@ -91,8 +93,8 @@ def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     return dropout_impl(input, p, train, inplace=True, alpha=True)
 
 
-@register(method=False)
-def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+@register(name="feature_alpha_dropout", method=False)
+def feature_alpha_dropout_aten(input: Tensor, p: float, train: bool) -> Tensor:
     """Alpha dropout of whole (N, C) feature maps, when ``train``."""
     return dropout_impl(input, p, train, feature=True, alpha=True)
 
@@ -111,3 +113,82 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
     keep = keep_mask(tuple(input.shape), p)
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
     return input * keep.astype(input._data.dtype) * scale, Tensor._wrap(keep)
+
+
+# ---- the nn.functional forms ---------------------------------------------------------------------------------------
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+@functional_op
+def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
+    _check_p(p)
+    return dropout_impl(input, p, training, inplace)
+
+
+def _channel_dropout(input, p, training, inplace, spatial):
+    """dropout1d / dropout3d: feature dropout of (N, C, *spatial) or unbatched (C, *spatial) input."""
+    _check_p(p)
+    dims = input.dim()
+    if dims not in (spatial + 1, spatial + 2):
+        if spatial == 1:
+            raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {dims}D input. Note that "
+                               "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, "
+                               "a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+        warnings.warn(f"dropout3d: Received a {dims}-D input to dropout3d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                      "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+                      stacklevel=3)
+    if dims == spatial + 2:
+        return dropout_impl(input, p, training, inplace, feature=True)
+    out = dropout_impl(input.unsqueeze(0), p, training, False, feature=True).squeeze(0)
+    return input.copy_(out) if inplace and training and p > 0 else out
+
+
+@functional_op
+def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 1)
+
+
+@functional_op
+def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input with probability ``p``."""
+    return _channel_dropout(input, p, training, inplace, 3)
+
+
+@functional_op
+def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: keeps zero mean and unit variance (dropped units go to SELU's saturation)."""
+    _check_p(p)
+    return dropout_impl(input, p, training, inplace, alpha=True)
+
+
+@functional_op
+def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels (dim 1)."""
+    _check_p(p)
+    return dropout_impl(input, p, training, inplace, feature=True, alpha=True)
+
+
+@functional_op
+def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels (dim 1) with probability ``p``; like torch, 3-D input is taken as (N, C, L)."""
+    _check_p(p)
+    dims = input.dim()
+    if dims not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {dims}-D input to dropout2d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                      "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+                      stacklevel=2)
+    if dims == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", stacklevel=2)
+    return dropout_impl(input, p, training, inplace, feature=True)

@@ -13,9 +13,11 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._registry import register
-from .._tensor import Tensor, _wrap_dim
-from ..autograd.function import Op
+from .._core.registry import register
+from .._core.tensor import Tensor, _wrap_dim
+from .._core.function import Op
+from .conv.padding import pad
+from .elementwise.complex import view_as_real
 
 DUAL = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 
@@ -240,7 +242,6 @@ _NO_WINDOW = {  # torch's warnings
 
 def _full_window(name: str, window: Tensor | None, win_length: int, n_fft: int, dtype: np.dtype):
     """The window (ones when none) centred in ``n_fft`` samples, as a column (n_fft, 1)."""
-    from ..nn.functional import pad
     if window is None:
         window = Tensor._wrap(np.ones(win_length, dtype))
         warnings.warn(_NO_WINDOW[name], UserWarning, stacklevel=3)
@@ -257,7 +258,6 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
          ) -> Tensor:
     """Short-time Fourier transform: the spectra of windowed frames of a signal (or a batch of them), of shape
     ([batch,] frequencies, frames). Differentiable w.r.t. the input and the window."""
-    from ..nn.functional import pad
     complex_input = input._data.dtype.kind == "c" or (window is not None and window._data.dtype.kind == "c")
     if return_complex is None:
         if not complex_input:
@@ -284,7 +284,6 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
     if input._data.ndim == 1:
         r = r.reshape(tuple(r.shape[1:]))
     if not return_complex:
-        from .complex import view_as_real
         warnings.warn("stft with return_complex=False is deprecated. In a future pytorch release, stft will return "
                       "complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can "
                       "still call torch.view_as_real on the complex output to recover the old return format.",
@@ -334,6 +333,5 @@ def istft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: 
         raise RuntimeError(f"{where[:-3]} window overlap add min: {np.abs(envelope._data).min():g}")
     signal = signal[:, start:end] / envelope
     if length is not None and signal._data.shape[-1] < length:
-        from ..nn.functional import pad
         signal = pad(signal, (0, length - signal._data.shape[-1]))
     return signal.reshape(-1) if input._data.ndim == 2 else signal

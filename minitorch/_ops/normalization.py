@@ -5,13 +5,20 @@ batch; BatchNorm's running statistics (in eval mode) are constants.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ..autograd.function import Op
-from .linalg import einsum
-from .reduction import mean
-from .reduction import sum as sum_
-from .unary import rsqrt
+from .._core.function import Op
+from .._core.registry import functional_op, register
+from .._core.tensor import Tensor
+from .conv.padding import pad
+from .conv.pooling_functions import avg_pool2d
+from .elementwise.clamp import clamp
+from .elementwise.unary import rsqrt
+from .linalg.products import einsum
+from .reduction.sums import mean
+from .reduction.sums import sum as sum_
 
 
 def batch_stats(view: np.ndarray, axes: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -265,3 +272,185 @@ class CrossMapLrn2d(Op, name="CrossMapLRN2dBackward"):
         x, out, scale, band = ctx.saved_tensors
         accum = einsum("cj,njhw->nchw", band, g * (out / scale))
         return g * scale ** -ctx.beta - accum * (x * ctx.factor)
+
+
+# ---- the nn.functional forms ---------------------------------------------------------------------------------------
+@functional_op
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+               eps=1e-5) -> Tensor:
+    """Normalise each channel (dim 1) by batch statistics (training, updating the running ones) or
+    by the running statistics (eval)."""
+    channels = input.shape[1]
+    if training and input.numel() // channels <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+        if t is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    running = None if running_mean is None else (running_mean._data, running_var._data)
+    return NativeBatchNorm.apply(input, weight, bias, running=running, training=training, momentum=momentum,
+                                 eps=eps)
+
+
+@functional_op
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dims of each sample."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+                           f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    axes = tuple(range(input.dim() - len(shape), input.dim()))
+    return NativeLayerNorm.apply(input, weight, bias, eps=eps, axes=axes, param_shape=shape)
+
+
+@functional_op
+def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tensor:
+    """Normalise each group of channels of each sample."""
+    n, c = input.shape[:2]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    return NativeGroupNorm.apply(input, weight, bias, eps=eps, axes=(2,), view_shape=(n, num_groups, -1),
+                                 param_shape=(1, c) + (1,) * (input.dim() - 2))
+
+
+@functional_op
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel of each sample over its spatial dims: batch_norm of the (1, N * C, ...) view."""
+    if use_input_stats:
+        size = tuple(input.shape)
+        if math.prod(size[2:]) == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.shape}")
+    n, c = input.shape[:2]
+    x = input.reshape(1, n * c, *input.shape[2:])
+    w = None if weight is None else weight.repeat(n)
+    b = None if bias is None else bias.repeat(n)
+    rm = None if running_mean is None else Tensor._wrap(np.tile(running_mean._data, n))
+    rv = None if running_var is None else Tensor._wrap(np.tile(running_var._data, n))
+    out = batch_norm(x, rm, rv, w, b, use_input_stats, momentum, eps)
+    if use_input_stats:
+        for running, tiled in ((running_mean, rm), (running_var, rv)):
+            if running is not None:
+                running._data[...] = tiled._data.reshape(n, c).mean(0)
+    return out.reshape(input.shape)
+
+
+@register(method=False, functional=True)
+def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> Tensor:
+    """``input / sqrt(mean(input^2) + eps) * weight`` over the trailing ``normalized_shape`` dims."""
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                        f"{type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*"
+                           f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    if eps is None:
+        eps = float(np.finfo(input._data.dtype).eps)
+    dims = tuple(range(input.dim() - len(shape), input.dim()))
+    out = input * (mean(input * input, dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+@functional_op
+def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """``input / (k + alpha * mean of squares over ``size`` neighbouring channels) ** beta``."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    n, c = input.shape[:2]
+    sq = (input * input).reshape(n, 1, c, -1)
+    sq = pad(sq, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(sq, (size, 1), stride=1).squeeze(1).reshape(input.shape)
+    return input / (div * alpha + k) ** beta
+
+
+@functional_op
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
+    """``input / max(||input||_p, eps)`` along ``dim`` (the norm's gradient is 0 where it is 0, as torch's)."""
+    return input / clamp(input.norm(p, dim, keepdim=True), min=eps).expand_as(input)
+
+
+def _stats(x: np.ndarray, axes: tuple, eps: float, dtype) -> tuple[Tensor, Tensor]:
+    """(mean, 1 / sqrt(biased variance + eps)) over ``axes``, kept as size-1 dims: saved statistics, outside
+    autograd as in torch."""
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axis=axes, keepdims=True)
+    rstd = 1.0 / np.sqrt(x64.var(axis=axes, keepdims=True) + eps)
+    return Tensor._wrap(mean.astype(dtype)), Tensor._wrap(rstd.astype(dtype))
+
+
+@register(name="batch_norm", method=False)
+def batch_norm_aten(input: Tensor, weight, bias, running_mean, running_var, training: bool, momentum: float, eps: float,
+               cudnn_enabled: bool) -> Tensor:
+    """Batch normalisation over dim 1 (see ``nn.functional.batch_norm``)."""
+    return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+@register(method=False)
+def native_batch_norm(input: Tensor, weight, bias, running_mean, running_var, training: bool, momentum: float,
+                      eps: float) -> tuple[Tensor, Tensor, Tensor]:
+    """(output, batch mean, batch 1/std) in training; (output, empty, empty) in eval."""
+    out = batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    if not training:
+        empty = Tensor._wrap(np.empty((0,), input._data.dtype))
+        return out, empty, empty.clone()
+    axes = (0,) + tuple(range(2, input.dim()))
+    mean, rstd = _stats(input._data, axes, eps, input._data.dtype)
+    return out, mean.reshape(-1), rstd.reshape(-1)
+
+
+@register(name="layer_norm", method=False)
+def layer_norm_aten(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5,
+               cudnn_enable: bool = True) -> Tensor:
+    """Normalise over the trailing ``normalized_shape`` dims (see ``nn.functional.layer_norm``)."""
+    return layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+@register(method=False)
+def native_layer_norm(input: Tensor, normalized_shape, weight, bias, eps: float) -> tuple[Tensor, Tensor, Tensor]:
+    """(output, mean, 1/std), the statistics of shape ``input.shape[:axis] + (1,) * len(normalized_shape)``."""
+    out = layer_norm(input, normalized_shape, weight, bias, eps)
+    axes = tuple(range(input.dim() - len(tuple(normalized_shape)), input.dim()))
+    return (out, *_stats(input._data, axes, eps, input._data.dtype))
+
+
+@register(name="group_norm", method=False)
+def group_norm_aten(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5,
+               cudnn_enabled: bool = True) -> Tensor:
+    """Normalise each group of channels of each sample (see ``nn.functional.group_norm``)."""
+    return group_norm(input, num_groups, weight, bias, eps)
+
+
+@register(method=False)
+def native_group_norm(input: Tensor, weight, bias, N: int, C: int, HxW: int, group: int,  # noqa: N803
+                      eps: float) -> tuple[Tensor, Tensor, Tensor]:
+    """(output, mean, 1/std), the statistics (N, group), differentiable as in torch."""
+    out = group_norm(input, group, weight, bias, eps)
+    grouped = input.reshape(N, group, -1)
+    mean = grouped.mean(2)
+    rstd = ((grouped - mean.unsqueeze(2)) ** 2).mean(2).add(eps).rsqrt()
+    return out, mean, rstd
+
+
+@register(name="instance_norm", method=False)
+def instance_norm_aten(input: Tensor, weight, bias, running_mean, running_var, use_input_stats: bool, momentum: float,
+                  eps: float, cudnn_enabled: bool) -> Tensor:
+    """Normalise each channel of each sample (see ``nn.functional.instance_norm``)."""
+    return instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+
+
+@register(method=False)
+def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
+    """The ``pow``-norm over every dim but ``dim`` (kept, the others size 1); over everything for dim -1."""
+    if dim == -1:
+        return v.norm(pow)
+    dims = tuple(d for d in range(v.dim()) if d != dim)
+    return v.norm(pow, dims, keepdim=True)

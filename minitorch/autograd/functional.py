@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import grad  # (this module loads after autograd.grad is defined)
-from .grad_mode import enable_grad
-
-Tensor = None  # minitorch.Tensor, handed over by autograd._bind_tensor (the class is defined after this module)
+from .._core.engine import grad
+from .._core.grad_mode import enable_grad
+from .._core.tensor import Tensor
+from .._ops.shape.joins import stack
 
 
 def _zeros_like(x):
@@ -100,7 +100,6 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False, vec
              strategy: str = "reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape`` per pair."""
     _check("jacobian", inputs=inputs)
-    from .._ops.view import stack  # the ops load after autograd
     single_input = _is_tensor(inputs)
     with enable_grad():
         inputs = _prepare(inputs, create_graph)

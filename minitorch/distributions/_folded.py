@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from .. import _factories
-from .._ops.arithmetic import where
+from .._ops.elementwise.clamp import where
 from . import constraints
 from .transformed_distribution import TransformedDistribution
 from .transforms import AbsTransform

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..autograd.function import Op
 from ..random import numpy_generator
-from .._ops.special import _digamma, _lgamma
+from .._ops.elementwise.special import _digamma, _lgamma
 
 
 def standard_gamma_grad(alpha: np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ from functools import reduce
 
 import numpy as np
 
-from .._ops.view import cat, stack
+from .._ops.shape.joins import cat, stack
 from . import constraints
 from .transforms import Transform
 from .utils import _sum_rightmost

@@ -4,7 +4,7 @@ from __future__ import annotations
 from numbers import Number
 
 from .. import _factories
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints

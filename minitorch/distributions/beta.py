@@ -4,9 +4,9 @@ from __future__ import annotations
 from numbers import Number, Real
 
 from .. import _factories
-from .._tensor import Size
-from .._ops.special import lgamma
-from .._ops.view import stack
+from .._core.shape import Size
+from .._ops.elementwise.special import lgamma
+from .._ops.shape.joins import stack
 from . import constraints
 from .dirichlet import Dirichlet
 from .distribution import Distribution

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from .. import _factories
 from .._factories import binomial
-from .._ops.special import lgamma
-from .._tensor import Size
+from .._ops.elementwise.special import lgamma
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .distribution import Distribution

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _factories
-from .._tensor import Size
-from .._ops.arithmetic import clamp
-from .._ops.view import broadcast_to
+from .._core.shape import Size
+from .._ops.elementwise.clamp import clamp
+from .._ops.shape.view import broadcast_to
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .distribution import Distribution

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from .._tensor import Size
+from .._core.shape import Size
 from . import constraints
 from .distribution import Distribution
 

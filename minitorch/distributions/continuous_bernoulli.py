@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 
 from .. import _factories
-from .._ops.arithmetic import where
-from .._tensor import Size
+from .._ops.elementwise.clamp import where
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints

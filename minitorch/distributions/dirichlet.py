@@ -1,10 +1,11 @@
 """The Dirichlet distribution over the probability simplex."""
 from __future__ import annotations
 
-from .._tensor import Size
+from .._core.shape import Size
 from . import constraints
 from ._gamma_sampler import standard_gamma
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.special import digamma, lgamma
+from ..nn.functional import one_hot
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 
@@ -54,7 +55,6 @@ class Dirichlet(ExponentialFamily):
         mode = concentrationm1 / concentrationm1.sum(-1, keepdim=True)
         mask = (self.concentration < 1).all(dim=-1)
         if bool(mask.any()):
-            from ..nn.functional import one_hot
             hot = one_hot(concentrationm1.argmax(dim=-1), concentrationm1.shape[-1]).to(mode.dtype)
             mode = mode.masked_fill(mask.unsqueeze(-1), 0.0) + hot * mask.unsqueeze(-1).to(mode.dtype)
         return mode

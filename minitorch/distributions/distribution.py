@@ -4,7 +4,8 @@ from __future__ import annotations
 import warnings
 from numbers import Number
 
-from .._tensor import Size, Tensor
+from .._core.shape import Size
+from .._core.tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .utils import broadcast_all, lazy_property

@@ -1,7 +1,7 @@
 """The exponential distribution with rate ``rate``."""
 from __future__ import annotations
 
-from .._tensor import Size
+from .._core.shape import Size
 from . import constraints
 from .exp_family import ExponentialFamily
 

@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 
-from .._ops.arithmetic import where
-from .._ops.special import lgamma
-from .._tensor import Size
+from .._ops.elementwise.clamp import where
+from .._ops.elementwise.special import lgamma
+from .._core.shape import Size
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma

@@ -5,11 +5,11 @@ from numbers import Number
 
 import numpy as np
 
-from .._tensor import Size
-from .._ops.arithmetic import clamp
+from .._core.shape import Size
+from .._ops.elementwise.clamp import clamp
 from . import constraints
 from ._gamma_sampler import standard_gamma
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.special import digamma, lgamma
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all

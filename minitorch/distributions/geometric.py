@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ops.arithmetic import where
-from .._tensor import Size
+from .._ops.elementwise.clamp import where
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints

@@ -1,7 +1,7 @@
 """Reinterpret batch dimensions of a distribution as event dimensions."""
 from __future__ import annotations
 
-from .._tensor import Size
+from .._core.shape import Size
 from . import constraints
 from .distribution import Distribution
 from .utils import _sum_rightmost

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import math
 
-from .._ops.arithmetic import where
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.clamp import where
+from .._ops.elementwise.special import digamma, lgamma
 from . import constraints
 from .gamma import Gamma
 from .transformed_distribution import TransformedDistribution

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import math
+import warnings
 from functools import total_ordering
 
 import numpy as np
 
-from .._ops.arithmetic import where
+from .._ops.elementwise.clamp import where
 from ..nn.functional import softplus
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.special import digamma, lgamma
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .categorical import Categorical
@@ -31,7 +32,7 @@ from .one_hot_categorical import OneHotCategorical
 from .uniform import Uniform
 from ..autograd import grad
 from .utils import _sum_rightmost
-from .._ops.decompositions import solve_triangular
+from .._ops.linalg.decompositions import solve_triangular
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -84,7 +85,6 @@ def _dispatch_kl(type_p, type_q):
     left_fun = _KL_REGISTRY[left_p, left_q]
     right_fun = _KL_REGISTRY[right_p, right_q]
     if left_fun is not right_fun:
-        import warnings
         warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). Please register_kl"
                       f"({left_p.__name__}, {right_q.__name__})", RuntimeWarning, stacklevel=2)
     return left_fun

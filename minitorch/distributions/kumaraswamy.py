@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 
 from .. import _factories
-from .._ops.arithmetic import where
-from .._ops.special import digamma, lgamma
+from .._ops.elementwise.clamp import where
+from .._ops.elementwise.special import digamma, lgamma
 from . import constraints
 from .gumbel import _EULER_GAMMA
 from .transformed_distribution import TransformedDistribution

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .distribution import Distribution

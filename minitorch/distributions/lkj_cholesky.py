@@ -6,9 +6,9 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._ops.special import lgamma, mvlgamma
-from .._ops.view import cat
-from .._tensor import Size
+from .._ops.elementwise.special import lgamma, mvlgamma
+from .._ops.shape.joins import cat
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .beta import Beta

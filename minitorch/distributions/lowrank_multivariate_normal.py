@@ -6,8 +6,8 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._ops.decompositions import cholesky, solve_triangular
-from .._tensor import Size
+from .._ops.linalg.decompositions import cholesky, solve_triangular
+from .._core.shape import Size
 from . import constraints
 from .distribution import Distribution
 from .multivariate_normal import _batch_mahalanobis, _batch_mv

@@ -1,7 +1,7 @@
 """A mixture of components from one family, with Categorical mixing weights."""
 from __future__ import annotations
 
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import log_softmax
 from . import constraints

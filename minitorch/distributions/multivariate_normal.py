@@ -6,10 +6,10 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._tensor import Size
-from .._ops.linalg import matmul
+from .._core.shape import Size
+from .._ops.linalg.products import matmul
 from . import constraints
-from .._ops.decompositions import cholesky, solve_triangular
+from .._ops.linalg.decompositions import cholesky, solve_triangular
 from .distribution import Distribution
 from .utils import _standard_normal, lazy_property
 

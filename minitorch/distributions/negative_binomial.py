@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from .._factories import poisson
-from .._ops.arithmetic import where
-from .._ops.special import lgamma
-from .._tensor import Size
+from .._ops.elementwise.clamp import where
+from .._ops.elementwise.special import lgamma
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import logsigmoid
 from . import constraints

@@ -5,8 +5,8 @@ import math
 from numbers import Number, Real
 
 from .. import _factories
-from .._tensor import Size
-from .._ops.activation import erf
+from .._core.shape import Size
+from .._ops.elementwise.activation import erf
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .distribution import Distribution

@@ -1,7 +1,8 @@
 """The one-hot categorical distribution: categorical samples as one-hot vectors."""
 from __future__ import annotations
 
-from .._tensor import Size
+from .._core.shape import Size
+from .._factories import eye
 from ..nn.functional import one_hot
 from . import constraints
 from .categorical import Categorical
@@ -81,7 +82,6 @@ class OneHotCategorical(Distribution):
         return self._categorical.entropy()
 
     def enumerate_support(self, expand: bool = True):
-        from .._factories import eye
         n = self.event_shape[0]
         values = eye(n, dtype=self._param.dtype)
         values = values.view((n,) + (1,) * len(self.batch_shape) + (n,))

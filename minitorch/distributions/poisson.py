@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .._factories import poisson
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .exp_family import ExponentialFamily

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from .. import _factories
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .categorical import Categorical

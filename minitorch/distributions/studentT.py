@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 
 
-from .._ops.arithmetic import where
-from .._ops.special import digamma, lgamma
-from .._tensor import Size
+from .._ops.elementwise.clamp import where
+from .._ops.elementwise.special import digamma, lgamma
+from .._core.shape import Size
 from . import constraints
 from .chi2 import Chi2
 from .distribution import Distribution

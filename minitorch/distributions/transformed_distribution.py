@@ -1,7 +1,7 @@
 """A base distribution pushed through a sequence of transforms (as ``torch.distributions``)."""
 from __future__ import annotations
 
-from .._tensor import Size
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .distribution import Distribution

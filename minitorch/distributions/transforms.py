@@ -13,11 +13,12 @@ from functools import reduce
 import numpy as np
 
 from .. import _factories
-from .._ops.decompositions import cholesky
-from .._ops.reduction import logsumexp
-from .._ops.unary import sigmoid
-from .._ops.view import cat
-from .._tensor import Size, Tensor
+from .._ops.linalg.decompositions import cholesky
+from .._ops.reduction.sums import logsumexp
+from .._ops.elementwise.unary import sigmoid
+from .._ops.shape.joins import cat
+from .._core.shape import Size
+from .._core.tensor import Tensor
 from ..nn.functional import logsigmoid, pad, softplus
 from . import constraints
 from .utils import _sum_rightmost, tril_matrix_to_vec, vec_to_tril_matrix

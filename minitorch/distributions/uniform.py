@@ -4,8 +4,8 @@ from __future__ import annotations
 from numbers import Number
 
 from .. import _factories
-from .._tensor import Size
-from .._ops.unary import log
+from .._core.shape import Size
+from .._ops.elementwise.unary import log
 from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_all

@@ -7,12 +7,12 @@ from numbers import Number
 import numpy as np
 
 from .. import _factories
-from .._tensor import Tensor
-from .._ops.unary import sigmoid
-from .._ops.arithmetic import clamp
-from .._ops.reduction import softmax
-from .._ops.unary import log, log1p
-from .._ops.view import broadcast_to
+from .._core.tensor import Tensor
+from .._ops.elementwise.unary import sigmoid
+from .._ops.elementwise.clamp import clamp
+from .._ops.reduction.softmax import softmax
+from .._ops.elementwise.unary import log, log1p
+from .._ops.shape.view import broadcast_to
 
 
 def _np_dtype(t: Tensor):

@@ -6,8 +6,9 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._ops.arithmetic import where
-from .._tensor import Size, Tensor
+from .._ops.elementwise.clamp import where
+from .._core.shape import Size
+from .._core.tensor import Tensor
 from ..random import numpy_generator
 from . import constraints
 from .distribution import Distribution

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import _factories
-from .._ops.special import lgamma
+from .._ops.elementwise.special import lgamma
 from . import constraints
 from .exponential import Exponential
 from .gumbel import _EULER_GAMMA

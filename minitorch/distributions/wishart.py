@@ -7,10 +7,10 @@ from numbers import Number
 import numpy as np
 
 from .. import _factories
-from .._ops.arithmetic import where
-from .._ops.decompositions import cholesky, slogdet, solve_triangular
-from .._ops.special import digamma, mvlgamma
-from .._tensor import Size
+from .._ops.elementwise.clamp import where
+from .._ops.linalg.decompositions import cholesky, slogdet, solve_triangular
+from .._ops.elementwise.special import digamma, mvlgamma
+from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .chi2 import Chi2

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from .._factories import randperm
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, _rebuild
+from .._core.tensor import Tensor, _rebuild
 
 
 class Parameter(Tensor):

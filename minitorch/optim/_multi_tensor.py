@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _parallel
+from .._core import parallel as _parallel
 
 # One parameter's arrays (of one shape, the parameter first; None for a state the rule does not keep), and the
 # kernel's scalars for that parameter.

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .optimizer import Optimizer
 
 _NAME = "swap_in_optimizer_params_and_state"

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .optimizer import (Optimizer, ParamsT, _check_adam_args, _effective_grad, _increment, _lerp_,
                         _params_with_grad, _step_counter, _update_each, _zeros_like)
 

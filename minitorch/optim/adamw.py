@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .adam import Adam, BetasT
 from .optimizer import ParamsT
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..autograd import enable_grad, no_grad
 from .optimizer import Optimizer, ParamsT, _check_lr
 

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, SupportsFloat
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR",

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .optimizer import Optimizer, ParamsT, _lerp_, _params_with_grad, _zeros_like
 
 _EPS = 1e-7

@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import get_default_dtype
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .optimizer import (AdamHyper, Optimizer, ParamsT, _adam_moments, _check_adam_args, _check_non_negative,
                         _increment, _params_with_grad, _step_counter, _update_each, _zeros_like)
 

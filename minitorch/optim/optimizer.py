@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._dtype import get_default_dtype
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..autograd import enable_grad, no_grad
 from ._multi_tensor import foreach_update
 

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from .optimizer import (Optimizer, ParamsT, _check_lr, _check_non_negative, _effective_grad, _params_with_grad,
                         _update_each)
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from .. import _factories
 from .._dtype import int64
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..autograd import no_grad
 from ..nn.modules.batchnorm import _BatchNorm
 from ..nn.modules.module import Module

@@ -7,9 +7,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..._ops.indexing import ARRAY, IndexScatter
-from ..._ops.view import cat
-from ..._tensor import Tensor
+from ..._ops.shape.indexing import ARRAY, IndexScatter
+from ..._ops.shape.joins import cat
+from ..._core.tensor import Tensor
 from .. import functional as F
 from .container import ModuleList, Sequential
 from .linear import Linear

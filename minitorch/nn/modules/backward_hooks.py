@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import warnings
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...autograd.function import Function
-from ...autograd.grad_mode import state
+from ..._core.grad_mode import state
 
 
 class BackwardHookFunction(Function):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from ..._ops.loss.reduction import legacy_reduction
 from .. import functional as F
 from .distance import PairwiseDistance
 from .linear import Linear
@@ -14,7 +15,7 @@ from .module import Module
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean"):
         super().__init__()
-        self.reduction = F._reduction(size_average, reduce, reduction)
+        self.reduction = legacy_reduction(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):

@@ -10,10 +10,14 @@ import itertools
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator
 
+from ..._core.tensor import Tensor
 from ..._device import _check_device
-from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle, add_hook
 from ..parameter import Buffer, Parameter
+from ...autograd.grad_mode import no_grad
+from .backward_hooks import BackwardHook
+from ... import _dtype
+from ..._dtype import dtype
 
 
 class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -284,7 +288,6 @@ class Module:
         """Replace every parameter's and buffer's data by ``fn(data)``, keeping the Parameter objects."""
         for module in self.children():
             module._apply(fn)
-        from ...autograd.grad_mode import no_grad
         with no_grad():
             for name, param in self._parameters.items():
                 if param is None:
@@ -299,7 +302,6 @@ class Module:
 
     def to(self, *args, **kwargs) -> Module:
         """Convert floating-point parameters and buffers (``to(minitorch.float64)``); device must be cpu."""
-        from ..._dtype import dtype
         dt = kwargs.get("dtype")
         for a in args:
             if isinstance(a, dtype):
@@ -314,15 +316,12 @@ class Module:
         return self._apply(lambda t: t.to(dt) if t.is_floating_point() else t)
 
     def float(self) -> Module:
-        from ... import _dtype
         return self.to(_dtype.float32)
 
     def double(self) -> Module:
-        from ... import _dtype
         return self.to(_dtype.float64)
 
     def half(self) -> Module:
-        from ... import _dtype
         return self.to(_dtype.float16)
 
     def cpu(self) -> Module:
@@ -338,7 +337,6 @@ class Module:
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         if self._backward_hooks or self._backward_pre_hooks:
-            from .backward_hooks import BackwardHook
             hook = BackwardHook(self)
             args = hook.setup_inputs(args)
             out = self.forward(*args, **kwargs)
@@ -428,7 +426,6 @@ class Module:
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                               error_msgs) -> None:
         """Copy this module's own parameters and persistent buffers out of ``state_dict``."""
-        from ...autograd.grad_mode import no_grad
         local = itertools.chain(self._parameters.items(),
                                 ((k, v) for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set))
         for name, param in local:

@@ -1,6 +1,6 @@
 """Recurrent layers: RNN, LSTM, GRU (multi-layer, bidirectional, packed sequences) and their one-step cells,
 with PyTorch's parameter names, shapes, gate order and initialisation. The computation is minitorch.lstm,
-minitorch.gru, ... (minitorch/_ops/rnn.py)."""
+minitorch.gru, ... (minitorch/_ops/sequence/rnn.py)."""
 from __future__ import annotations
 
 import math
@@ -8,8 +8,8 @@ import numbers
 import warnings
 
 from ... import _factories
-from ..._ops import rnn as _rnn
-from ..._tensor import Tensor
+from ..._ops.sequence import rnn as _rnn
+from ..._core.tensor import Tensor
 from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence

@@ -9,10 +9,10 @@ from typing import Any, Callable
 import numpy as np
 
 from ... import _factories
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
-from ..._ops.attention import canonical_mask
+from ..._ops.sequence.attention import canonical_mask
 from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
 from .dropout import Dropout

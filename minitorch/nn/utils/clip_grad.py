@@ -5,7 +5,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 
 
 def _grads(parameters) -> list:

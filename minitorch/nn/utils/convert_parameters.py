@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..._ops.view import cat
-from ..._tensor import Tensor
+from ..._ops.shape.joins import cat
+from ..._core.tensor import Tensor
 from ...autograd.grad_mode import no_grad
 
 

@@ -11,8 +11,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import _dtype as _dtypes, _factories
-from ..._ops.view import cat
-from ..._tensor import Tensor
+from ..._ops.shape.joins import cat
+from ..._core.tensor import Tensor
 
 
 def _index_tensor(values) -> Tensor:

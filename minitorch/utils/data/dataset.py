@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Generic, TypeVar
 
 from ..._factories import randperm
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...random import Generator, default_generator
 
 __all__ = ["ChainDataset", "ConcatDataset", "Dataset", "IterableDataset", "Subset", "TensorDataset",

@@ -16,8 +16,8 @@ import numpy as np
 
 from .... import _dtype
 from ...._factories import as_tensor, tensor
-from ...._ops.view import stack
-from ...._tensor import Tensor
+from ...._ops.shape.joins import stack
+from ...._core.tensor import Tensor
 
 _STRING_OR_OBJECT = re.compile(r"[SaUO]")  # numpy dtype codes that cannot become tensors
 _ERROR = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"

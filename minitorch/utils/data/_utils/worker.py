@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...._parallel import set_num_threads
+from ...._core.parallel import set_num_threads
 from ....random import manual_seed
 from ..dataset import Dataset
 from .fetch import IterableDatasetFetcher, create_fetcher

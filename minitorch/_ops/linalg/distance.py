@@ -1,0 +1,41 @@
+"""Distances and similarities, composed of tensor ops: cdist, pdist, pairwise_distance, cosine_similarity."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..._core.registry import register
+from ..._core.tensor import Tensor
+from ..elementwise.clamp import clamp
+from ..reduction.norm import vector_norm
+from ..reduction.sums import sum as _sum
+
+@register(method=False)
+def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
+    """The ``p``-norm distance between each row of ``x1`` and each row of ``x2`` (batched)."""
+    return vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, -1)
+
+
+@register(method=False, functional=True)
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    dot = _sum(x1 * x2, dim)
+    n1 = _sum(x1 * x1, dim).sqrt()
+    n2 = _sum(x2 * x2, dim).sqrt()
+    return dot / clamp(n1 * n2, min=eps)
+
+
+@register(method=False, functional=True)
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """The p-norm of ``x1 - x2 + eps`` over the last dim."""
+    dim = max(x1.dim(), x2.dim()) - 1
+    return (x1 - x2 + eps).norm(p, dim, keepdim)
+
+
+@register(method=False, functional=True)
+def pdist(input, p: float = 2) -> Tensor:
+    """The p-norm distances between all pairs of rows ``i < j`` of an (N, M) input, in row-major pair order."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    i, j = np.triu_indices(input.shape[0], 1)
+    return (input[Tensor._wrap(i)] - input[Tensor._wrap(j)]).norm(p, 1)

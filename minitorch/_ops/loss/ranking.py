@@ -1,0 +1,116 @@
+"""Margin and embedding losses, composed of tensor ops: margin_ranking, hinge_embedding, cosine_embedding and the
+triplet losses."""
+from __future__ import annotations
+
+from ..._core.registry import functional_op, register
+from ..._core.tensor import Tensor
+from ..elementwise.clamp import where
+from ..linalg.distance import pairwise_distance
+from ..reduction.sums import sum as _sum
+from .reduction import REDUCTIONS, legacy_reduction, reduce_loss
+
+@functional_op
+def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
+                        reduction: str = "mean") -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+    return reduce_loss((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+@functional_op
+def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
+                         reduction: str = "mean") -> Tensor:
+    """``input`` where target is 1, ``max(0, margin - input)`` where it is -1."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    margin_part = where(target != 1, (margin - input).clamp_min(0), 0.0)
+    self_part = where(target != -1, input, 0.0)
+    return reduce_loss(margin_part + self_part, reduction)
+
+
+@functional_op
+def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
+                          reduction: str = "mean") -> Tensor:
+    """``1 - cos(input1, input2)`` where target is 1, ``max(0, cos - margin)`` where it is -1."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    targ_dim = target.dim()
+    if targ_dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if targ_dim == 1 and (input1.dim() != 2 or input2.dim() != 2):
+        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    if targ_dim == 0 and (input1.dim() != 1 or input2.dim() != 1):
+        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    prod = _sum(input1 * input2, targ_dim)
+    mag1 = _sum(input1 * input1, targ_dim) + 1e-12
+    mag2 = _sum(input2 * input2, targ_dim) + 1e-12
+    cos = prod / (mag1 * mag2).sqrt()
+    losses = where(target == 1, 1 - cos, 0.0) + where(target == -1, (cos - margin).clamp_min(0), 0.0)
+    return reduce_loss(losses, reduction)
+
+
+@functional_op
+def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
+                        swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor.dim(), positive.dim(), negative.dim())
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return reduce_loss((d_pos - d_neg + margin).clamp_min(0), reduction)
+
+
+@functional_op
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` for any distance ``d`` (default
+    pairwise_distance)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor.dim(), positive.dim(), negative.dim())
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    distance = pairwise_distance if distance_function is None else distance_function
+    d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        d_neg = d_neg.minimum(distance(positive, negative))
+    return reduce_loss((margin + d_pos - d_neg).clamp_min(0), reduction)
+
+
+@register(name="cosine_embedding_loss", method=False)
+def cosine_embedding_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          reduction: int = 0) -> Tensor:
+    return cosine_embedding_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])
+
+
+@register(name="hinge_embedding_loss", method=False)
+def hinge_embedding_loss_aten(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 0) -> Tensor:
+    return hinge_embedding_loss(input, target, margin, reduction=REDUCTIONS[reduction])
+
+
+@register(name="margin_ranking_loss", method=False)
+def margin_ranking_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        reduction: int = 0) -> Tensor:
+    return margin_ranking_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])
+
+
+@register(name="triplet_margin_loss", method=False)
+def triplet_margin_loss_aten(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
+                        eps: float = 1e-6, swap: bool = False, reduction: int = 0) -> Tensor:
+    return triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                                    reduction=REDUCTIONS[reduction])

@@ -1,0 +1,1 @@
+"""Sequence models' ops: embeddings, recurrent cells and layers, attention."""
