@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 # are silenced for calls made from minitorch's own modules (user numpy code is unaffected).
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch(\.|$)")
 from . import _dtype
-from ._dtype import (bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32, float64,  # noqa: A004
-                     get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
+from ._dtype import (bfloat16, bool, cdouble, cfloat, complex64, complex128, dtype, float16, float32,  # noqa: A004
+                     float64, get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._core.shape import Size
 from ._core.tensor import Tensor
 from ._device import device
 from ._core import registry as _registry
 from . import _ops
-from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
-                         LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like,
+from ._factories import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
+                         HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor, asarray, empty, empty_like,
                          empty_permuted, empty_strided, eye, from_file, from_numpy, frombuffer, full, full_like,
                          linspace, logspace, normal, ones, ones_like, rand, rand_like, randint,
                          randint_like, randn, randn_like, randperm, range_ as range, scalar_tensor, tensor, tril_indices,
@@ -143,7 +143,7 @@ from ._device.settings import (are_deterministic_algorithms_enabled, compile, ge
                                is_deterministic_algorithms_warn_only_enabled, set_default_device,
                                set_deterministic_debug_mode, set_float32_matmul_precision,
                                use_deterministic_algorithms)
-from .amp import GradScaler, autocast
+from .amp import GradScaler, autocast, get_autocast_dtype, is_autocast_enabled
 from .serialization import load, save
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled

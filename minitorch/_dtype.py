@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import builtins
 
+import ml_dtypes
 import numpy as np
 
 
@@ -14,7 +15,7 @@ class dtype:
     def __init__(self, name: str, np_dtype, legacy_name: str, kind: int):
         np_dtype = np.dtype(np_dtype)
         values = dict(name=name, np=np_dtype, is_floating_point=kind == FLOAT, is_complex=kind == COMPLEX,
-                      is_signed=np_dtype.kind in "ifc", itemsize=np_dtype.itemsize,
+                      is_signed=np_dtype.kind in "ifcV", itemsize=np_dtype.itemsize,
                       legacy_name=legacy_name,  # the name Tensor.type() and error messages use
                       kind=kind)
         for key, value in values.items():
@@ -45,18 +46,22 @@ int16 = dtype("int16", np.int16, "torch.ShortTensor", INT)
 int32 = dtype("int32", np.int32, "torch.IntTensor", INT)
 int64 = dtype("int64", np.int64, "torch.LongTensor", INT)
 float16 = dtype("float16", np.float16, "torch.HalfTensor", FLOAT)
+# bfloat16 is stored as ml_dtypes' numpy type (kind "V"); ops compute it in float32 and round each result
+# (_core.lowered), as torch's CPU kernels do.
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "torch.BFloat16Tensor", FLOAT)
+BF16 = bfloat16.np
 float32 = dtype("float32", np.float32, "torch.FloatTensor", FLOAT)
 float64 = dtype("float64", np.float64, "torch.DoubleTensor", FLOAT)
 complex64 = dtype("complex64", np.complex64, "torch.ComplexFloatTensor", COMPLEX)
 complex128 = dtype("complex128", np.complex128, "torch.ComplexDoubleTensor", COMPLEX)
 cfloat, cdouble = complex64, complex128
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_LEGACY = {d.legacy_name: d for d in ALL}
 # torch's short names for the C types, used in some error messages ("Float", "Long", ...)
-C_NAMES = {float16: "Half", float32: "Float", float64: "Double", int64: "Long", int32: "Int",
+C_NAMES = {float16: "Half", bfloat16: "BFloat16", float32: "Float", float64: "Double", int64: "Long", int32: "Int",
            int16: "Short", int8: "Char", uint8: "Byte", bool: "Bool", complex64: "ComplexFloat",
            complex128: "ComplexDouble"}
 
@@ -79,7 +84,7 @@ def get_default_dtype() -> dtype:
 
 def set_default_dtype(d: dtype) -> None:
     """Set the default floating-point dtype (float32 or float64), as ``torch.set_default_dtype``."""
-    if d not in (float16, float32, float64):
+    if d not in (float16, bfloat16, float32, float64):
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")
     _defaults.float = d
 
@@ -120,6 +125,11 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     """
     if a is b:
         return a
+    if a is bfloat16 or b is bfloat16:  # numpy does not know torch's rules for it
+        other = b if a is bfloat16 else a
+        if other.kind < FLOAT:
+            return bfloat16
+        return float32 if other is float16 else promote_types(float32, other)
     if a.kind != b.kind and {a.kind, b.kind} != {FLOAT, COMPLEX}:
         return a if a.kind > b.kind else b
     return _BY_NP[np.promote_types(a.np, b.np)]

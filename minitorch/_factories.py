@@ -46,7 +46,7 @@ def _leaf(arr: np.ndarray, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor; ``requires_grad`` checked as torch's factories check it."""
     t = Tensor._wrap(arr)
     if requires_grad:
-        if arr.dtype.kind not in "fc":
+        if arr.dtype.kind not in "fcV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._requires_grad = True
     if state.inference:
@@ -283,7 +283,7 @@ def arange(start, end=None, step=1, *, dtype=None, layout=None, device=None, pin
     args = [a.item() if isinstance(a, Tensor) else a for a in (start, end, step)]
     is_float = any(isinstance(a, float) for a in args)
     dt = _np_dtype(dtype, None if is_float else _dtype.int64)
-    if is_float and dt.kind != "f":  # an integer dtype truncates the arguments first
+    if is_float and dt.kind not in "fV":  # an integer dtype truncates the arguments first
         args = [int(a) for a in args]
         if args[2] == 0:
             raise ValueError("step must be nonzero")
@@ -293,7 +293,7 @@ def arange(start, end=None, step=1, *, dtype=None, layout=None, device=None, pin
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = max(0, math.ceil((end - start) / step))
-    if dt.kind == "f":
+    if dt.kind in "fV":
         values = (start + np.arange(n, dtype=np.float64) * step).astype(dt)
     else:
         values = (start + np.arange(n, dtype=np.int64) * int(step)).astype(dt)
@@ -484,7 +484,7 @@ def _gen(generator) -> Generator:
 
 
 def _floating(dt: np.dtype, kernel: str) -> None:
-    if dt.kind not in "fc":
+    if dt.kind not in "fcV":
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.C_NAMES[_dtype.from_numpy_dtype(dt)]}'")
 
 
@@ -627,7 +627,7 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
 @register
 def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input`` (a floating tensor); recorded with a zero gradient."""
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise NotImplementedError(f"\"poisson_cpu\" not implemented for '{_dtype.C_NAMES[input.dtype]}'")
     if not (input._data >= 0).all():  # (NaN too)
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
@@ -637,7 +637,7 @@ def poisson(input, generator=None) -> Tensor:
 @register(method=False)
 def binomial(count, prob, generator=None) -> Tensor:
     """Binomial samples: successes in ``count`` trials of probability ``prob`` (floating tensors)."""
-    if count._data.dtype.kind != "f":
+    if count._data.dtype.kind not in "fV":
         raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
                          f"{_dtype.C_NAMES[count.dtype]}")
     shape = broadcast_shape(count._data.shape, prob._data.shape)
@@ -652,7 +652,7 @@ def multinomial(input, num_samples: int, replacement: bool = False, *, generator
     probs = input._data
     if probs.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
-    if probs.dtype.kind != "f":
+    if probs.dtype.kind not in "fV":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
                            f"{_dtype.C_NAMES[input.dtype]}")
     if num_samples <= 0:
@@ -703,7 +703,7 @@ def _fill_random(t, kind: str, draw):
 
 
 def _continuous(t, name: str) -> None:
-    if t._data.dtype.kind not in "fc":
+    if t._data.dtype.kind not in "fcV":
         raise RuntimeError(f"{name} distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {_dtype.C_NAMES[t.dtype]}")
 
@@ -854,6 +854,7 @@ def _legacy(dt):
 FloatTensor = _legacy(_dtype.float32)
 DoubleTensor = _legacy(_dtype.float64)
 HalfTensor = _legacy(_dtype.float16)
+BFloat16Tensor = _legacy(_dtype.bfloat16)
 LongTensor = _legacy(_dtype.int64)
 IntTensor = _legacy(_dtype.int32)
 ShortTensor = _legacy(_dtype.int16)

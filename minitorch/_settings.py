@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import warnings
 
+import ml_dtypes
 import numpy as np
 
 from . import _dtype
@@ -39,7 +40,7 @@ class finfo:
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(d.np)
+        info = ml_dtypes.finfo(d.np) if d is _dtype.bfloat16 else np.finfo(d.np)
         self.bits = info.bits
         self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)

@@ -99,7 +99,7 @@ class _StorageType:
 
     def array(self, raw: np.ndarray, numel: int, byteorder: str) -> np.ndarray:
         """The first ``numel`` elements stored in the bytes ``raw``, native-endian: a view of ``raw`` unless
-        they must be byte-swapped or widened (bfloat16 loads as float32)."""
+        they must be byte-swapped."""
         if type(numel) is not int or numel < 0:
             raise Invalid(f"is corrupted: invalid element count {_described(numel)} for a {self.name}")
         need = numel * self.dtype.itemsize
@@ -107,9 +107,8 @@ class _StorageType:
             raise Invalid(f"is corrupted: a {self.name} of {numel} elements needs {need} bytes but its data "
                           f"holds {raw.size}")
         arr = raw[:need].view(self.dtype.newbyteorder("<" if byteorder == "little" else ">"))
-        if self.name == "BFloat16Storage":  # minitorch has no bfloat16; its bits are the top half of a float32
-            return (arr.astype(np.uint32) << 16).view(np.float32)
-        return arr.astype(arr.dtype.newbyteorder("="), copy=False)
+        arr = arr.astype(arr.dtype.newbyteorder("="), copy=False)
+        return arr.view(_dtype.BF16) if self.name == "BFloat16Storage" else arr  # (read as its 16-bit pattern)
 
 
 _STORAGES = {"DoubleStorage": "f8", "FloatStorage": "f4", "HalfStorage": "f2", "BFloat16Storage": "u2",
@@ -215,7 +214,6 @@ _GLOBALS = {
     "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
     **{f"torch.{name}": _StorageType(name, code) for name, code in _STORAGES.items()},
     **{f"torch.{d.name}": d for d in _dtype.ALL},
-    "torch.bfloat16": _dtype.float32,  # as bfloat16 storages load
 }
 SAFE_GLOBALS: dict = {}  # what the user allowed with serialization.add_safe_globals: qualified name -> object
 
@@ -553,6 +551,7 @@ def _read_exactly(file: BinaryIO, n: int, key: str) -> np.ndarray:
 
 ALIGNMENT = 64  # where torch.save starts each storage's bytes, so that a mapped file gives aligned arrays
 _STORAGE_OF = {np.dtype(code).str[1:]: name for name, code in _STORAGES.items() if name != "BFloat16Storage"}
+_STORAGE_OF[_dtype.BF16.str[1:]] = "BFloat16Storage"
 
 
 class _Global:

@@ -1,9 +1,13 @@
 """``minitorch.amp``: ``autocast`` and ``GradScaler`` with PyTorch's interface.
 
-minitorch computes in the dtypes it is given (there is no bfloat16 and no reduced-precision
-kernel to switch to), so ``autocast`` is always the disabled context PyTorch uses where a device
-or dtype cannot autocast. ``GradScaler`` is PyTorch's: disabled (a pass-through) for CUDA, which
-is absent, and real loss scaling with inf/nan checks for the CPU.
+``autocast("cpu", dtype=bfloat16 or float16)`` casts where PyTorch's CPU autocast casts: the ops of its
+lower-precision list (matmul, linear, convolutions, ...) take their floating inputs in the autocast dtype
+(float64 ones stay), those of its float32 list (losses, decompositions, ...) in float32; every other op
+computes in the dtypes it is given. Each op on those lists calls ``lower_precision`` or ``full_precision``
+(``_ops/amp.py``) on its tensor arguments first. Other devices cannot autocast (PyTorch's disabled context,
+with its warning).
+``GradScaler`` is PyTorch's: disabled (a pass-through) for CUDA, which is absent, and real loss scaling
+with inf/nan checks for the CPU.
 """
 from __future__ import annotations
 
@@ -14,33 +18,58 @@ from collections import defaultdict
 
 import numpy as np
 
-_enabled = False  # never True: autocast does not change dtypes in minitorch
+from . import _dtype
+from ._ops.amp import region
 
 
 def is_autocast_available(device_type: str) -> bool:
     return device_type == "cpu"
 
 
+def is_autocast_enabled(device_type: str = "cuda") -> bool:
+    """Whether an autocast region for ``device_type`` is active (as torch, the default asks about CUDA)."""
+    return device_type == "cpu" and region.cast_to is not None
+
+
+def get_autocast_dtype(device_type: str):
+    """The dtype autocast uses on ``device_type`` (CPU: bfloat16 unless a region says otherwise)."""
+    if device_type == "cpu":
+        return region.cast_to if region.cast_to is not None else _dtype.bfloat16
+    return _dtype.float16
+
+
 class autocast:
-    """Context manager and decorator; computations keep their dtypes (see the module docstring)."""
+    """Context manager and decorator: a region where the listed ops cast their inputs (module docstring)."""
 
     def __init__(self, device_type: str, dtype=None, enabled: bool = True, cache_enabled: bool | None = None):
         if not isinstance(device_type, str):
             raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
         self.device = device_type
-        self.fast_dtype = dtype
+        self.fast_dtype = get_autocast_dtype(device_type) if dtype is None else dtype
         if enabled and device_type == "cuda":
             warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", UserWarning,
                           stacklevel=2)
-        elif enabled:
-            warnings.warn(f"minitorch has no reduced-precision kernels for '{device_type}': autocast is disabled "
-                          "and computations keep their dtypes.", UserWarning, stacklevel=2)
-        self._enabled = False
+            enabled = False
+        elif enabled and device_type == "cpu" and self.fast_dtype not in (_dtype.bfloat16, _dtype.float16):
+            warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling autocast.\n"
+                          "CPU Autocast only supports dtypes of torch.bfloat16, torch.float16 currently.",
+                          UserWarning, stacklevel=2)
+            enabled = False
+        elif enabled and device_type != "cpu":
+            warnings.warn(f"minitorch has no '{device_type}' device: autocast is disabled and computations keep "
+                          "their dtypes.", UserWarning, stacklevel=2)
+            enabled = False
+        self._enabled = enabled
+        self._outer = []
 
     def __enter__(self):
+        self._outer.append(region.cast_to)
+        if self.device == "cpu":
+            region.cast_to = self.fast_dtype if self._enabled else None
         return self
 
     def __exit__(self, *exc) -> bool:
+        region.cast_to = self._outer.pop()
         return False
 
     def __call__(self, fn):

@@ -31,7 +31,7 @@ def _c2c(input: Tensor, s, dim, norm, forward: bool, out=None) -> Tensor:
     if input._data.dtype.kind != "c":  # a real signal: torch's two-sided real-to-complex transform
         if forward:
             return _out(FftR2C.apply(input, dims=dims, sizes=sizes, norm=norm, onesided=False), out)
-        input = input + 0j if input._data.dtype.kind == "f" else input
+        input = input + 0j if input._data.dtype.kind in "fV" else input
     return _out(FftC2C.apply(input, dims=dims, sizes=sizes, norm=norm, forward=forward), out)
 
 

@@ -55,10 +55,10 @@ _MAX_HEADER = 100_000_000  # the safetensors limit
 _TEMP_SUFFIX = ".minitorch-tmp"
 _CODES = {_dtype.bool: "BOOL", _dtype.uint8: "U8", _dtype.int8: "I8", _dtype.int16: "I16", _dtype.int32: "I32",
           _dtype.int64: "I64", _dtype.float16: "F16", _dtype.float32: "F32", _dtype.float64: "F64",
-          _dtype.complex64: "C64", _dtype.complex128: "C128"}
+          _dtype.complex64: "C64", _dtype.complex128: "C128", _dtype.bfloat16: "BF16"}
 _CODE_OF = {d.np: code for d, code in _CODES.items()}
 _LITTLE_ENDIAN = {code: d.np.newbyteorder("<") for d, code in _CODES.items()}
-_LITTLE_ENDIAN["BF16"] = np.dtype("<u2")  # widened to float32 on load: minitorch has no bfloat16
+_LITTLE_ENDIAN["BF16"] = np.dtype("<u2")  # read as its bits (numpy's bfloat16 has no byte order), then viewed
 _SEQUENCES = {"list": list, "tuple": tuple, "set": set, "size": Size}
 _MAPPINGS = {"dict": dict, "odict": OrderedDict}
 _TAGS = {kind: tag for tag, kind in (*_SEQUENCES.items(), *_MAPPINGS.items())}
@@ -425,8 +425,9 @@ def _load_safetensors(fh: BinaryIO, use_mmap: bool) -> object:
         arrays = {key: _read_array(fh, _LITTLE_ENDIAN[code], shape) for key, code, shape, _ in entries}
     for key, code, _, _ in entries:
         arr = arrays[key]
-        arrays[key] = (arr.astype(np.uint32) << 16).view(np.float32) if code == "BF16" \
-            else arr.astype(arr.dtype.newbyteorder("="), copy=False)
+        arrays[key] = arr.astype(arr.dtype.newbyteorder("="), copy=False)
+        if code == "BF16":
+            arrays[key] = arrays[key].view(_dtype.BF16)
     metadata = header.get("__metadata__")
     tree = metadata.get("minitorch") if isinstance(metadata, dict) else None
     if tree is None:  # a safetensors file from elsewhere: its tensors by name, in header order

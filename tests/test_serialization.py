@@ -234,13 +234,13 @@ def test_safetensors_package_reads_state_dicts_and_we_read_its_files(tmp_path):
     assert out["y"].tolist() == [[1, 0], [0, 1]]
 
 
-def test_bfloat16_safetensors_load_as_float32(tmp_path):
+def test_bfloat16_safetensors_load_as_bfloat16(tmp_path):
     values = np.array([1.5, -2.25, 2.0**100], np.float32)
     bf16 = (values.view(np.uint32) >> 16).astype("<u2")  # exact: these values fit in bfloat16
     header = {"b": {"dtype": "BF16", "shape": [3], "data_offsets": [0, 6]}}
     (tmp_path / "bf16.safetensors").write_bytes(safetensors_bytes(header, bf16.tobytes()))
     out = load(tmp_path / "bf16.safetensors")["b"]
-    assert out.dtype is minitorch.float32 and out.numpy().tobytes() == values.tobytes()
+    assert out.dtype is minitorch.bfloat16 and out.float().numpy().tobytes() == values.tobytes()
 
 
 def test_torch_reads_a_minitorch_state_dict_through_safetensors(tmp_path):
@@ -477,7 +477,7 @@ def test_hand_made_torch_zips():
     assert out.tolist() == [1.5, -2.0, 4.0]
     bf16 = np.array([0x3FC0, 0xC010], "<u2").tobytes()  # 1.5, -2.25
     out = load(io.BytesIO(torch_zip(tensor_pickle((2,), (1,), storage="BFloat16Storage", numel=2), data=bf16)))["w"]
-    assert out.dtype is minitorch.float32 and out.tolist() == [1.5, -2.25]
+    assert out.dtype is minitorch.bfloat16 and out.tolist() == [1.5, -2.25]
 
 
 def torch_legacy(value: bytes, data: bytes | None, numel: int | None = None, protocol: int = 2) -> bytes:
@@ -537,7 +537,8 @@ def test_fresh_torch_save_files_load(options, tmp_path):
     assert describe(load(tmp_path / "fresh.pt")) == expected == describe(load(io.BytesIO(buf.getvalue())))
     bf16 = torch.tensor([1.5, -2.25, 0.1], dtype=torch.bfloat16)
     torch.save({"bf16": bf16}, tmp_path / "bf16.pt", **options)
-    assert load(tmp_path / "bf16.pt")["bf16"].tolist() == bf16.float().tolist()
+    loaded = load(tmp_path / "bf16.pt")["bf16"]
+    assert loaded.dtype is minitorch.bfloat16 and loaded.tolist() == bf16.tolist()
 
 
 def test_torch_reads_the_hand_made_zips_as_we_do():

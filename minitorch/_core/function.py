@@ -18,10 +18,11 @@ import weakref
 
 import numpy as np
 
-from .._dtype import C_NAMES, from_numpy_dtype
+from .._dtype import BF16, C_NAMES, from_numpy_dtype
 from . import anomaly_mode
 from .grad_mode import no_grad, set_grad_enabled, state
 from .graph import NO_EDGE, RELEASED_MESSAGE, Node, _sequence, forward_name, gradient_edge
+from .lowered import narrow, remap_saved, rounds_to_bfloat16, widen, widen_all
 from .out import _out
 from .registry import register
 from .shape import broadcast_shape, output_mismatch
@@ -58,7 +59,8 @@ class Op(Node):
        gradcheck and gradgradcheck.
 
     Class flags: ``inplace`` (the first input is modified and returned),
-    ``view`` (the result shares memory and version counter with the first input).
+    ``view`` (the result shares memory and version counter with the first input),
+    ``bfloat16_native`` (forward takes bfloat16 arrays as they are; see ``_core.lowered``).
     """
 
     inplace = False
@@ -67,6 +69,8 @@ class Op(Node):
     # Per item forward saves: the position of the input whose gradient needs it (None: always kept). An item
     # no gradient needs is not kept (as torch saves ``self`` of ``self * other`` only if ``other`` needs grad).
     save_for = None
+    _lowered = False      # computed in float32 for bfloat16 inputs (_core.lowered): backward widens too
+    bfloat16_native = False  # forward computes bfloat16 inputs itself (not widened to float32 first)
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -78,7 +82,11 @@ class Op(Node):
     def save_for_backward(self, *arrays) -> None:
         self._to_save = arrays
 
-    saved_tensors = property(Node._unpack, doc="What forward saved: arrays, or tensors under create_graph.")
+    @property
+    def saved_tensors(self):
+        """What forward saved: arrays, or tensors under create_graph."""
+        saved = self._unpack()
+        return widen_all(saved) if self._lowered and not self._as_tensors else saved
 
     def check_saved(self) -> None:
         """Check the versions of what forward saved, for a backward that reads none of it (inputs kept only
@@ -101,7 +109,7 @@ class Op(Node):
             for nr, arr in enumerate(raw):
                 t = Tensor._wrap(arr if type(arr) is np.ndarray else np.asarray(arr))
                 kind = arr.dtype.kind
-                if kind == "f" or kind == "c" and _complex_grad(self):
+                if kind == "f" or kind == "V" or kind == "c" and _complex_grad(self):
                     t.grad_fn, t._output_nr, t._requires_grad = self, nr, True
                 results.append(t)
             self._n_outputs = len(raw)
@@ -109,7 +117,7 @@ class Op(Node):
             raw = (out,)
             t = Tensor._wrap(out if type(out) is np.ndarray else np.asarray(out))
             kind = out.dtype.kind
-            if kind == "f" or kind == "c" and _complex_grad(self):
+            if kind == "f" or kind == "V" or kind == "c" and _complex_grad(self):
                 t.grad_fn, t._requires_grad = self, True
             results = (t,)
         if self.view:
@@ -152,6 +160,8 @@ class Op(Node):
         if self._released:  # (as torch's nodes, which unpack all they saved before computing anything)
             raise RuntimeError(RELEASED_MESSAGE)
         self._as_tensors = create_graph
+        if self._lowered and not create_graph:
+            grads = widen_all(grads)
         res = type(self).backward(self, *grads)
         return res if type(res) is tuple else (res,)
 
@@ -233,18 +243,23 @@ def _applier(cls, name: str, qualname: str):
             return _out(apply(*inputs, **{k: v for k, v in params.items() if k != "out"}), params["out"], name)
         ctx = _new(cls)
         arrays = []
-        has_tensor = requires_grad = False
+        has_tensor = requires_grad = lowered = False
         for x in inputs:
             if isinstance(x, Tensor):
                 has_tensor = True
                 if x._requires_grad:
                     requires_grad = True
-                arrays.append(x._data)
+                data = x._data
+                if data.dtype is BF16:
+                    lowered = True
+                arrays.append(data)
             else:
                 arrays.append(x)
         try:
             if not has_tensor:
                 return cls.forward(ctx, *arrays, **params)
+            if lowered and not cls.view and not cls.bfloat16_native:
+                return _apply_lowered(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
             if cls.inplace:
                 return _apply_inplace(ctx, inputs, arrays, params, requires_grad and state.grad_enabled)
             out = cls.forward(ctx, *arrays, **params)
@@ -274,6 +289,28 @@ def _signature(cls) -> inspect.Signature:
         at = len(params) - (bool(params) and params[-1].kind == P.VAR_KEYWORD)
         params.insert(at, P("out", P.KEYWORD_ONLY, default=None))
     return inspect.Signature(params)
+
+
+def _apply_lowered(ctx, inputs, arrays, params, record):
+    """``apply`` of an op with bfloat16 inputs: computed in float32, results rounded (see ``_core.lowered``)."""
+    cls = type(ctx)
+    wide = [widen(a) for a in arrays]
+    if cls.inplace:
+        target = wide[0]
+        t = _apply_inplace(ctx, inputs, wide, params, record and target.dtype.kind in "fV")
+        if target is not arrays[0]:  # a bfloat16 tensor changed: store the rounded values (and save those)
+            np.copyto(arrays[0], target, casting="unsafe")
+            np.copyto(target, arrays[0])
+            ctx._lowered = True
+        return t
+    out = cls.forward(ctx, *wide, **params)
+    rounded = narrow(out, rounds_to_bfloat16(inputs, params))
+    if ctx._to_save:
+        remap_saved(ctx, out, rounded)
+    if record:
+        ctx._lowered = True
+        return ctx._connect(inputs, wide, rounded)
+    return _wrap_outputs(cls, inputs, rounded)
 
 
 def _shape_mismatch(error: ValueError, arrays) -> RuntimeError | None:
@@ -367,7 +404,7 @@ def _apply_inplace(ctx, inputs, arrays, params, record):
     t = inputs[0]
     check_inplace(t)
     target = arrays[0]
-    record = record and target.dtype.kind in "fc"  # an integer result cannot be differentiated
+    record = record and target.dtype.kind in "fcV"  # an integer result cannot be differentiated
     out = type(ctx).forward(ctx, *arrays, **params)
     snapshot = None
     if out is not target:
@@ -398,7 +435,7 @@ def _write_back(target, result) -> None:
     np.copyto(target, result, casting="unsafe")
 
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}
 
 
 # ---- user-defined functions ------------------------------------------------------------
@@ -542,7 +579,7 @@ class Function(metaclass=FunctionMeta):
                 continue
             if id(o) not in dirty and id(o) in input_ids:
                 o = o.detach()  # an input returned as is becomes a new output sharing its data
-            if id(o) not in non_diff and o._data.dtype.kind in "fc":
+            if id(o) not in non_diff and o._data.dtype.kind in "fcV":
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, nr, True
             results.append(o)
         to_save = ctx.__dict__.pop("_to_save", None)

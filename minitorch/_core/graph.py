@@ -333,7 +333,7 @@ class SavedTensor(NamedTuple):
                 return self.array
             value = Tensor._wrap(self.array)
             value._vc = vc
-            if self.array.dtype.kind in "fc":  # (an integer result, such as indices, has no gradient)
+            if self.array.dtype.kind in "fcV":  # (an integer result, such as indices, has no gradient)
                 value.grad_fn, value._output_nr, value._requires_grad = node, nr, True
             return value
         t = self.input

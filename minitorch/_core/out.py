@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype
 
-_OUT_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_OUT_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}
 _RESIZED = ("An output with one or more elements was resized since it had shape {}, which does not match the "
             "required output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not "
             "be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, "

@@ -152,6 +152,42 @@ def parallel_reduce(begin: int, end: int, grain_size: int, fn: Callable[[int, in
     return result
 
 
+BLOCK = 1 << 16  # elements per block of ``map_blocks``: a chain of passes over one block stays in the L2 cache
+
+
+def parallel_rows(n: int, row_size: int, fn: Callable[[int, int], object]) -> None:
+    """``fn(b, e)`` over rows ``[0, n)`` of ``row_size`` elements each, split in parallel at row boundaries
+    (at least ``GRAIN_SIZE`` elements per chunk)."""
+    parallel_for(0, n, -(-GRAIN_SIZE // max(row_size, 1)), fn)
+
+
+def parallel_copy(dst, src) -> None:
+    """``dst[...] = src`` (same shape), split over the first axis, or the second when the first is short."""
+    axis = 0 if dst.ndim < 2 or dst.shape[0] >= 4 else 1
+    if dst.size == 0:
+        return
+    rows, lead = dst.shape[axis], (slice(None),) * axis
+
+    def copy(b: int, e: int) -> None:
+        dst[lead + (slice(b, e),)] = src[lead + (slice(b, e),)]
+
+    parallel_rows(rows, dst.size // rows, copy)
+
+
+def map_blocks(fn: Callable[..., object], out, *inputs) -> None:
+    """Elementwise ``out = fn(*inputs)`` over C-contiguous arrays of one size: ``fn(out_block, *input_blocks)``
+    fills its block; the blocks (``BLOCK`` elements each, whatever the thread count) are split across threads."""
+    size = out.size
+    flat_out, flats = out.reshape(-1), [a.reshape(-1) for a in inputs]
+
+    def blocks(b: int, e: int) -> None:
+        for k in range(b, e):
+            s = slice(k * BLOCK, min((k + 1) * BLOCK, size))
+            fn(flat_out[s], *(f[s] for f in flats))
+
+    parallel_for(0, -(-size // BLOCK), -(-GRAIN_SIZE // BLOCK), blocks)
+
+
 def set_num_threads(num: int) -> None:
     """Use ``num`` threads for intra-op work, in minitorch's kernels and in BLAS, like ``torch.set_num_threads``."""
     global _num_threads, _blas_limits

@@ -250,7 +250,7 @@ class Tensor:
         return self._data.__array_interface__["data"][0]
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in "fV"
 
     def is_complex(self) -> bool:
         return self._data.dtype.kind == "c"
@@ -340,7 +340,7 @@ class Tensor:
                 msg += (" If you want to use a computed variable in a subgraph that doesn't require "
                         "differentiation use var_no_grad = var.detach().")
             raise RuntimeError(msg)
-        if value and self._data.dtype.kind not in "fc":
+        if value and self._data.dtype.kind not in "fcV":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if value and self._is_inference and not state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -491,6 +491,8 @@ class Tensor:
         on (not under ``no_grad``), as in torch."""
         if self._requires_grad and state.grad_enabled and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self._data.dtype is _dtype.BF16:  # numpy has no bfloat16 of its own
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -628,7 +630,7 @@ class Tensor:
         return self.to(_dtype.complex128)
 
     def bfloat16(self) -> "Tensor":
-        raise TypeError("minitorch has no bfloat16 dtype (numpy has none); use float16 or float32")
+        return self.to(_dtype.bfloat16)
 
     def chalf(self, *, memory_format=None) -> "Tensor":
         raise TypeError("minitorch has no complex32 (chalf) dtype (numpy has none); use complex64")

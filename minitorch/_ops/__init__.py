@@ -66,7 +66,7 @@ def _logical_or_bitwise(logical, bitwise):
 
 
 def _invert(self):
-    if self._data.dtype.kind == "f":
+    if self._data.dtype.kind in "fV":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return comparison.logical_not(self) if self._data.dtype.kind == "b" else comparison.bitwise_not(self)
 

@@ -19,6 +19,7 @@ from .elementwise.unary import rsqrt
 from .linalg.products import einsum
 from .reduction.sums import mean
 from .reduction.sums import sum as sum_
+from .._core.parallel import parallel_rows
 
 
 def batch_stats(view: np.ndarray, axes: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -91,6 +92,27 @@ def _channel_dot(a3, b3):
     return np.vecdot(a3, b3).sum(0, dtype=np.float64)
 
 
+def _centered_dot(x3, m, b3=None):
+    """``x3 - m`` (per-channel ``m``) and ``_channel_dot`` of ``b3`` (default: itself) with it, both in one pass
+    over each image, the images split across the threads."""
+    spread = _spread(m, x3)
+    if x3.shape[2] < _SHORT_ROWS:
+        centered = x3 - spread
+        return centered, _channel_dot(centered if b3 is None else b3, centered)
+    centered, dots = np.empty(x3.shape, x3.dtype), np.empty(x3.shape[:2], x3.dtype)
+
+    def images(b: int, e: int) -> None:
+        c = np.subtract(x3[b:e], spread, out=centered[b:e])
+        np.vecdot(c if b3 is None else b3[b:e], c, out=dots[b:e])
+    _by_image(images, x3)
+    return centered, dots.sum(0, dtype=np.float64)
+
+
+def _by_image(fn, a3) -> None:
+    """``fn(b, e)`` on the images ``b..e`` of (N, C, L) ``a3``, split across the threads."""
+    parallel_rows(a3.shape[0], a3[0].size, fn)
+
+
 class NativeBatchNorm(Op):
     """batch_norm: with ``training``, by the batch's per-channel statistics, which also update
     ``running`` (the running mean and variance arrays, in place, by ``momentum``, with the unbiased
@@ -104,8 +126,8 @@ class NativeBatchNorm(Op):
         if training:
             n = x3.shape[0] * x3.shape[2]
             m = _channel_sum(x3) / n
-            centered = x3 - _spread(m, x3)  # two passes: var from sums of squares would lose digits
-            var = _channel_dot(centered, centered) / n
+            centered, var = _centered_dot(x3, m)  # two passes: var from sums of squares would lose digits
+            var /= n
             if running is not None:
                 running_mean, running_var = running
                 running_mean *= 1 - momentum
@@ -119,14 +141,17 @@ class NativeBatchNorm(Op):
         ctx.training, ctx.eps = training, eps
         ctx.save_for_backward(x, weight, m, invstd)
         scale = invstd if weight is None else invstd * weight
+        a = _spread(scale, x3)
         if training:  # y = (x - mean) * a + bias, in x - mean's buffer
-            out = centered
-            out *= _spread(scale, x3)
-            if bias is not None:
-                out += _spread(bias, x3)
+            out, b = centered, None if bias is None else _spread(bias, x3)
         else:  # y = x * a + b
-            out = x3 * _spread(scale, x3)
-            out += _spread(-m * scale if bias is None else bias - m * scale, x3)
+            out, b = np.empty(x3.shape, np.result_type(x3, a)), _spread(-m * scale if bias is None else bias - m * scale, x3)
+
+        def images(i: int, j: int) -> None:
+            y = np.multiply(out[i:j] if training else x3[i:j], a, out=out[i:j])
+            if b is not None:
+                y += b
+        _by_image(images, x3)
         return out.reshape(x.shape)
 
     @staticmethod
@@ -140,19 +165,26 @@ class NativeBatchNorm(Op):
         sum_g = _channel_sum(g3)
         if ctx.training or need_w:
             # (dot(g, x) - mean * sum(g) would save this pass, at ~10x torch's error when |mean| >> std)
-            centered = x3 - _spread(m, x3)
-            sum_gc = _channel_dot(g3, centered)
+            centered, sum_gc = _centered_dot(x3, m, g3)
         gx = None
         if need_x:
-            a = invstd if weight is None else invstd * weight
+            a = _spread(invstd if weight is None else invstd * weight, x3)
             if ctx.training:  # a * (g - mean(g) - (x - mean) * invstd**2 * mean(g * (x - mean))), in one buffer
                 gx = centered
-                gx *= _spread(-invstd * invstd * sum_gc / count, x3)
-                gx += g3
-                gx -= _spread(sum_g / count, x3)
-                gx *= _spread(a, x3)
+                k, mean_g = _spread(-invstd * invstd * sum_gc / count, x3), _spread(sum_g / count, x3)
+
+                def images(i: int, j: int) -> None:
+                    part = gx[i:j]
+                    part *= k
+                    part += g3[i:j]
+                    part -= mean_g
+                    part *= a
             else:
-                gx = g3 * _spread(a, x3)
+                gx = np.empty(g3.shape, np.result_type(g3, a))
+
+                def images(i: int, j: int) -> None:
+                    np.multiply(g3[i:j], a, out=gx[i:j])
+            _by_image(images, x3)
             gx = gx.reshape(g.shape)
         return gx, (sum_gc * invstd if need_w else None), (sum_g if need_b else None)
 

@@ -34,7 +34,7 @@ def random_full(gen, n: int, dt: np.dtype) -> np.ndarray:
 
 def to_inclusive_max(dt: np.dtype) -> int:
     """The upper bound of ``random_(from_, None)``: the dtype's largest value (floats: 2**digits)."""
-    return 1 << (np.finfo(dt).nmant + 1) if dt.kind == "f" else int(np.iinfo(dt).max)
+    return 1 << (np.finfo(dt).nmant + 1) if dt.kind in "fV" else int(np.iinfo(dt).max)
 
 
 def randperm(gen, n: int) -> np.ndarray:

@@ -17,7 +17,7 @@ class Parameter(Tensor):
         arr = np.empty((0,), np.float32) if data is None else data._data
         p = cls._wrap(arr)
         if requires_grad:
-            if arr.dtype.kind != "f":
+            if arr.dtype.kind not in "fV":
                 raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
             p._requires_grad = True
         return p

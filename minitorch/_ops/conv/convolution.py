@@ -24,10 +24,12 @@ import warnings
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..amp import lower_precision
 from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import _C_TYPE_NAMES, Tensor
 from ..._core.function import Op
+from ..._core.parallel import parallel_copy, parallel_rows
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
 from ..shape.joins import cat
@@ -98,7 +100,13 @@ class _Im2col:
                              (sc, sh * g.dilation[0], sw * g.dilation[1], sn, sw), writeable=False)
         else:
             win = _windows(xp, kh, kw, self.oh, self.ow, g).transpose(1, 2, 3, 0, 4, 5)
-        return win.reshape(g.groups, self.c // g.groups * kh * kw, -1)
+        shape = (g.groups, self.c // g.groups * kh * kw, -1)
+        try:
+            return win.reshape(shape, copy=False)
+        except ValueError:  # the gather: one copy, split across the threads
+            gathered = np.empty(win.shape, win.dtype)
+            parallel_copy(gathered, win)
+            return gathered.reshape(shape)
 
     def images(self, product: np.ndarray) -> np.ndarray:
         """A matmul's (..., N * oh * width) result for a tile, as (N, O, oh, ow) images."""
@@ -110,7 +118,7 @@ class _Im2col:
         if not self.flat:
             return _by_group(u, self.g.groups)
         rows = np.zeros((u.shape[1], u.shape[0], self.oh, self.width), u.dtype)
-        rows[..., :self.ow] = u.transpose(1, 0, 2, 3)
+        parallel_copy(rows[..., :self.ow], u.transpose(1, 0, 2, 3))
         return rows.reshape(self.g.groups, u.shape[1] // self.g.groups, -1)
 
 
@@ -127,7 +135,7 @@ def _conv(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
     wg = w.reshape(g.groups, o // g.groups, cg * kh * kw)
     out = np.empty((n, o, cols.oh, cols.ow), dtype)
     for t in cols.tiles:
-        out[t] = cols.images(wg @ cols.columns(t))
+        parallel_copy(out[t], cols.images(wg @ cols.columns(t)))
     return out
 
 
@@ -171,9 +179,12 @@ def _conv_transpose(u: np.ndarray, w: np.ndarray, g: Geometry, out_hw: tuple[int
     for t in _tiles(n, c * kh * kw * oh * ow * zp.itemsize, oh * ow, o // groups):
         cols = (wt @ _by_group(u[t], groups)).reshape(c, kh, kw, -1, oh, ow).transpose(3, 0, 1, 2, 4, 5)
         zt = zp[t]
-        for i in range(kh):
-            for j in range(kw):
-                zt[_window_slice(i, j, oh, ow, g)] += cols[:, :, i, j]
+
+        def scatter(b: int, e: int) -> None:  # images b..e, every kernel position in the same order
+            for i in range(kh):
+                for j in range(kw):
+                    zt[b:e][_window_slice(i, j, oh, ow, g)] += cols[b:e, :, i, j]
+        parallel_rows(zt.shape[0], zt[0].size, scatter)
     return zp[:, :, pt:pt + out_hw[0], pl:pl + out_hw[1]]
 
 
@@ -463,6 +474,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """1-D cross-correlation over (N, C, L) inputs; padding may be 'same' or 'valid'."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
@@ -470,6 +482,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
@@ -477,6 +490,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """3-D cross-correlation over (N, C, D, H, W) inputs; padding may be 'same' or 'valid'."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 3)
 
 
@@ -510,6 +524,7 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv1d: (N, C_in, L) -> (N, C_out, L')."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
 
 
@@ -517,6 +532,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
 
 
@@ -524,6 +540,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv3d: (N, C_in, D, H, W) -> (N, C_out, D', H', W')."""
+    input, weight, bias = lower_precision(input, weight, bias)
     return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
 
 
@@ -540,6 +557,7 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padd
 @register(method=False, functional=True)
 def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
     """1-D convolution of a (time, batch, channels) input with a (kernel, in, out) weight."""
+    input, weight, bias = lower_precision(input, weight, bias)
     for t, dims, message in ((input, 3, "Input must have 3 dims: time, batch, in_channel"),
                              (weight, 3, "Weight tensor must have 3 dims: kernel_width, in_channels, out_channels."),
                              (bias, 1, "Bias must be 1-D")):

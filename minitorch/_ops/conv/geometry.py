@@ -9,6 +9,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..._core.parallel import parallel_copy
+
 
 @dataclass(frozen=True)
 class Geometry:
@@ -46,7 +48,7 @@ def _pad(x: np.ndarray, pads, slack: int = 0, value=0) -> np.ndarray:
     size = int(np.prod(shape))
     buffer = np.zeros(size + slack, x.dtype) if value == 0 else np.full(size + slack, value, x.dtype)
     out = buffer[:size].reshape(shape)
-    out[..., max(pt, 0):max(pt, 0) + x.shape[-2], max(pl, 0):max(pl, 0) + x.shape[-1]] = x
+    parallel_copy(out[..., max(pt, 0):max(pt, 0) + x.shape[-2], max(pl, 0):max(pl, 0) + x.shape[-1]], x)
     return out
 
 

@@ -61,7 +61,7 @@ class MaxPlan:
 
     def pool(self, x: np.ndarray, track: bool = True) -> tuple:
         """The maxima, and (with ``track``: needed for a gradient or the indices) their taps, else None."""
-        fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        fill = -np.inf if x.dtype.kind in "fV" else np.iinfo(x.dtype).min
         planes = _planes(x)
         windows = self.taps.windows(self.taps.split(planes, fill), planes.shape[0])
         values = windows[0].copy()
@@ -72,7 +72,7 @@ class MaxPlan:
             arg = np.zeros(values.shape, np.uint8 if len(windows) < 256 else np.int64)
             for k in reversed(range(len(windows))):  # the first maximum wins: arg = k where equal
                 arg += (windows[k] == values) * (k - arg)
-            if values.dtype.kind == "f" and np.isnan(values).any():  # in torch the last NaN of a window wins
+            if values.dtype.kind in "fV" and np.isnan(values).any():  # in torch the last NaN of a window wins
                 for k, v in enumerate(windows):
                     np.copyto(arg, k, where=np.isnan(v))
         return self._out(values), arg
@@ -279,7 +279,7 @@ class Separable(Op):
         ctx.matrices, ctx.transpose = matrices, transpose
         if cls.keeps_input:
             ctx.save_for_backward(x)
-        finite = x.dtype.kind != "f" or bool(np.isfinite(x).all())
+        finite = x.dtype.kind not in "fV" or bool(np.isfinite(x).all())
         first = x.ndim - len(matrices)
         for axis, recipe in enumerate(matrices, first):
             m, support = recipe.fn(*recipe.args)
@@ -425,7 +425,7 @@ def window_argmax(a: np.ndarray, kernel, stride, padding, dilation, ceil_mode):
                            f"({'x'.join(map(str, [c] + out))}). Output size is too small")
     extra = [max(0, (o - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
              for n, o, k, s, p, d in zip(size, out, kernel, stride, padding, dilation)]
-    fill = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
+    fill = -np.inf if a.dtype.kind in "fV" else np.iinfo(a.dtype).min
     ap = np.pad(a, ((0, 0),) + tuple((p, p + e) for p, e in zip(padding, extra)), constant_values=fill)
     steps = ap.strides[1:]
     view = as_strided(ap, (a.shape[0], *out, *kernel), (ap.strides[0], *(t * s for t, s in zip(steps, stride)),
@@ -439,7 +439,7 @@ def window_argmax(a: np.ndarray, kernel, stride, padding, dilation, ceil_mode):
 def window_max_position(windows: np.ndarray) -> np.ndarray:
     """The position along the last axis of each window's maximum: the first one, or the last NaN (as torch)."""
     arg = windows.argmax(-1)
-    if windows.dtype.kind == "f":
+    if windows.dtype.kind in "fV":
         nan = np.isnan(windows)
         if nan.any():
             arg = np.where(nan.any(-1), nan.shape[-1] - 1 - nan[..., ::-1].argmax(-1), arg)

@@ -117,7 +117,7 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if mode == "nearest" and dims == 2:  # a gather is cheaper than two 0/1 matrix products
         steps = tuple(n / o if s is None else 1.0 / s for n, o, s in zip(sizes, outs, scales))
         return _pool.UpsampleNearest2d.apply(input, index=_pool.nearest_index(input.shape, outs, steps))
-    dtype = input._data.dtype if input._data.dtype.kind == "f" else _dtype.get_default_dtype().np
+    dtype = input._data.dtype if input._data.dtype.kind in "fV" else _dtype.get_default_dtype().np
     matrices = tuple(Made(_resize_matrix, n, o, mode, align_corners, s, dtype) for n, o, s in zip(sizes, outs, scales))
     return _node(mode, dims).apply(input, matrices=matrices)
 

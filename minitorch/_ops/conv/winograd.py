@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..._core.parallel import parallel_copy
 from ...backends import winograd as _switch
 from .geometry import Geometry
 
@@ -84,12 +85,12 @@ class _Plan:
         """B^T d B of every input tile of the images ``t``, (a^2, C, tiles)."""
         k, p = t.stop - t.start, (t.stop - t.start) * self.th * self.tw
         xp = self.xp[:k]
-        xp[(...,) + self.inside] = self.x[t]
+        parallel_copy(xp[(...,) + self.inside], self.x[t])
         sn, sc, sh, sw = xp.strides
         win = as_strided(xp, (self.a, self.a, self.c, k, self.th, self.tw),
                          (sh, sw, sc, sn, sh * self.m, sw * self.m), writeable=False)
         d = _part(self.windows, win.shape)
-        d[...] = win
+        parallel_copy(d, win)
         # (OpenBLAS's sgemm is erratic, up to 100x slower, with a transposed operand of 9-36 rows: both stay
         # C-contiguous here and below.)
         v = np.matmul(self.input_t, d.reshape(self.a ** 2, -1), out=_part(self.v, (self.a ** 2, self.c * p)))
@@ -99,9 +100,9 @@ class _Plan:
         """(k, O, oh, ow) output gradients as (m^2, O * tiles) tiles, zero past the map's edge."""
         k, o = u.shape[:2]
         grid = buffer[:k]
-        grid[..., :self.oh, :self.ow] = u
+        parallel_copy(grid[..., :self.oh, :self.ow], u)
         tiles = _part(out, (self.m, self.m, o, k, self.th, self.tw))
-        tiles[...] = grid.reshape(k, o, self.th, self.m, self.tw, self.m).transpose(3, 5, 1, 0, 2, 4)
+        parallel_copy(tiles, grid.reshape(k, o, self.th, self.m, self.tw, self.m).transpose(3, 5, 1, 0, 2, 4))
         return tiles.reshape(self.m ** 2, -1)
 
 
@@ -122,7 +123,7 @@ def conv(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
         mp = np.matmul(u, v, out=_part(prod, (a2, o, p)))
         y = np.matmul(plan.output_t, mp.reshape(a2, -1), out=_part(tiles, (m ** 2, o * p)))
         y = y.reshape(m, m, o, -1, plan.th, plan.tw).transpose(3, 2, 4, 0, 5, 1)
-        out[t] = y.reshape(y.shape[0], o, plan.th * m, plan.tw * m)[..., :out_hw[0], :out_hw[1]]
+        parallel_copy(out[t], y.reshape(y.shape[0], o, plan.th * m, plan.tw * m)[..., :out_hw[0], :out_hw[1]])
     return out
 
 

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import lower_precision
 from ... import _dtype
 from ..._core.function import Op
 from ..._core.registry import functional_op, register
@@ -22,6 +23,7 @@ from ..._rng import u53
 from ...random import default_generator
 from ..reduction.softmax import log_softmax as _log_softmax, softmax as _softmax
 from .arithmetic import mul_
+from ..._core.parallel import map_blocks
 from .broadcast import floating
 from .clamp import where
 from .unary import exp, log1p, relu as _relu, relu_ as _relu_, sigmoid, tanh
@@ -63,7 +65,7 @@ def _erf_single(x: np.ndarray) -> np.ndarray:
 def _erf(x: np.ndarray) -> np.ndarray:
     """erf: in single (or half) precision by ``_erf_single``; in double precision by the Taylor series for
     |x| < 3 and a continued fraction for erfc beyond."""
-    if x.dtype.kind == "f" and x.dtype.itemsize <= 4:
+    if x.dtype.kind in "fV" and x.dtype.itemsize <= 4:
         return _erf_single(x)
     x64 = np.asarray(x, np.float64)
     out = np.empty_like(x64)
@@ -125,6 +127,35 @@ class LeakyRelu(Op):
         return where(a > 0, g, g * ctx.slope)
 
 
+def _blockwise(formula, *arrays):
+    """``formula(*arrays)`` for elementwise formulas of float arrays of one shape, in cache-sized blocks spread
+    over the threads (each element by the same operations whatever the blocks)."""
+    if any(a.dtype.kind != "f" or a.shape != arrays[0].shape for a in arrays):
+        return formula(*arrays)
+    arrays = [np.ascontiguousarray(a) for a in arrays]
+    out = np.empty(arrays[0].shape, np.result_type(*arrays))
+
+    def block(o, *parts):
+        o[...] = formula(*parts)
+    map_blocks(block, out, *arrays)
+    return out
+
+
+def _gelu_erf(a):
+    return 0.5 * a * (1 + _erf(a / _SQRT_2))
+
+
+def _gelu_tanh(a):
+    return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + 0.044715 * (a * a * a))))
+
+
+def _gelu_erf_grad(g, a):
+    """g * (Phi(a) + a * phi(a)), in the operations of the tensor formula in ``Gelu.backward``."""
+    cdf = (_erf(a * (1 / _SQRT_2)) + 1.0) * 0.5
+    pdf = np.exp(a * a * -0.5) * (1 / math.sqrt(2 * math.pi))
+    return g * (cdf + a * pdf)
+
+
 class Gelu(Op):
     """x * Phi(x) (Phi the standard normal CDF), or its tanh approximation."""
 
@@ -132,13 +163,13 @@ class Gelu(Op):
     def forward(ctx, a, approximate="none"):
         ctx.approximate = approximate
         ctx.save_for_backward(a)
-        if approximate == "tanh":
-            return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + 0.044715 * (a * a * a))))
-        return 0.5 * a * (1 + _erf(a / _SQRT_2))
+        return _blockwise(_gelu_tanh if approximate == "tanh" else _gelu_erf, a)
 
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
+        if not ctx._as_tensors and ctx.approximate != "tanh":
+            return _blockwise(_gelu_erf_grad, g, a)
         if ctx.approximate == "tanh":
             inner = (a + a * a * a * 0.044715) * _SQRT_2_PI
             t = tanh(inner)
@@ -536,7 +567,7 @@ def hardshrink(input, lambd: float = 0.5) -> Tensor:
 @functional_op
 def softshrink(input, lambd: float = 0.5) -> Tensor:
     if lambd < 0:
-        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind == "f" else math.inf
+        top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind in "fV" else math.inf
         raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {_dtype.C_NAMES[input.dtype]}, "
                            f"but found {lambd:g}")
     return Softshrink.apply(input, lambd=lambd)
@@ -545,6 +576,7 @@ def softshrink(input, lambd: float = 0.5) -> Tensor:
 @register(functional=True)
 def prelu(input, weight) -> Tensor:
     """x where x > 0, else weight * x; ``weight`` has one slope, or one per channel (dim 1)."""
+    input, weight = lower_precision(input, weight)
     if weight.numel() != 1:
         channels = input.shape[1] if input.dim() >= 2 else 1
         if input.dim() == 0 or weight.numel() != channels:

@@ -118,7 +118,7 @@ class Div(Op):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         dt = result_dtype(a, b)
-        r = binary(np.true_divide, a, b, dt if dt.kind in "fc" else _dtype.get_default_dtype().np)
+        r = binary(np.true_divide, a, b, dt if dt.kind in "fcV" else _dtype.get_default_dtype().np)
         return r
 
     @staticmethod
@@ -158,9 +158,9 @@ class PowScalar(Op, name="PowBackward0"):
         _check_int_pow(a, exponent)
         ctx.exponent = exponent
         ctx.save_for_backward(a)
-        if exponent == 2 and a.dtype.kind == "f":
+        if exponent == 2 and a.dtype.kind in "fV":
             return binary(np.multiply, a, a)
-        if exponent == -0.5 and a.dtype.kind == "f":  # torch's rsqrt: -inf at -0.0 and NaN at -inf, as sqrt
+        if exponent == -0.5 and a.dtype.kind in "fV":  # torch's rsqrt: -inf at -0.0 and NaN at -inf, as sqrt
             with np.errstate(divide="ignore", invalid="ignore"):
                 return 1 / np.sqrt(a)
         return binary(np.power, a, exponent)
@@ -203,7 +203,7 @@ def _check_int_pow(a, b):
 def _power(a, b):
     """``a ** b`` in torch's dtype. An integer to a negative integer power is ``1 / a**|b|``
     truncated (1, -1 or 0), as torch computes it for tensor exponents."""
-    if result_dtype(a, b).kind == "f" or not np.any(np.asarray(b) < 0):
+    if result_dtype(a, b).kind in "fV" or not np.any(np.asarray(b) < 0):
         return binary(np.power, a, b)
     r = binary(np.power, a, np.maximum(b, 0))
     reciprocal = np.where(a == 1, 1, np.where(a == -1, 1 - 2 * (np.abs(b) % 2), 0))
@@ -260,7 +260,7 @@ class FmodScalar(RemainderScalar, name="FmodBackward0"):
 
 
 def _no_int_zero_division(a, b):
-    if result_dtype(a, b).kind != "f" and not np.all(b):
+    if result_dtype(a, b).kind not in "fV" and not np.all(b):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -273,7 +273,7 @@ class DivRounded(Op, name="DivBackward2"):
         dt = result_dtype(a, b)
         if mode == "floor":
             r = binary(np.floor_divide, a, b)
-        elif dt.kind == "f":
+        elif dt.kind in "fV":
             r = np.trunc(binary(np.true_divide, a, b))
         else:  # exact integer truncation (a float quotient loses precision)
             r = binary(np.floor_divide, np.abs(a), np.abs(b)) * binary(np.multiply, np.sign(a), np.sign(b))
@@ -567,7 +567,7 @@ _C_TYPES = {"float16": "c10::Half", "float32": "float", "float64": "double", "in
 
 
 def _check_lerp(a, other, name):
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         raise NotImplementedError(f"\"lerp_kernel_scalar\" not implemented for "
                                   f"'{_dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]}'")
     if other.dtype != a.dtype:

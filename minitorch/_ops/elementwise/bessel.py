@@ -398,7 +398,7 @@ def _zeta64(x, q):
 def _float_operands(a, b, kernel=None):
     """Two operands (arrays or numbers) as float64 arrays of the broadcast shape, and the result dtype."""
     dt = result_dtype(a, b)
-    if dt.kind != "f":
+    if dt.kind not in "fV":
         if kernel is not None:
             _not_for(np.empty(0, dt), "biu", kernel)
         dt = _dtype.get_default_dtype().np

@@ -16,7 +16,8 @@ from ..._core.shape import broadcast_shape, shape_mismatch  # noqa: F401  (the o
 
 _ndarray = np.ndarray
 _pair_cache: dict = {}
-_KIND = {"b": _dtype.BOOL, "u": _dtype.INT, "i": _dtype.INT, "f": _dtype.FLOAT, "c": _dtype.COMPLEX}
+_KIND = {"b": _dtype.BOOL, "u": _dtype.INT, "i": _dtype.INT, "f": _dtype.FLOAT, "V": _dtype.FLOAT,
+         "c": _dtype.COMPLEX}
 
 
 def _scalar_kind(x) -> int:
@@ -87,7 +88,7 @@ def binary(ufunc, a, b, dtype=None):
     """``ufunc(a, b)`` computed in torch's result dtype, with torch's broadcasting error."""
     if dtype is None and type(a) is _ndarray and a.ndim:  # fast paths where numpy's result is torch's
         tb = type(b)
-        if (tb is _ndarray and b.dtype is a.dtype and b.ndim) or ((tb is float or tb is int) and a.dtype.kind == "f"):
+        if (tb is _ndarray and b.dtype is a.dtype and b.ndim) or ((tb is float or tb is int) and a.dtype.kind in "fV"):
             try:
                 return ufunc(a, b)
             except ValueError:

@@ -108,7 +108,7 @@ bitwise_right_shift = register(_shift(left=False))
 
 @register
 def bitwise_not(input):
-    if input._data.dtype.kind == "f":
+    if input._data.dtype.kind in "fV":
         raise NotImplementedError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return Tensor._wrap(np.invert(input._data))
 

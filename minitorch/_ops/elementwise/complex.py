@@ -278,7 +278,7 @@ class Angle(Op):
         if a.dtype.kind in "biu":
             a = a.astype(_dtype.get_default_dtype().np)
         r = np.angle(a)
-        if a.dtype.kind == "f":
+        if a.dtype.kind in "fV":
             r = np.where(np.isnan(a), a, r).astype(a.dtype)
         return r
 
@@ -310,7 +310,7 @@ class Eig(Op, name="LinalgEigBackward0"):
         if a.shape[-1] != a.shape[-2]:
             raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are {a.shape[-2]} by "
                                f"{a.shape[-1]} matrices")
-        if a.dtype.kind not in "fc":
+        if a.dtype.kind not in "fcV":
             raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
         dt = np.complex128 if a.dtype in (np.float64, np.complex128) else np.complex64
         if not np.isfinite(a).all():

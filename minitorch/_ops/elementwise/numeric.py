@@ -26,7 +26,7 @@ _LN2 = math.log(2.0)
 def _float_dtype(a, b) -> np.dtype:
     """The result dtype of ``a`` and ``b``; integers and bools give the default float dtype."""
     dt = result_dtype(a, b)
-    return dt if dt.kind == "f" else _dtype.get_default_dtype().np
+    return dt if dt.kind in "fV" else _dtype.get_default_dtype().np
 
 
 def _tensor_arg(function: str, name: str, value) -> None:
@@ -72,6 +72,8 @@ class Nextafter(Op):
     """The next float after ``a`` towards ``b``; as in torch, the gradient passes to ``a`` unchanged, except where
     ``a == b`` (the result is ``b`` there: none)."""
 
+    bfloat16_native = True  # a bfloat16 step, not a float32 one
+
     @staticmethod
     def forward(ctx, a, b):
         dt = result_dtype(a, b)
@@ -106,7 +108,7 @@ class Frexp(Op):
 
     @staticmethod
     def forward(ctx, a):
-        if a.dtype.kind != "f":
+        if a.dtype.kind not in "fV":
             raise RuntimeError("torch.frexp() only supports floating-point dtypes")
         mantissa, exponent = np.frexp(a)
         exponent = np.asarray(exponent, np.int32)

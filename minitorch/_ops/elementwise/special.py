@@ -308,7 +308,7 @@ class Logaddexp2(Op):
 
 def _xlogy(a, b, log=np.log):
     dt = result_dtype(a, b)
-    if dt.kind != "f":
+    if dt.kind not in "fV":
         dt = _dtype.get_default_dtype().np
     x, y = np.asarray(a).astype(dt, copy=False), np.asarray(b).astype(dt, copy=False)
     with np.errstate(all="ignore"):

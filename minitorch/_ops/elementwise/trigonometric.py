@@ -35,7 +35,7 @@ def _unary(ufunc, a):
 def _float_pair(ufunc, a, b, kernel=None):
     """``ufunc(a, b)`` in the result dtype, floating (or torch's error for integers, given ``kernel``)."""
     dt = result_dtype(a, b)
-    if dt.kind != "f":
+    if dt.kind not in "fV":
         if kernel is not None:
             _not_for(np.empty(0, dt), "biu", kernel)
         dt = _dtype.get_default_dtype().np

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.function import Op, zeros_for
+from ..._core.parallel import map_blocks
 from .broadcast import floating
 from .complex import conj_if_complex as _conj, sgn
 from ..._core.registry import register
@@ -175,7 +176,7 @@ class Sign(Op):
             raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
                                       "torch.sgn instead.")
         r = np.sign(a, out=np.empty_like(a))  # out: an array even for 0-dim input
-        if r.dtype.kind == "f":
+        if r.dtype.kind in "fV":
             np.copyto(r, 0, where=np.isnan(r))  # torch: sign(nan) is 0
         return r
 
@@ -277,12 +278,13 @@ def _relu(a: np.ndarray) -> np.ndarray:
     one row of zeros."""
     if a.size < _RELU_BLOCK or not a.flags.c_contiguous:
         return np.maximum(0, a).astype(a.dtype, copy=False)
-    out = np.empty_like(a)
-    flat, flat_out = a.reshape(-1), out.reshape(-1)
-    main = flat.size - flat.size % _RELU_BLOCK
-    np.maximum(np.zeros(_RELU_BLOCK, a.dtype), flat[:main].reshape(-1, _RELU_BLOCK),
-               out=flat_out[:main].reshape(-1, _RELU_BLOCK))
-    np.maximum(a.dtype.type(0), flat[main:], out=flat_out[main:])
+    out, zeros = np.empty_like(a), np.zeros(_RELU_BLOCK, a.dtype)
+
+    def block(flat_out, flat):
+        main = flat.size - flat.size % _RELU_BLOCK
+        np.maximum(zeros, flat[:main].reshape(-1, _RELU_BLOCK), out=flat_out[:main].reshape(-1, _RELU_BLOCK))
+        np.maximum(a.dtype.type(0), flat[main:], out=flat_out[main:])
+    map_blocks(block, out, a)  # (blocks split across the threads)
     return out
 
 
@@ -290,7 +292,12 @@ def pass_where(g: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """``g`` where ``keep``, else +0.0: torch's ``keep ? g : 0``, where ``g * keep`` would give NaN for an inf
     dropped (inf * 0) and -0.0 for a negative one. Done on the bits (an unsigned multiply by 0 or 1): as fast as
     the float product, ~6x faster than np.where."""
-    return (g.view(f"u{g.dtype.itemsize}") * keep).view(g.dtype)
+    bits = f"u{g.dtype.itemsize}"
+    if g.shape != keep.shape or not (g.flags.c_contiguous and keep.flags.c_contiguous):
+        return (g.view(bits) * keep).view(g.dtype)
+    out = np.empty(g.shape, g.dtype)
+    map_blocks(lambda o, gb, kb: np.multiply(gb.view(bits), kb, out=o.view(bits)), out, g, keep)
+    return out
 
 
 class Relu(Op):
@@ -322,28 +329,28 @@ class Floor(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "floor_vml_cpu")
-        return np.floor(a) if a.dtype.kind == "f" else a.copy()
+        return np.floor(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class Ceil(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "ceil_vml_cpu")
-        return np.ceil(a) if a.dtype.kind == "f" else a.copy()
+        return np.ceil(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class Trunc(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "trunc_vml_cpu")
-        return np.trunc(a) if a.dtype.kind == "f" else a.copy()
+        return np.trunc(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class Round(_ZeroGrad):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "round_vml_cpu")
-        return np.round(a) if a.dtype.kind == "f" else a.copy()
+        return np.round(a) if a.dtype.kind in "fV" else a.copy()
 
 
 class RoundDecimals(_ZeroGrad, name="RoundBackward1"):

@@ -32,14 +32,14 @@ def _type_name(a) -> str:
 
 
 def _check_float(name: str, a) -> None:
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(a).capitalize()}")
 
 
 def _check_kernel_dtype(kernel: str, a) -> None:
     """torch's error for an integer input to a LAPACK kernel without integer support."""
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(a)}\'')
 
 

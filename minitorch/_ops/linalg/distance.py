@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..amp import full_precision
 from ..._core.registry import register
 from ..._core.tensor import Tensor
 from ..elementwise.clamp import clamp
@@ -12,6 +13,7 @@ from ..reduction.sums import sum as _sum
 @register(method=False)
 def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
     """The ``p``-norm distance between each row of ``x1`` and each row of ``x2`` (batched)."""
+    x1, x2 = full_precision(x1, x2)
     return vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, -1)
 
 

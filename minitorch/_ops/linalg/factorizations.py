@@ -292,7 +292,7 @@ class Pinv(Op, name="LinalgPinvBackward0"):
 
     @staticmethod
     def forward(ctx, a, atol=None, rtol=None, hermitian=False):
-        if a.ndim < 2 or a.dtype.kind != "f":
+        if a.ndim < 2 or a.dtype.kind not in "fV":
             name = _dtype.C_NAMES[_dtype.from_numpy_dtype(a.dtype)]
             raise RuntimeError(f"linalg.pinv({name}{{{list(a.shape)}}}): expected a tensor with 2 or more "
                                "dimensions of float, double, cfloat or cdouble types")
@@ -504,7 +504,7 @@ def cond(A, p=None, *, out=None):
 def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, out=None):
     """The number of singular values above ``max(atol, rtol * largest)`` (default rtol: eps * max(m, n))."""
     a = A._data
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         raise RuntimeError("This function doesn't handle types other than float and double")
     _check_matrix("matrix_rank", a)
     s = np.abs(_np_eigh(a, False)) if hermitian else _np_svd(a, compute_uv=False)

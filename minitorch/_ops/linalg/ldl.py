@@ -81,7 +81,7 @@ def ldl_factor_ex(A, *, hermitian: bool = False, check_errors: bool = False, out
     name = "torch.linalg.ldl_factor_ex"
     if A.dim() < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind != "f":
+    if A._data.dtype.kind not in "fV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(A._data).capitalize()}")
     if A.shape[-1] != A.shape[-2]:

@@ -25,7 +25,7 @@ lu_with_info = _return_type("_lu_with_info", ("LU", "pivots", "info"))
 
 def lu_kernel(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(LU, pivots, info) of a batch of matrices, as LAPACK's getrf returns them."""
-    lu = np.array(a, dtype=a.dtype if a.dtype.kind == "f" else np.float64, copy=True)
+    lu = np.array(a, dtype=a.dtype if a.dtype.kind in "fV" else np.float64, copy=True)
     m, n = lu.shape[-2:]
     k = min(m, n)
     batch = lu.shape[:-2]

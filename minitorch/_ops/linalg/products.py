@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import lower_precision
 from ... import _dtype
 from ..._core.tensor import _C_TYPE_NAMES, Tensor, _wrap_dim
 from ..._core.function import Op
@@ -252,12 +253,14 @@ class Addbmm(_AddProduct):
 @register
 def mm(input, mat2):
     """Matrix product of two 2-D tensors."""
+    input, mat2 = lower_precision(input, mat2)
     return Mm.apply(input, mat2)
 
 
 @register
 def bmm(input, mat2):
     """Batched matrix product of two 3-D tensors with the same batch size."""
+    input, mat2 = lower_precision(input, mat2)
     return Bmm.apply(input, mat2)
 
 
@@ -275,6 +278,7 @@ def dot(input, tensor):
 @register
 def inner(input, other):
     """Sum of products over the last dims: shape ``input.shape[:-1] + other.shape[:-1]``."""
+    input, other = lower_precision(input, other)
     sa, sb = np.shape(input), np.shape(other)
     if not sa or not sb:
         return input * other
@@ -286,6 +290,7 @@ def inner(input, other):
 
 @register
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    input, mat1, mat2 = lower_precision(input, mat1, mat2)
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
@@ -309,12 +314,14 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
 @register
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)``."""
+    input, batch1, batch2 = lower_precision(input, batch1, batch2)
     return _out(Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
 @register
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``: the batch of products summed."""
+    input, batch1, batch2 = lower_precision(input, batch1, batch2)
     return _out(Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
@@ -349,6 +356,8 @@ def tensordot(a, b, dims=2, out=None):
                                f"and second has size {b.shape[j]} in dim {j}")
     ca, cb = [_wrap_dim(d, a.dim()) for d in da], [_wrap_dim(d, b.dim()) for d in db]
     fa, fb = [d for d in range(a.dim()) if d not in ca], [d for d in range(b.dim()) if d not in cb]
+    if fa or fb:  # (torch contracting every dim computes no matrix product: autocast leaves that one alone)
+        a, b = lower_precision(a, b)
     k = int(np.prod([a.shape[d] for d in ca], dtype=np.int64))
     sa, sb = [a.shape[d] for d in fa], [b.shape[d] for d in fb]
     m = Mm.apply(reshape(permute(a, *fa, *ca), -1, k), reshape(permute(b, *cb, *fb), k, -1))
@@ -479,11 +488,13 @@ def matmul(input, other, *, out=None):
     (transposed when the batch is on the right); other batched cases expand both
     operands to the broadcast batch and run one ``bmm``. ``out``: a tensor to write the result into.
     """
+    input, other = lower_precision(input, other)
     return _out(_product(input, other), out)
 
 
 def _product(input, other):
     """``matmul`` without ``out``."""
+    input, other = lower_precision(input, other)
     da, db = np.ndim(input), np.ndim(other)
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
@@ -612,6 +623,7 @@ def einsum(equation: str, *operands):
     """Sums of products over the indices ``equation`` names, as ``numpy.einsum``/``torch.einsum``."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    operands = tuple(lower_precision(o) for o in operands)
     return Einsum.apply(*operands, equation=equation)
 
 
@@ -646,6 +658,7 @@ def kron(input, other):
 @functional_op
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
+    input, weight, bias = lower_precision(input, weight, bias)
     if bias is None:
         return matmul(input, weight.t())
     for name, arg in (("self", bias), ("mat1", input)):  # torch's addmm checks

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import full_precision
 from ... import _dtype
 from ..._core.function import Op
 from ..._core.registry import functional_op, register
@@ -157,6 +158,7 @@ def _check_nll_args(input, target, weight):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean") -> Tensor:
     """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
+    input, weight = full_precision(input, weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_nll_args(input, target, weight)
     refuse_grad("nll_loss2d_forward" if input.dim() > 2 else "nll_loss_forward", "weight", weight)
@@ -188,6 +190,7 @@ def _class_weighted(per_class, weight, class_dim):
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax followed by nll_loss; ``target`` holds class indices or class probabilities."""
+    input, target, weight = full_precision(input, target, weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -195,7 +198,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     logp = _log_softmax(input, class_dim)
     classes = input.shape[class_dim]
     if tuple(target.shape) == tuple(input.shape):  # torch reads class probabilities by shape, not by dtype
-        if target._data.dtype.kind != "f":
+        if target._data.dtype.kind not in "fV":
             raise RuntimeError("Expected floating point type for target with class probabilities, got "
                                f"{_dtype.C_NAMES[target.dtype]}")
         if label_smoothing > 0:
@@ -217,6 +220,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """BCE between probabilities ``input`` and ``target``."""
+    input, target, weight = full_precision(input, target, weight)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
@@ -232,6 +236,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None) -> Tensor:
     """BCE of sigmoid(input), computed stably; ``pos_weight`` weighs positive examples per class."""
+    input, target, weight, pos_weight = full_precision(input, target, weight, pos_weight)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     if target.dtype is _dtype.bool:
@@ -252,6 +257,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 @functional_op
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``."""
+    input, target = full_precision(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
     refuse_grad("soft_margin_loss", "target", target)
     return SoftMarginLoss.apply(input, target, reduction=reduction)
@@ -291,6 +297,7 @@ def _margin_loss_input(input, target, name):
 def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
                       reduction: str = "mean") -> Tensor:
     """Multi-class hinge loss: ``sum_{i != y} max(0, margin - x[y] + x[i])^p / C``, weighted by ``weight[y]``."""
+    input, weight = full_precision(input, weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
@@ -319,6 +326,7 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Multi-label hinge loss: for each target class ``j`` (``target`` lists them, ended by the first -1) and each
     non-target class ``i``, ``max(0, 1 - (x[j] - x[i]))``, summed and divided by C."""
+    input = full_precision(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
     x = _margin_loss_input(input, target, "multilabel_margin_loss")
     if tuple(target.shape) != tuple(input.shape):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..amp import full_precision
 from ..._core.function import Op
 from ..._core.registry import register
 from ..._core.tensor import Tensor
@@ -127,6 +128,7 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
              reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
     """The CTC loss of (T, N, C) (or unbatched (T, C)) log-probabilities against targets padded to (N, S) or
     concatenated in 1-D; 'mean' divides each loss by its target length before averaging."""
+    log_probs = full_precision(log_probs)
     unbatched = log_probs.dim() == 2
     lp = log_probs.unsqueeze(1) if unbatched else log_probs
     steps, n, classes = lp.shape

@@ -2,6 +2,7 @@
 triplet losses."""
 from __future__ import annotations
 
+from ..amp import full_precision
 from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor
 from ..elementwise.clamp import where
@@ -13,6 +14,7 @@ from .reduction import REDUCTIONS, legacy_reduction, reduce_loss
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                         reduction: str = "mean") -> Tensor:
     """``max(0, -target * (input1 - input2) + margin)``."""
+    input1, input2 = full_precision(input1, input2)
     reduction = legacy_reduction(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
@@ -24,6 +26,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """``input`` where target is 1, ``max(0, margin - input)`` where it is -1."""
+    input = full_precision(input)
     reduction = legacy_reduction(size_average, reduce, reduction)
     margin_part = where(target != 1, (margin - input).clamp_min(0), 0.0)
     self_part = where(target != -1, input, 0.0)
@@ -34,6 +37,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                           reduction: str = "mean") -> Tensor:
     """``1 - cos(input1, input2)`` where target is 1, ``max(0, cos - margin)`` where it is -1."""
+    input1, input2 = full_precision(input1, input2)
     reduction = legacy_reduction(size_average, reduce, reduction)
     targ_dim = target.dim()
     if targ_dim not in (0, 1):
@@ -56,6 +60,7 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
                         swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
+    anchor, positive, negative = full_precision(anchor, positive, negative)
     reduction = legacy_reduction(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")

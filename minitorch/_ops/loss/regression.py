@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import full_precision
 from ..._core.function import Op
 from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor
@@ -79,6 +80,7 @@ class HuberLoss(_ElementwiseLoss):
 @functional_op
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of squared differences."""
+    input, target = full_precision(input, target)
     size_warning(input, target)
     return MseLoss.apply(input, target, reduction=legacy_reduction(size_average, reduce, reduction))
 
@@ -86,6 +88,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
 @functional_op
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of absolute differences."""
+    input, target = full_precision(input, target)
     size_warning(input, target)
     return reduce_loss((input - target).abs(), legacy_reduction(size_average, reduce, reduction))
 
@@ -94,12 +97,14 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """Quadratic below ``beta``, linear above."""
+    input, target = full_precision(input, target)
     size_warning(input, target)
     return SmoothL1Loss.apply(input, target, reduction=legacy_reduction(size_average, reduce, reduction), beta=beta)
 
 
 @functional_op
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    input, target = full_precision(input, target)
     size_warning(input, target)
     return HuberLoss.apply(input, target, reduction=legacy_reduction(None, None, reduction), delta=delta)
 
@@ -121,6 +126,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
 
 
 def _kl_div(input, target, reduction, log_target):
+    input, target = full_precision(input, target)
     if log_target:
         losses = target.exp() * (target - input)
     else:  # (xlogy's gradient in its second argument, self / other, is NaN at a zero target, as in torch)
@@ -134,6 +140,7 @@ def _kl_div(input, target, reduction, log_target):
 def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, size_average=None,
                      eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood of ``target`` under Poisson(rate), rate = exp(input) or input."""
+    input, target = full_precision(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
     losses = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:  # computed everywhere, as in torch: the target's gradient is NaN where it is <= 0 (0 * log 0)

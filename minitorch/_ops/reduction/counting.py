@@ -146,7 +146,7 @@ def _edges(column, bins, limits, dim, dtype):
 
 def _histogramdd(points, bins, range, weight, density):  # noqa: A002
     data = points._data
-    if data.dtype.kind != "f":
+    if data.dtype.kind not in "fV":
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{C_NAMES[points.dtype]}'")
     columns = data.reshape(-1, data.shape[-1])
     count = columns.shape[1]

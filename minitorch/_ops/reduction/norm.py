@@ -67,7 +67,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  # no
     """The ``ord``-norm of ``x`` over ``dim`` (all elements by default), as ``torch.linalg.vector_norm``."""
     if dtype is not None:
         x = x.to(_dtype.to_dtype(dtype))
-    if x._data.dtype.kind != "f":
+    if x._data.dtype.kind not in "fV":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{_dtype.C_NAMES[x.dtype].capitalize()}")
     return LinalgVectorNorm.apply(x, ord=float(ord), dims=normalize_dims(dim, x.dim()), keepdim=keepdim)

@@ -105,7 +105,7 @@ class _CumExtremum(Op):
         work = a.reshape(1) if a.ndim == 0 else a
         values = cls.ufunc.accumulate(work, axis=dim) if work.shape[dim] else work.copy()
         hit = work == values
-        if a.dtype.kind == "f":
+        if a.dtype.kind in "fV":
             hit |= np.isnan(work)
         positions = np.arange(work.shape[dim]).reshape((-1,) + (1,) * (work.ndim - dim - 1))
         indices = np.maximum.accumulate(np.where(hit, positions, 0), axis=dim) if work.size else hit
@@ -168,7 +168,7 @@ class Logcumsumexp(Op):
 @register
 def logcumsumexp(input, dim: int):
     """``log(cumsum(exp(input), dim))``, computed stably."""
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for '{_dtype.C_NAMES[input.dtype]}'")
     return Logcumsumexp.apply(input, dim=_scan_dim(input, dim))
 
@@ -282,7 +282,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order: int = 1) -> tuple:
         raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
                            f"arguments to have the same length, but got a spacing argument of length {len(steps)} "
                            f"and a dim argument of length {len(dims)}.")
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         input = input.to(_dtype.get_default_dtype())
     out = []
     for d, step in zip(dims, steps):

@@ -44,7 +44,7 @@ class LogSoftmax(Op):
 def _softmax_input(input, dim, dtype, name):
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise NotImplementedError(f"\"{name}_lastdim_kernel_impl\" not implemented for "
                                   f"'{_dtype.C_NAMES[input.dtype]}'")
     return input, _wrap_dim(dim, input._data.ndim)

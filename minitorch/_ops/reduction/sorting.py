@@ -143,7 +143,7 @@ def _select(op, result_type, input, dim, keepdim, position):
 def _middle(skip_nan: bool):
     """The lower middle of each sorted line: of its non-NaN values, or (not ``skip_nan``) its first NaN."""
     def position(values, order, d):
-        valid = np.sum(~np.isnan(values), axis=d, keepdims=True) if values.dtype.kind == "f" else None
+        valid = np.sum(~np.isnan(values), axis=d, keepdims=True) if values.dtype.kind in "fV" else None
         n = values.shape[d]
         if valid is None:
             return np.full(_one_along(values.shape, d), (n - 1) // 2)
@@ -165,9 +165,9 @@ class _FullMedian(Op):
     @classmethod
     def forward(cls, ctx, a):
         flat = np.sort(a.reshape(-1))
-        valid = flat.size - int(np.isnan(flat).sum()) if a.dtype.kind == "f" else flat.size
+        valid = flat.size - int(np.isnan(flat).sum()) if a.dtype.kind in "fV" else flat.size
         if not flat.size or (valid == 0):
-            r = np.asarray(np.nan if a.dtype.kind == "f" else 0, a.dtype)
+            r = np.asarray(np.nan if a.dtype.kind in "fV" else 0, a.dtype)
         elif cls.skip_nan or valid == flat.size:
             r = np.asarray(flat[(valid - 1) // 2])
         else:

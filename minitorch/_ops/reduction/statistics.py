@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import full_precision, lower_precision
 from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
@@ -41,7 +42,7 @@ def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``sum`` with NaN counted as zero."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         return sum_(input, dim, keepdim)
     dims, keep, _ = _dims_and_keep(dim, keepdim, None, None, input._data.ndim)
     return Nansum.apply(input, dims=dims, keepdim=keep)
@@ -52,7 +53,7 @@ def nanmean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``mean`` of the non-NaN values."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            + _dtype.C_NAMES[input.dtype].capitalize())
     counted = sum_(Tensor._wrap(~np.isnan(input._data)), dim, keepdim)
@@ -107,7 +108,7 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
     a = input._data
     if a.size == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fV":
         raise RuntimeError(f"{name} input tensor must be either float or double dtype")
     if isinstance(q, Tensor):
         if q._data.ndim > 1:
@@ -166,12 +167,14 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
 def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """The ``q``-th quantiles (``q`` a number or 1-D tensor in [0, 1]) of all elements or along ``dim``;
     NaN where a line holds a NaN."""
+    input, q = full_precision(input, q)
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
 @register
 def nanquantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """``quantile`` of the non-NaN values."""
+    input, q = full_precision(input, q)
     return _quantile(input, q, dim, keepdim, interpolation, True)
 
 
@@ -188,7 +191,7 @@ def _check_weights(w, name, n):
     if name == "fweights" and w._data.dtype.kind not in "iu":
         raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
                            f"{_dtype.C_NAMES[w.dtype]} dtype")
-    if name == "aweights" and w._data.dtype.kind != "f":
+    if name == "aweights" and w._data.dtype.kind not in "fV":
         raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
                            f"{_dtype.C_NAMES[w.dtype]} dtype")
     if not (w._data >= 0).all():  # (a NaN weight fails too, as in torch)
@@ -199,10 +202,11 @@ def _check_weights(w, name, n):
 def cov(input, *, correction: int = 1, fweights=None, aweights=None):
     """Covariance matrix of the variables in the rows of ``input`` (observations in the columns), optionally
     weighted by observation counts ``fweights`` and importance weights ``aweights``."""
+    input = lower_precision(input)  # (torch's cov reaches autocast through its matrix product)
     if input._data.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input._data.ndim} dimensions")
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         input = input.to(_dtype.get_default_dtype())
     x = input.reshape(1, -1) if input._data.ndim < 2 else input
     n = x._data.shape[1]

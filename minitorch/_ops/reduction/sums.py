@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import full_precision
 from ... import _dtype
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.function import Op
@@ -91,7 +92,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None)
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fcV":
         return Tensor._wrap(np.asarray(_int_accumulator(input._data).sum(axis=_axis(dims), keepdims=keep)))
     return (SumDim if given or keep else Sum).apply(input, dims=dims, keepdim=keep)
 
@@ -117,7 +118,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None
     """Mean over all elements or over ``dim`` (floating-point tensors only)."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if isinstance(input, Tensor) and input._data.dtype.kind not in "fc":
+    if isinstance(input, Tensor) and input._data.dtype.kind not in "fcV":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {_dtype.C_NAMES[input.dtype]}")
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
@@ -170,9 +171,10 @@ def _prod_of_others_in_graph(a, dim):
 @register
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements or along one ``dim``."""
+    input = full_precision(input)
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         return Tensor._wrap(np.asarray(_int_accumulator(input._data).prod(
             axis=None if dim is None else _wrap_dim(dim, input.ndim), keepdims=keepdim)))
     if dim is None:
@@ -253,7 +255,7 @@ def _denominator(n, correction):
 
 
 def _var_args(input, dim, unbiased, keepdim, correction):
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, builtins.bool):  # var(x, False): the legacy unbiased argument
         unbiased, dim = dim, None

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from ..amp import lower_precision
 from ..._dtype import C_NAMES
 from ..._core.registry import functional_op
 from ..._core.tensor import Tensor
@@ -37,7 +38,7 @@ def _check_sdpa(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa) 
         raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
                            f"{_cpp_name(query.dtype)} key.dtype: {_cpp_name(key.dtype)} and value.dtype: "
                            f"{_cpp_name(value.dtype)} instead.")
-    if query._data.dtype.kind != "f":  # torch's message for batched input
+    if query._data.dtype.kind not in "fV":  # torch's message for batched input
         raise RuntimeError(f"expected scalar type Float but found {C_NAMES[query.dtype]}")
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
@@ -190,6 +191,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     0..i; ``scale`` defaults to ``1 / sqrt(E)``; ``enable_gqa``: key/value heads (dim -3) shared by groups of
     query heads. Rows that attend to nothing give zeros, as in torch.
     """
+    query, key, value, attn_mask = lower_precision(query, key, value, attn_mask)
     _check_sdpa(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa)
     L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
     if enable_gqa and query.dim() >= 3:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..amp import full_precision
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from .indexing import Index, IndexPut, Made, axis_range
@@ -71,6 +72,7 @@ def diag(input, diagonal: int = 0):
 @register
 def trace(input):
     """The sum of the main diagonal of a matrix."""
+    input = full_precision(input)
     if input.dim() != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
     return diagonal(input).sum()

@@ -212,8 +212,8 @@ def _identity(reduce, dtype):
         return 0
     if reduce == "prod":
         return 1
-    lowest = -np.inf if dtype.kind == "f" else np.iinfo(dtype).min if dtype.kind in "iu" else False
-    highest = np.inf if dtype.kind == "f" else np.iinfo(dtype).max if dtype.kind in "iu" else True
+    lowest = -np.inf if dtype.kind in "fV" else np.iinfo(dtype).min if dtype.kind in "iu" else False
+    highest = np.inf if dtype.kind in "fV" else np.iinfo(dtype).max if dtype.kind in "iu" else True
     return lowest if reduce == "amax" else highest
 
 

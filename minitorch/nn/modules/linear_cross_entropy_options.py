@@ -27,7 +27,8 @@ class LinearCrossEntropyOptions:
                 raise ValueError(f"invalid chunking_method: {self.chunking_method!r}")
         if not (self.batch_chunk_size is None or isinstance(self.batch_chunk_size, int) and self.batch_chunk_size > 0):
             raise ValueError(f"batch_chunk_size must be positive int or None, got {self.batch_chunk_size!r}")
-        if self.acc_dtype is not None and self.acc_dtype not in (_dtype.float16, _dtype.float32, _dtype.float64):
+        if self.acc_dtype is not None and self.acc_dtype not in (_dtype.float16, _dtype.bfloat16, _dtype.float32,
+                                                             _dtype.float64):
             raise ValueError("acc_dtype must be one of {None, torch.float16, torch.bfloat16, torch.float32, "
                              f"torch.float64}}, got {self.acc_dtype!r}. Pass acc_dtype=None to let the op pick "
                              "automatically.")
