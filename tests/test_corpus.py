@@ -39,7 +39,6 @@ PROGRAMS_IN_ONE_PROCESS = ["gcn_sparse", "nanogpt_bf16", "vgg_pool_view", "seq2s
 WAITING = {
     "gcn_sparse": "sparse COO tensors (branch i22-sparse): module 'minitorch' has no attribute 'sparse_coo_tensor'",
     "sparse_gat": "sparse COO tensors (branch i22-sparse): module 'minitorch' has no attribute 'sparse_coo_tensor'",
-    "nanogpt_bf16": "bfloat16 (branch i22-bf16): module 'minitorch' has no attribute 'bfloat16'",
 }
 NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning", "dcgan_samples", "densenet_features"}
 # Runs each program given on the command line in this one process (PyTorch, or minitorch under python -m minitorch,
