@@ -28,7 +28,7 @@ from ._settings import (AcceleratorError, FatalError, JITException, OutOfMemoryE
                         is_signed, is_warn_always_enabled, set_anomaly_enabled, set_default_tensor_type,
                         set_flush_denormal, set_num_interop_threads, set_warn_always, thread_safe_generator)
 from ._core.shape import (broadcast_shapes, channels_last, channels_last_3d, contiguous_format, layout, memory_format,
-                          preserve_format, strided)
+                          preserve_format, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
 from ._dlpack import from_dlpack, to_dlpack
 from ._functorch import cond, vmap, while_loop
 from ._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
@@ -136,7 +136,9 @@ from ._tensor_str import set_printoptions
 from ._core.parallel import get_num_threads, set_num_threads
 from . import autograd, nn, optim, random, serialization, viz
 from . import accelerator, amp, backends, cuda, distributed, distributions, linalg, mps, onnx, version, xpu
-from . import fft, special
+from . import fft, special, sparse
+from .sparse import spmm
+from .sparse.coo import sparse_coo_tensor
 from . import hub
 from ._device.settings import (are_deterministic_algorithms_enabled, compile, get_default_device,  # noqa: A004
                                get_deterministic_debug_mode, get_float32_matmul_precision,

@@ -149,18 +149,42 @@ def _array_str(a: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> 
     return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(rows) + "]"
 
 
-def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
+def add_suffixes(text: str, suffixes: list[str], indent: int, force_newline: bool = False) -> str:
+    """``text`` with ``, suffix`` parts, lines broken as PyTorch breaks them (``force_newline``: before the first)."""
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
         # measured as PyTorch's text ("dtype=torch.int32"), so lines break where PyTorch breaks them
         width = len(suffix.replace("minitorch.", "torch."))
-        if last_line_len + width + 2 > PRINT_OPTS.linewidth:
+        if force_newline or last_line_len + width + 2 > PRINT_OPTS.linewidth:
             text += ",\n" + " " * indent + suffix
             last_line_len = indent + width
+            force_newline = False
         else:
             text += ", " + suffix
             last_line_len += width + 2
     return text + ")"
+
+
+def array_body(a: np.ndarray, dtype, indent: int) -> str:
+    """The bracketed elements of a non-empty array as ``repr`` shows them, continued lines indented by ``indent``."""
+    summarize = a.size > PRINT_OPTS.threshold
+    shown = _summarized(a) if summarize else a
+    fmt = _ComplexFormatter(shown) if dtype.is_complex else _Formatter(shown, dtype.is_floating_point)
+    return _array_str(a, fmt, indent, summarize)
+
+
+def shows_dtype(dtype, empty: bool) -> bool:
+    """Whether ``repr`` names the dtype: unless it is the default (or, with elements shown, int64/bool)."""
+    if empty:
+        return dtype is not _dtype.get_default_dtype()
+    return dtype not in (_dtype.get_default_dtype(), _dtype.default_complex(), _dtype.int64, _dtype.bool)
+
+
+def grad_suffix(t) -> list[str]:
+    """``grad_fn=<...>`` or ``requires_grad=True``, as the tensor has it."""
+    if t.grad_fn is not None:
+        return [f"grad_fn=<{type(t.grad_fn).__name__}>"]
+    return ["requires_grad=True"] if t.requires_grad else []
 
 
 def _str(t) -> str:
@@ -173,19 +197,12 @@ def _str(t) -> str:
         body = "[]"
         if a.ndim != 1:
             suffixes.append(f"size={tuple(a.shape)}")
-        if dtype is not _dtype.get_default_dtype():  # no element shows the type
+        if shows_dtype(dtype, empty=True):  # no element shows the type
             suffixes.append(f"dtype={dtype!r}")
     else:
         if not PRINT_OPTS.edgeitems:
             suffixes.append(f"size={tuple(a.shape)}")
-        if dtype not in (_dtype.get_default_dtype(), _dtype.default_complex(), _dtype.int64, _dtype.bool):
+        if shows_dtype(dtype, empty=False):
             suffixes.append(f"dtype={dtype!r}")
-        summarize = a.size > PRINT_OPTS.threshold
-        shown = _summarized(a) if summarize else a
-        fmt = _ComplexFormatter(shown) if dtype.is_complex else _Formatter(shown, dtype.is_floating_point)
-        body = _array_str(a, fmt, indent, summarize)
-    if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
-    elif t.requires_grad:
-        suffixes.append("requires_grad=True")
-    return _add_suffixes(prefix + body, suffixes, indent)
+        body = array_body(a, dtype, indent)
+    return add_suffixes(prefix + body, suffixes + grad_suffix(t), indent)

@@ -40,9 +40,11 @@ from typing import BinaryIO, ClassVar
 import numpy as np
 
 from . import _dtype
+from ._core import shape as _shape
 from ._core.shape import Size
 from ._core.tensor import Tensor
 from ._device import device
+from .sparse.coo import sparse_coo_tensor
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
 LEGACY_PROTOCOL = 1001
@@ -188,6 +190,32 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     return _rebuild_parameter(data, requires_grad, backward_hooks)
 
 
+def _get_layout(name: str) -> _shape.layout:
+    """``torch.serialization._get_layout``: the layout a pickle names (``'torch.sparse_coo'``)."""
+    found = getattr(_shape, name[len("torch."):], None) if type(name) is str and name.startswith("torch.") \
+        else None
+    if not isinstance(found, _shape.layout):
+        raise Refused(f"{_described(name)} is not a torch layout")
+    return found
+
+
+def _rebuild_sparse_tensor(layout, data):
+    """A sparse tensor as torch pickles one: its layout, and (indices, values, size[, is_coalesced])."""
+    if layout is not _shape.sparse_coo:
+        raise pickle.UnpicklingError(f"minitorch: sparse layout {layout!r} is not supported (sparse COO only)")
+    if type(data) is not tuple or len(data) not in (3, 4) or not all(isinstance(t, Tensor) for t in data[:2]) \
+            or not isinstance(data[2], tuple) or any(type(n) is not int for n in data[2]):
+        raise Refused(f"a sparse COO tensor's data is (indices, values, size[, is_coalesced]), not {_described(data)}")
+    indices, values, size = data[:3]
+    coalesced = data[3] if len(data) == 4 else None
+    if coalesced not in (None, True, False) or indices.dtype is not _dtype.int64 or indices.dim() != 2:
+        raise Refused("a sparse COO tensor's indices are a 2-D int64 tensor and is_coalesced a bool")
+    try:
+        return sparse_coo_tensor(indices, values, size, is_coalesced=coalesced)
+    except RuntimeError as e:
+        raise Refused(f"an invalid sparse COO tensor: {e}") from None
+
+
 def _latin1(text: str, encoding: str) -> bytes:
     """``_codecs.encode`` as protocol 2 uses it to pickle bytes; other codecs could grow data at every call."""
     if type(text) is not str or type(encoding) is not str or encoding not in ("latin1", "latin-1"):
@@ -212,6 +240,8 @@ _GLOBALS = {
     "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
     "torch._utils._rebuild_parameter": _rebuild_parameter,
     "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
+    "torch._utils._rebuild_sparse_tensor": _rebuild_sparse_tensor,
+    "torch.serialization._get_layout": _get_layout,
     **{f"torch.{name}": _StorageType(name, code) for name, code in _STORAGES.items()},
     **{f"torch.{d.name}": d for d in _dtype.ALL},
 }
@@ -606,6 +636,11 @@ class _Pickler(pickle._Pickler):  # the pure-Python pickler, whose dispatch tabl
         return "storage", _global("torch", storage_type), obj.key, "cpu", obj.array.size
 
     def reducer_override(self, obj):
+        if isinstance(obj, Tensor) and obj.is_sparse:
+            data = (obj._indices(), obj._values(), obj.size(), obj.is_coalesced())
+            return _global("torch._utils", "_rebuild_sparse_tensor"), (obj.layout, data)
+        if isinstance(obj, _shape.layout):
+            return _global("torch.serialization", "_get_layout"), (f"torch.{obj._name}",)
         if isinstance(obj, Tensor):
             if self._parameter is not None and isinstance(obj, self._parameter):
                 return _global("torch._utils", "_rebuild_parameter"), (

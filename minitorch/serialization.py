@@ -203,6 +203,9 @@ class _Encoder:
         return node
 
     def _tensor(self, t: Tensor, path: tuple) -> dict:
+        if t.is_sparse:
+            raise TypeError(f"minitorch.save: the safetensors layout holds dense tensors only; the sparse tensor at "
+                            f"{_where(path)} needs .to_dense() or a torch.save file")
         name = self._names.get(id(t))
         if name is None:
             base = ".".join(map(str, path)) or "tensor"

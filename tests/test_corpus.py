@@ -32,14 +32,9 @@ from test_device_layer import CORPUS, _has_torchvision, run, torch
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
             "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model"]
 # Programs that use issue 22's features; they run in one process under python -m minitorch (ONE_PROCESS_DRIVER).
-PROGRAMS_IN_ONE_PROCESS = ["gcn_sparse", "nanogpt_bf16", "vgg_pool_view", "seq2seq_lstm", "version_gate",
+PROGRAMS_IN_ONE_PROCESS = ["gcn_sparse", "gcn_kipf", "nanogpt_bf16", "vgg_pool_view", "seq2seq_lstm", "version_gate",
                            "nerf_encoding", "tensor_factories", "mha_lora", "dcgan_samples", "densenet_features",
                            "sparse_gat"]
-# Of those, the ones minitorch cannot run yet, with the reason.
-WAITING = {
-    "gcn_sparse": "sparse COO tensors (branch i22-sparse): module 'minitorch' has no attribute 'sparse_coo_tensor'",
-    "sparse_gat": "sparse COO tensors (branch i22-sparse): module 'minitorch' has no attribute 'sparse_coo_tensor'",
-}
 NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning", "dcgan_samples", "densenet_features"}
 # Runs each program given on the command line in this one process (PyTorch, or minitorch under python -m minitorch,
 # imports once), resetting the print options that a program may set, and prints the outputs as JSON: for each
@@ -110,14 +105,11 @@ def minitorch_outputs(tmp_path_factory):
     root = str(pathlib.Path(minitorch.__file__).resolve().parents[1])
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-        return run_in_one_process([n for n in PROGRAMS_IN_ONE_PROCESS if n not in WAITING],
-                                  tmp_path_factory.mktemp("minitorch"), minitorch_runner=True)
+        return run_in_one_process(PROGRAMS_IN_ONE_PROCESS, tmp_path_factory.mktemp("minitorch"), minitorch_runner=True)
 
 
 @pytest.mark.parametrize("name", PROGRAMS_IN_ONE_PROCESS)
 def test_program_in_one_process_prints_the_pytorch_transcript(name, minitorch_outputs):
-    if name in WAITING:
-        pytest.skip(WAITING[name])
     out, error = minitorch_outputs[name]
     if error is not None:
         pytest.fail(f"{name}.py stopped after printing:\n{out}\n{error}", pytrace=False)

@@ -51,7 +51,8 @@ class _Constant:
 
 
 class layout(_Constant):
-    """How a tensor's elements are stored: minitorch has dense, strided tensors only (``minitorch.strided``)."""
+    """How a tensor's elements are stored: dense (``minitorch.strided``) or as sparse COO indices and values
+    (``minitorch.sparse_coo``, see ``minitorch.sparse``); the compressed layouts are names only."""
 
     __slots__ = ()
 
@@ -69,6 +70,9 @@ def _constant(name: str):
 
 layout.__module__ = memory_format.__module__ = "minitorch"
 strided = layout._make("strided")
+sparse_coo = layout._make("sparse_coo")
+sparse_csr, sparse_csc = layout._make("sparse_csr"), layout._make("sparse_csc")
+sparse_bsr, sparse_bsc = layout._make("sparse_bsr"), layout._make("sparse_bsc")
 contiguous_format = memory_format._make("contiguous_format")
 preserve_format = memory_format._make("preserve_format")
 channels_last = memory_format._make("channels_last")

@@ -263,7 +263,8 @@ class Tensor:
     is_cuda = False
     is_mps = False
     is_xpu = False
-    is_sparse = False
+    is_sparse = False  # True for minitorch.sparse.coo.SparseCooTensor
+    is_sparse_csr = False
     is_quantized = False
     is_meta = False
     layout = _strided

@@ -252,7 +252,9 @@ class Addbmm(_AddProduct):
 
 @register
 def mm(input, mat2):
-    """Matrix product of two 2-D tensors."""
+    """Matrix product of two 2-D tensors (the first one may be sparse: see ``minitorch.sparse``)."""
+    if input.is_sparse:
+        return input.mm(mat2)
     input, mat2 = lower_precision(input, mat2)
     return Mm.apply(input, mat2)
 
@@ -494,6 +496,8 @@ def matmul(input, other, *, out=None):
 
 def _product(input, other):
     """``matmul`` without ``out``."""
+    if getattr(input, "is_sparse", False):
+        return input.mm(other)
     input, other = lower_precision(input, other)
     da, db = np.ndim(input), np.ndim(other)
     if da == 0 or db == 0:
