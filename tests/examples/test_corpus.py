@@ -6,9 +6,12 @@ It must print the transcript in tests/corpus/expected/, written by PyTorch (the 
 within float32's tolerance: see printed_numbers.py):
 ``OMP_NUM_THREADS=1 python tests/corpus/NAME.py > tests/corpus/expected/NAME.txt``. Where PyTorch is
 installed, the programs run on it again, one after another in one process, to confirm the transcripts.
-torchvision does not import beside the PyTorch of this project's machines, so the transcripts of the two
-torchvision programs were written by PyTorch with a minimal stand-in for the parts they use (the flip, ToTensor
-and Normalize transforms, and resnet18's layout of modules); the test reruns them where torchvision imports.
+torchvision does not import beside the PyTorch of this project's machines, so the transcripts of cnn_torchvision
+and transfer_learning were written by PyTorch with a minimal stand-in for the parts they use (the flip, ToTensor
+and Normalize transforms, and resnet18's layout of modules), and those of dcgan_samples and densenet_features by
+PyTorch 2.14.1 with torchvision 0.29.1 in a virtualenv of their own; the test reruns them where torchvision imports.
+The programs of issue 22 (PROGRAMS_IN_ONE_PROCESS) run one after another in a single ``python -m minitorch``
+process, which saves a start-up each; a program that stops fails its own test with its traceback.
 
 The tests at the end pin minitorch bugs that writing the corpus exposed.
 """
@@ -27,22 +30,42 @@ from printed_numbers import assert_same_printout, printout_mismatches
 from corpus_runner import CORPUS, has_torchvision, run, torch
 
 PROGRAMS = ["learning_with_examples", "nn_really", "mlp_classifier", "cnn_torchvision", "vae", "gan", "reinforce",
-            "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model",
-            "gcn_sparse"]
-NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning"}
-# Runs each program given on the command line in this one process (PyTorch imports once), resetting the print
-# options that a program may set, and prints the outputs as JSON.
-PYTORCH_DRIVER = """
-import contextlib, io, json, runpy, sys
+            "transfer_learning", "autograd_tour", "einsum_linalg", "save_load", "time_sequence", "word_language_model"]
+# Programs that use issue 22's features; they run in one process under python -m minitorch (ONE_PROCESS_DRIVER).
+PROGRAMS_IN_ONE_PROCESS = ["gcn_sparse", "gcn_kipf", "nanogpt_bf16", "vgg_pool_view", "seq2seq_lstm", "version_gate",
+                           "nerf_encoding", "tensor_factories", "mha_lora", "dcgan_samples", "densenet_features",
+                           "sparse_gat"]
+NEEDS_TORCHVISION = {"cnn_torchvision", "transfer_learning", "dcgan_samples", "densenet_features"}
+# Runs each program given on the command line in this one process (PyTorch, or minitorch under python -m minitorch,
+# imports once), resetting the print options that a program may set, and prints the outputs as JSON: for each
+# program what it printed and the traceback it stopped with (None when it ran to the end).
+ONE_PROCESS_DRIVER = """
+import contextlib, io, json, runpy, sys, traceback
 import torch
 outputs = {}
 for path in sys.argv[1:]:
+    error = None
     with contextlib.redirect_stdout(io.StringIO()) as out:
-        runpy.run_path(path, run_name="__main__")
+        try:
+            runpy.run_path(path, run_name="__main__")
+        except BaseException:
+            error = traceback.format_exc()
     torch.set_printoptions(profile="default")
-    outputs[path] = out.getvalue()
+    outputs[path] = [out.getvalue(), error]
 print(json.dumps(outputs))
 """
+
+
+def run_in_one_process(names, directory, minitorch_runner):
+    """{name: (printed output, traceback or None)} of the corpus programs ``names`` run by ONE_PROCESS_DRIVER."""
+    driver = directory / "one_process_driver.py"
+    driver.write_text(ONE_PROCESS_DRIVER)
+    done = subprocess.run([sys.executable] + (["-m", "minitorch"] if minitorch_runner else []) + [str(driver)]
+                          + [str(CORPUS / f"{n}.py") for n in names], capture_output=True, text=True, timeout=300,
+                          cwd=directory)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {pathlib.Path(path).stem: (out.replace("minitorch.", "torch.") if minitorch_runner else out, error)
+            for path, (out, error) in json.loads(done.stdout).items()}
 
 
 @pytest.fixture
@@ -78,21 +101,37 @@ def test_transcripts_compare_each_float_within_float32s_tolerance():
 
 
 @pytest.fixture(scope="module")
+def minitorch_outputs(tmp_path_factory):
+    root = str(pathlib.Path(minitorch.__file__).resolve().parents[1])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        return run_in_one_process(PROGRAMS_IN_ONE_PROCESS, tmp_path_factory.mktemp("minitorch"), minitorch_runner=True)
+
+
+@pytest.mark.parametrize("name", PROGRAMS_IN_ONE_PROCESS)
+def test_program_in_one_process_prints_the_pytorch_transcript(name, minitorch_outputs):
+    out, error = minitorch_outputs[name]
+    if error is not None:
+        pytest.fail(f"{name}.py stopped after printing:\n{out}\n{error}", pytrace=False)
+    assert_same_printout(out, transcript(name))
+
+
+@pytest.fixture(scope="module")
 def pytorch_outputs(tmp_path_factory):
     if torch is None:
         pytest.skip("PyTorch is not installed")
-    names = [n for n in PROGRAMS if n not in NEEDS_TORCHVISION or has_torchvision()]
-    done = subprocess.run([sys.executable, "-c", PYTORCH_DRIVER] + [str(CORPUS / f"{n}.py") for n in names],
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path_factory.mktemp("pytorch"))
-    assert done.returncode == 0, done.stderr[-3000:]
-    return {pathlib.Path(path).stem: out for path, out in json.loads(done.stdout).items()}
+    names = [n for n in PROGRAMS + PROGRAMS_IN_ONE_PROCESS if n not in NEEDS_TORCHVISION or has_torchvision()]
+    return run_in_one_process(names, tmp_path_factory.mktemp("pytorch"), minitorch_runner=False)
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
+@pytest.mark.parametrize("name", PROGRAMS + PROGRAMS_IN_ONE_PROCESS)
 def test_pytorch_prints_the_transcript(name, pytorch_outputs):
     if name not in pytorch_outputs:
         pytest.skip("torchvision does not import beside this PyTorch")
-    assert_same_printout(pytorch_outputs[name], transcript(name))
+    out, error = pytorch_outputs[name]
+    if error is not None:
+        pytest.fail(f"{name}.py stopped on PyTorch after printing:\n{out}\n{error}", pytrace=False)
+    assert_same_printout(out, transcript(name))
 
 
 LONG_OR_BYTE = "expected target dtype to be Long or Byte, but got Float"
