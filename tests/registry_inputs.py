@@ -1,4 +1,4 @@
-"""Inputs for the registry sweep (tests/test_registry.py and tests/registry_samples_*.py)."""
+"""Inputs for the registry sweep (tests/registry_cases.py and tests/registry_samples_*.py)."""
 import math
 
 import numpy as np

@@ -1,12 +1,12 @@
-"""The memory layout of every registered op's result on the registry's sample inputs (tests/test_registry.py and
+"""The memory layout of every registered op's result on the registry's sample inputs (tests/registry_cases.py and
 tests/registry_samples_*.py), the same code for minitorch and for PyTorch: shape, strides, contiguity and which
 inputs it shares memory with. Recorded from torch by tests/fixtures/make_layout_fixture.py, checked by
-tests/test_layout.py."""
+tests/ops/test_layout.py."""
 import types
 
 import numpy as np
 
-import test_registry as reg
+import registry_cases as reg
 
 class Library:
     """minitorch, or torch seen through the names the samples use."""
@@ -69,7 +69,7 @@ def _sample_function(cell) -> bool:
 
 
 def case(lib, name):
-    """(function, inputs) of the sample for ``name``, as ``test_registry._case`` builds it, in ``lib``; or None."""
+    """(function, inputs) of the sample for ``name``, as ``registry_cases._case`` builds it, in ``lib``; or None."""
     key = reg._sampled_name(name)
     if key in reg.SAMPLES:
         f, inputs = reg.SAMPLES[key]

@@ -1,5 +1,5 @@
 """Registry-sweep inputs for the convolution, pooling and fold ops (minitorch/_ops/conv.py, pooling_functions.py,
-fold.py; tests/test_registry.py)."""
+fold.py; tests/registry_cases.py)."""
 import warnings
 
 import minitorch as mt
@@ -14,7 +14,7 @@ def _indices_of(pool, shape, **kw):
 
 
 def _quiet(fn):
-    """``fn`` without its deprecation warning (upsample_*: tested in tests/test_nn_conv_pool_more.py)."""
+    """``fn`` without its deprecation warning (upsample_*: tested in tests/nn/test_conv_pool_layers.py)."""
     def call(*args):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)

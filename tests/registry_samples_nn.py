@@ -1,4 +1,4 @@
-"""Registry-sweep inputs for the nn.functional forms added with the extra layers (tests/test_registry.py)."""
+"""Registry-sweep inputs for the nn.functional forms added with the extra layers (tests/registry_cases.py)."""
 import minitorch as mt
 import minitorch.nn.functional as F
 from registry_inputs import INF, NAN, x

@@ -15,7 +15,7 @@ def _with_source(*shape):
 
 def _constant_times(make):
     """A non-differentiable op whose arguments the sweep cannot guess: its (constant) result times the input,
-    as the random fills are swept in tests/test_registry.py."""
+    as the random fills are swept in tests/ops/test_registry.py."""
     return lambda t: make().to(mt.float64).sum() * t
 
 

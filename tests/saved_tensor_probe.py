@@ -1,6 +1,6 @@
 """What a graph keeps for backward, probed from outside, the same way for minitorch and PyTorch.
 
-For one registered op, run its registry sample (tests/test_registry.py, tests/registry_samples_*.py) and ask:
+For one registered op, run its registry sample (tests/registry_cases.py, tests/registry_samples_*.py) and ask:
 
 - ``second``: does a second ``backward()`` without ``retain_graph`` go through (``"ok"``) or raise
   "Trying to backward through the graph a second time" (``"freed"``)?
@@ -9,7 +9,7 @@ For one registered op, run its registry sample (tests/test_registry.py, tests/re
   (``"ok"``) or raise the version error (``"version: <the error's text up to its hint>"``)?
 
 ``torch_registry()`` loads the same samples a second time with PyTorch in place of minitorch, so
-tests/fixtures/make_saved_tensor_fixtures.py can record PyTorch's answers and tests/test_saved_tensors.py can
+tests/fixtures/make_saved_tensor_fixtures.py can record PyTorch's answers and tests/autograd/test_saved_tensors.py can
 compare minitorch's with them (with or without PyTorch installed).
 """
 import contextlib
@@ -119,7 +119,7 @@ def answers(registry, namespace, lib, name: str) -> dict:
 
 # ---- the registry samples with PyTorch in place of minitorch ---------------------------------------------------
 def torch_registry():
-    """tests/test_registry.py loaded again, with ``minitorch`` meaning ``torch``: its ``_case(name)`` gives
+    """tests/registry_cases.py loaded again, with ``minitorch`` meaning ``torch``: its ``_case(name)`` gives
     the sample of op ``name`` on PyTorch. Returns (module, the stand-in ``minitorch`` namespace)."""
     import minitorch  # noqa: F401  (fills the registry, whose names the samples use)
     import torch
@@ -136,14 +136,14 @@ def torch_registry():
                         "minitorch.autograd": torch.autograd})
     try:
         sys.modules["registry_inputs"] = _load("registry_inputs", HERE / "registry_inputs.py")
-        registry = _load("torch_registry", HERE / "test_registry.py")
+        registry = _load("torch_registry", HERE / "registry_cases.py")
     finally:
         for k, v in kept.items():
             if v is None:
                 sys.modules.pop(k, None)
             else:
                 sys.modules[k] = v
-    minitorch_registry = sys.modules.get("test_registry") or _load("test_registry", HERE / "test_registry.py")
+    minitorch_registry = sys.modules.get("registry_cases") or _load("registry_cases", HERE / "registry_cases.py")
     registry._sampled_name = minitorch_registry._sampled_name  # the same sample for the same name
     registry.OPS = {name: _torch_function(name, torch, F) for name in registry.OPS}
     return registry, stand_in

@@ -1,6 +1,6 @@
 """Sparse COO cases run on PyTorch and on minitorch alike: each takes the library (``torch`` or ``minitorch``)
 and returns what it prints. tests/fixtures/make_sparse_fixtures.py records PyTorch's texts in
-tests/fixtures/sparse_coo.json; tests/test_sparse.py compares minitorch's with them (floats within float32's
+tests/fixtures/sparse_coo.json; tests/sparse/test_sparse.py compares minitorch's with them (floats within float32's
 tolerance)."""
 import warnings
 

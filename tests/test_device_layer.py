@@ -3,7 +3,6 @@ answers with (torch.cuda, backends, accelerator, mps, amp, distributed, onnx, nn
 
 The corpus scripts in tests/corpus run with ``import torch``; when PyTorch is installed they also
 run on it, and the outputs must match (minitorch prints its own name in ``minitorch.Size``)."""
-import pathlib
 import subprocess
 import sys
 
@@ -11,20 +10,8 @@ import numpy as np
 import pytest
 
 import minitorch
+from corpus_runner import CORPUS, has_torchvision, run, torch
 from printed_numbers import assert_same_printout
-
-CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
-try:
-    import torch
-except ImportError:  # the expected values are written out; torch confirms them when installed
-    torch = None
-
-
-def run(args, *, minitorch_runner: bool = True) -> str:
-    cmd = [sys.executable] + (["-m", "minitorch"] if minitorch_runner else []) + [str(a) for a in args]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-3000:]
-    return out.stdout.replace("minitorch.", "torch.")
 
 
 @pytest.fixture(scope="module")
@@ -49,16 +36,9 @@ def test_device_boilerplate_runs_unmodified():
 def test_torchvision_imports_resolve_to_minitorch(image_folder):
     out = run([CORPUS / "torchvision_imports.py", image_folder])
     assert "classes: ['cat', 'dog'] batches: 2\n" in out and "same classes: True True True" in out
-    if torch is not None and _has_torchvision():
+    if torch is not None and has_torchvision():
         assert_same_printout(out, run([CORPUS / "torchvision_imports.py", image_folder], minitorch_runner=False))
 
-
-def _has_torchvision() -> bool:
-    try:
-        import torchvision  # noqa: F401
-    except Exception:  # absent, or PyPI's build beside this torch fails to import
-        return False
-    return True
 
 
 def test_the_runner_passes_arguments_and_runs_modules(tmp_path):

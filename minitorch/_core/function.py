@@ -55,7 +55,7 @@ class Op(Node):
        depend only on those are recipes (``indexing.Made``), made again when used.
     6. Public names come from ``Op.function()`` / ``Op.inplace_function()`` or ``@register``
        (``minitorch._core.registry``): that one line makes the Tensor method and the
-       ``minitorch.*`` function; ``tests/test_registry.py`` sweeps every registered op with
+       ``minitorch.*`` function; ``tests/ops/test_registry.py`` sweeps every registered op with
        gradcheck and gradgradcheck.
 
     Class flags: ``inplace`` (the first input is modified and returned),

@@ -12,7 +12,6 @@ import functools
 import importlib
 import io
 import json
-import pathlib
 import sys
 
 import numpy as np
@@ -25,8 +24,9 @@ from minitorch.models import ops
 
 import zoo_modern_cases as cases
 from shapes_only import shapes_only
+from locations import FIXTURES
 
-ZOO = pathlib.Path(__file__).parent.parent / "fixtures" / "zoo"
+ZOO = FIXTURES / "zoo"
 BUILDERS = [(family, name) for family, names in cases.FAMILIES.items() for name in names]
 
 

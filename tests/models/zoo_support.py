@@ -6,7 +6,6 @@ import contextlib
 import gzip
 import json
 import math
-import pathlib
 from typing import Any, Iterator
 from unittest import mock
 
@@ -14,8 +13,9 @@ import numpy as np
 
 import minitorch
 from minitorch import _factories, nn
+from locations import FIXTURES
 
-ZOO = pathlib.Path(__file__).parent.parent / "fixtures" / "zoo"
+ZOO = FIXTURES / "zoo"
 
 
 def load_fixture(family: str) -> dict[str, Any]:

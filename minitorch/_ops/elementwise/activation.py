@@ -5,7 +5,7 @@ softshrink, glu, prelu; and erf.
 Gradients at the kinks follow torch (e.g. hardtanh passes no gradient at its bounds), and so does NaN: each
 function tests its input as torch's scalar CPU kernel does (``x <= bound`` rather than ``x > bound``), so a NaN
 takes the same branch. (torch's vectorized kernels disagree with its scalar ones on NaN for hardtanh, the
-shrinks and elu; see tests/test_edge_values.py.)
+shrinks and elu; see tests/ops/test_edge_values.py.)
 """
 from __future__ import annotations
 
