@@ -31,16 +31,19 @@ ENTRIES: dict[str, Entry] = {}      # the minitorch namespace: Tensor methods an
 FUNCTIONAL: dict[str, Callable] = {}  # minitorch.nn.functional: its own functions and the shared ops
 TOP_LEVEL_FORMS: dict[str, Callable] = {}  # a minitorch.* function where it differs from the method (out=)
 NO_DOUBLE_BACKWARD: set[Callable] = set()  # differentiable once only, as in torch (backward of backward raises)
+SAMPLES: dict[str, tuple] = {}  # the sweeps' inputs: public name (``F.<name>`` for nn.functional's own) -> sample
 
 
 def register(function: Callable | None = None, *, name: str | None = None, method: bool = True,
-             top_level: bool = True, functional: bool = False, aliases: tuple = (), double_backward: bool = True):
+             top_level: bool = True, functional: bool = False, aliases: tuple = (), double_backward: bool = True,
+             sample: tuple | None = None):
     """Register ``function`` as a public op under ``name`` (default: its ``__name__``) and ``aliases``.
 
     ``method``: bound as a Tensor method; ``top_level``: exported as ``minitorch.<name>``;
     ``functional``: exported as ``minitorch.nn.functional.<name>``; ``double_backward=False``: differentiable
-    once only, as in torch (the gradient's own backward raises torch's error). Usable as a decorator, with or
-    without arguments; returns ``function`` unchanged.
+    once only, as in torch (the gradient's own backward raises torch's error); ``sample``: the registry sweeps'
+    ``(function, inputs)`` for it (see ``minitorch._core.samples``). Usable as a decorator, with or without
+    arguments; returns ``function`` unchanged.
     """
     def add(fn: Callable) -> Callable:
         for n in (name or fn.__name__, *aliases):
@@ -50,13 +53,16 @@ def register(function: Callable | None = None, *, name: str | None = None, metho
                 _add(FUNCTIONAL, n, fn, fn)
         if not double_backward:
             NO_DOUBLE_BACKWARD.add(fn)
+        if sample is not None:
+            n = name or fn.__name__
+            _add(SAMPLES, n if method or top_level else "F." + n, sample, sample)
         return fn
     return add if function is None else add(function)
 
 
-def functional_op(fn: Callable) -> Callable:
-    """Register ``fn`` as a ``minitorch.nn.functional`` function only (decorator)."""
-    return register(fn, method=False, top_level=False, functional=True)
+def functional_op(fn: Callable | None = None, *, sample: tuple | None = None):
+    """Register ``fn`` as a ``minitorch.nn.functional`` function only (decorator, with or without ``sample``)."""
+    return register(fn, method=False, top_level=False, functional=True, sample=sample)
 
 
 def _add(table: dict, name: str, fn: Callable, entry) -> None:

@@ -15,6 +15,7 @@ from .._rng import empty_like_axes, in_memory_order
 from .._rng.distributions import bernoulli_scalar
 from ..random import default_generator
 from .elementwise.arithmetic import add_, mul_
+from .._core.samples import mt, F, x, maps, seeded
 
 _ALPHA = 1.7580993408473766  # SELU's negative saturation, scale * alpha: where alpha dropout sends a dropped unit
 
@@ -57,55 +58,55 @@ def dropout_impl(input, p: float, train: bool, inplace: bool = False, feature: b
     return add_(mul_(input, scale), shift) if inplace else input * scale + shift
 
 
-@register(name="dropout", method=False)
+@register(name="dropout", method=False, sample=(seeded(lambda a: mt.dropout(a, 0.4, True)), maps))
 def dropout_aten(input: Tensor, p: float, train: bool) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p), when ``train``."""
     return dropout_impl(input, p, train)
 
 
-@register(method=False)
+@register(method=False, sample=(seeded(lambda a: mt.dropout_(a.clone(), 0.4, True)), maps))
 def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``dropout``."""
     return dropout_impl(input, p, train, inplace=True)
 
 
-@register(method=False)
+@register(method=False, sample=(seeded(lambda a: mt.feature_dropout(a, 0.4, True)), maps))
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Zero whole (N, C) feature maps with probability ``p``, when ``train``."""
     return dropout_impl(input, p, train, feature=True)
 
 
-@register(method=False)
+@register(method=False, sample=(seeded(lambda a: mt.feature_dropout_(a.clone(), 0.4, True)), maps))
 def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``feature_dropout``."""
     return dropout_impl(input, p, train, inplace=True, feature=True)
 
 
-@register(name="alpha_dropout", method=False)
+@register(name="alpha_dropout", method=False, sample=(seeded(lambda a: mt.alpha_dropout(a, 0.4, True)), maps))
 def alpha_dropout_aten(input: Tensor, p: float, train: bool) -> Tensor:
     """Dropout that keeps SELU activations' zero mean and unit variance, when ``train``."""
     return dropout_impl(input, p, train, alpha=True)
 
 
-@register(method=False)
+@register(method=False, sample=(seeded(lambda a: mt.alpha_dropout_(a.clone(), 0.4, True)), maps))
 def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``alpha_dropout``."""
     return dropout_impl(input, p, train, inplace=True, alpha=True)
 
 
-@register(name="feature_alpha_dropout", method=False)
+@register(name="feature_alpha_dropout", method=False, sample=(seeded(lambda a: mt.feature_alpha_dropout(a, 0.4, True)), maps))
 def feature_alpha_dropout_aten(input: Tensor, p: float, train: bool) -> Tensor:
     """Alpha dropout of whole (N, C) feature maps, when ``train``."""
     return dropout_impl(input, p, train, feature=True, alpha=True)
 
 
-@register(method=False)
+@register(method=False, sample=(seeded(lambda a: mt.feature_alpha_dropout_(a.clone(), 0.4, True)), maps))
 def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``feature_alpha_dropout``."""
     return dropout_impl(input, p, train, inplace=True, feature=True, alpha=True)
 
 
-@register(method=False)
+@register(method=False, sample=(seeded(lambda a: mt.native_dropout(a, 0.4, True)[0]), maps))
 def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor, Tensor]:
     """(output, boolean keep-mask); in eval a copy of the input and an all-true mask."""
     if train is not None and not train:
@@ -121,7 +122,7 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-@functional_op
+@functional_op(sample=(lambda x: (mt.manual_seed(0), F.dropout(x, 0.5))[1], lambda: (x(3, 4),)))
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
     _check_p(p)
@@ -148,33 +149,33 @@ def _channel_dropout(input, p, training, inplace, spatial):
     return input.copy_(out) if inplace and training and p > 0 else out
 
 
-@functional_op
+@functional_op(sample=(seeded(lambda a: F.dropout1d(a, 0.4)), lambda: (x(2, 3, 4),)))
 def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``."""
     return _channel_dropout(input, p, training, inplace, 1)
 
 
-@functional_op
+@functional_op(sample=(seeded(lambda a: F.dropout3d(a, 0.4)), lambda: (x(2, 3, 2, 2, 2),)))
 def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input with probability ``p``."""
     return _channel_dropout(input, p, training, inplace, 3)
 
 
-@functional_op
+@functional_op(sample=(seeded(lambda a: F.alpha_dropout(a, 0.4, True)), maps))
 def alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Dropout for SELU networks: keeps zero mean and unit variance (dropped units go to SELU's saturation)."""
     _check_p(p)
     return dropout_impl(input, p, training, inplace, alpha=True)
 
 
-@functional_op
+@functional_op(sample=(seeded(lambda a: F.feature_alpha_dropout(a, 0.4, True)), maps))
 def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Alpha dropout of whole channels (dim 1)."""
     _check_p(p)
     return dropout_impl(input, p, training, inplace, feature=True, alpha=True)
 
 
-@functional_op
+@functional_op(sample=(lambda x: (mt.manual_seed(0), F.dropout2d(x, 0.5))[1], lambda: (x(2, 3, 2, 2),)))
 def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels (dim 1) with probability ``p``; like torch, 3-D input is taken as (N, C, L)."""
     _check_p(p)

@@ -20,6 +20,7 @@ from .linalg.products import einsum
 from .reduction.sums import mean
 from .reduction.sums import sum as sum_
 from .._core.parallel import parallel_rows
+from .._core.samples import mt, F, x, norm_inputs
 
 
 def batch_stats(view: np.ndarray, axes: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -307,7 +308,8 @@ class CrossMapLrn2d(Op, name="CrossMapLRN2dBackward"):
 
 
 # ---- the nn.functional forms ---------------------------------------------------------------------------------------
-@functional_op
+@functional_op(sample=(lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+                     lambda: (x(4, 3, 2, 2), x(3, seed=1), x(3, seed=2))))
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
                eps=1e-5) -> Tensor:
     """Normalise each channel (dim 1) by batch statistics (training, updating the running ones) or
@@ -328,7 +330,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                  eps=eps)
 
 
-@functional_op
+@functional_op(sample=(lambda x, w, b: F.layer_norm(x, (4,), w, b), lambda: (x(3, 4), x(4, seed=1), x(4, seed=2))))
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims of each sample."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -339,7 +341,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Ten
     return NativeLayerNorm.apply(input, weight, bias, eps=eps, axes=axes, param_shape=shape)
 
 
-@functional_op
+@functional_op(sample=(lambda x, w, b: F.group_norm(x, 2, w, b), lambda: (x(2, 4, 3), x(4, seed=1), x(4, seed=2))))
 def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise each group of channels of each sample."""
     n, c = input.shape[:2]
@@ -350,7 +352,8 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tens
                                  param_shape=(1, c) + (1,) * (input.dim() - 2))
 
 
-@functional_op
+@functional_op(sample=(lambda a, w, b: F.instance_norm(a, weight=w, bias=b),
+                        lambda: (x(2, 3, 4), x(3, seed=1), x(3, seed=2))))
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
                   momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise each channel of each sample over its spatial dims: batch_norm of the (1, N * C, ...) view."""
@@ -372,7 +375,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out.reshape(input.shape)
 
 
-@register(method=False, functional=True)
+@register(method=False, functional=True, sample=(lambda a, w: mt.rms_norm(a, (3,), w), lambda: (x(2, 3), x(3, seed=1))))
 def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> Tensor:
     """``input / sqrt(mean(input^2) + eps) * weight`` over the trailing ``normalized_shape`` dims."""
     if not isinstance(normalized_shape, (tuple, list)):
@@ -389,7 +392,7 @@ def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> 
     return out if weight is None else out * weight
 
 
-@functional_op
+@functional_op(sample=(lambda a: F.local_response_norm(a, 3, alpha=0.5), lambda: (x(2, 4, 3),)))
 def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
     """``input / (k + alpha * mean of squares over ``size`` neighbouring channels) ** beta``."""
     dim = input.dim()
@@ -419,14 +422,15 @@ def _stats(x: np.ndarray, axes: tuple, eps: float, dtype) -> tuple[Tensor, Tenso
     return Tensor._wrap(mean.astype(dtype)), Tensor._wrap(rstd.astype(dtype))
 
 
-@register(name="batch_norm", method=False)
+@register(name="batch_norm", method=False, sample=(lambda a, w, b: mt.batch_norm(a, w, b, None, None, True, 0.1, 1e-5, False), norm_inputs))
 def batch_norm_aten(input: Tensor, weight, bias, running_mean, running_var, training: bool, momentum: float, eps: float,
                cudnn_enabled: bool) -> Tensor:
     """Batch normalisation over dim 1 (see ``nn.functional.batch_norm``)."""
     return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
-@register(method=False)
+@register(method=False, sample=(lambda a, w, b: mt.native_batch_norm(a, w, b, None, None, True, 0.1, 1e-5)[0],
+                          norm_inputs))
 def native_batch_norm(input: Tensor, weight, bias, running_mean, running_var, training: bool, momentum: float,
                       eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """(output, batch mean, batch 1/std) in training; (output, empty, empty) in eval."""
@@ -439,14 +443,14 @@ def native_batch_norm(input: Tensor, weight, bias, running_mean, running_var, tr
     return out, mean.reshape(-1), rstd.reshape(-1)
 
 
-@register(name="layer_norm", method=False)
+@register(name="layer_norm", method=False, sample=(lambda a, w, b: mt.layer_norm(a, (2,), w[:2], b[:2]), norm_inputs))
 def layer_norm_aten(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5,
                cudnn_enable: bool = True) -> Tensor:
     """Normalise over the trailing ``normalized_shape`` dims (see ``nn.functional.layer_norm``)."""
     return layer_norm(input, normalized_shape, weight, bias, eps)
 
 
-@register(method=False)
+@register(method=False, sample=(lambda a, w, b: mt.native_layer_norm(a, (2,), w[:2], b[:2], 1e-5)[0], norm_inputs))
 def native_layer_norm(input: Tensor, normalized_shape, weight, bias, eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """(output, mean, 1/std), the statistics of shape ``input.shape[:axis] + (1,) * len(normalized_shape)``."""
     out = layer_norm(input, normalized_shape, weight, bias, eps)
@@ -454,14 +458,14 @@ def native_layer_norm(input: Tensor, normalized_shape, weight, bias, eps: float)
     return (out, *_stats(input._data, axes, eps, input._data.dtype))
 
 
-@register(name="group_norm", method=False)
+@register(name="group_norm", method=False, sample=(lambda a, w, b: mt.group_norm(a.reshape(2, 6, 2), 3, w.repeat(2), b.repeat(2)), norm_inputs))
 def group_norm_aten(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5,
                cudnn_enabled: bool = True) -> Tensor:
     """Normalise each group of channels of each sample (see ``nn.functional.group_norm``)."""
     return group_norm(input, num_groups, weight, bias, eps)
 
 
-@register(method=False)
+@register(method=False, sample=(lambda a: mt.native_group_norm(a, None, None, 4, 3, 2, 3, 1e-5), lambda: (x(4, 3, 2),)))
 def native_group_norm(input: Tensor, weight, bias, N: int, C: int, HxW: int, group: int,  # noqa: N803
                       eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """(output, mean, 1/std), the statistics (N, group), differentiable as in torch."""
@@ -472,7 +476,7 @@ def native_group_norm(input: Tensor, weight, bias, N: int, C: int, HxW: int, gro
     return out, mean, rstd
 
 
-@register(name="instance_norm", method=False)
+@register(name="instance_norm", method=False, sample=(lambda a, w, b: mt.instance_norm(a, w, b, None, None, True, 0.1, 1e-5, False), norm_inputs))
 def instance_norm_aten(input: Tensor, weight, bias, running_mean, running_var, use_input_stats: bool, momentum: float,
                   eps: float, cudnn_enabled: bool) -> Tensor:
     """Normalise each channel of each sample (see ``nn.functional.instance_norm``)."""

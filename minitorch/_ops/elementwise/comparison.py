@@ -13,6 +13,7 @@ from ..._core.tensor import Tensor
 from ..._dtype import C_NAMES, from_numpy_dtype, wrap_int
 from ..._core.shape import type_name
 from ..._core.function import Op, _write_back, check_inplace, zeros_for
+from ..._core.samples import pair
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
 from .unary import _not_for
 from ..._core.registry import register
@@ -195,7 +196,8 @@ def _inplace_compare(name, function):
     def op_(input, other):
         return (tensor if isinstance(other, Tensor) else number).apply(input, other)
     op_.__name__ = op_.__qualname__ = name + "_"
-    return register(op_, top_level=False)
+    # on a float tensor in a graph: recorded, with a zero gradient
+    return register(op_, top_level=False, sample=(lambda a, b: (op_(a.clone(), b), op_(a.clone(), 1.0)), pair))
 
 
 def _inplace_write(name, function, top_level=False):

@@ -20,6 +20,7 @@ from ..return_types import _return_type
 from .broadcast import broadcast_shape
 from ..shape.view import contiguous
 from .clamp import where
+from ..._core.samples import mt, x, cx
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -155,13 +156,13 @@ class Complex(Op):
         return Real.apply(g), Imag.apply(g)
 
 
-@register(method=False)
+@register(method=False, sample=(None, lambda: (cx(3, 4),)))
 def real(input: Tensor) -> Tensor:
     """The real part: a view of a complex tensor, the tensor itself when real."""
     return Real.apply(input) if input._data.dtype.kind == "c" else input
 
 
-@register(method=False)
+@register(method=False, sample=(None, lambda: (cx(3, 4),)))
 def imag(input: Tensor) -> Tensor:
     """The imaginary part of a complex tensor (a view)."""
     if input._data.dtype.kind != "c":
@@ -188,19 +189,19 @@ def set_imag(self, value) -> None:
     imag(self).copy_(value)
 
 
-@register
+@register(sample=(None, lambda: (cx(3, 4),)))
 def conj(input: Tensor) -> Tensor:
     """The complex conjugate (a new tensor); a real tensor is returned as is."""
     return Conj.apply(input) if input._data.dtype.kind == "c" else input
 
 
-@register
+@register(sample=(None, lambda: (cx(3, 4),)))
 def conj_physical(input: Tensor) -> Tensor:
     """The complex conjugate, always a new tensor."""
     return ConjPhysical.apply(input) if input._data.dtype.kind == "c" else input.clone()
 
 
-@register
+@register(sample=(lambda t: mt.resolve_conj(t * 1), lambda: (cx(3, 4),)))
 def resolve_conj(input: Tensor) -> Tensor:
     """The tensor itself: conjugates here are never lazy."""
     return input
@@ -212,19 +213,19 @@ def is_conj(input: Tensor) -> bool:
     return False
 
 
-@register(method=False)
+@register(method=False, sample=(None, lambda: (cx(3, 4),)))
 def view_as_real(input: Tensor) -> Tensor:
     """A complex tensor as a real one with a last dimension of size 2 (real, imaginary), sharing memory."""
     return ViewAsReal.apply(input)
 
 
-@register(method=False)
+@register(method=False, sample=(None, lambda: (x(3, 2),)))
 def view_as_complex(input: Tensor) -> Tensor:
     """A real tensor with a last dimension of size 2 as a complex one, sharing memory."""
     return ViewAsComplex.apply(input)
 
 
-@register(method=False)
+@register(method=False, sample=(None, lambda: (x(3, 4), x(3, 4, seed=1))))
 def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A001  (torch.complex)
     """The complex tensor ``real + i imag``."""
     r = Complex.apply(real, imag)
@@ -251,13 +252,13 @@ class Polar(Op):
         return Real.apply(g * sgn(z)), Real.apply(g * (z * 1j))
 
 
-@register(method=False)
+@register(method=False, sample=(None, lambda: (x(3, 4), x(3, 4, low=-3.0, high=3.0, seed=1))))
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argument names)
     """The complex tensor with modulus ``abs`` and phase ``angle``."""
     return Polar.apply(abs, angle)
 
 
-@register
+@register(sample=(None, lambda: (cx(3, 4),)))
 def sgn(input: Tensor) -> Tensor:
     """``z / |z|`` (0 where ``z`` is 0) for complex tensors; the sign for real ones."""
     from .unary import Sgn, abs  # (unary builds on this module)
@@ -291,7 +292,7 @@ class Angle(Op):
         return g * 1j * a / (Real.apply(a) ** 2 + Imag.apply(a) ** 2)
 
 
-angle = Angle.function()
+angle = Angle.function(sample=(None, lambda: (cx(3, 4),)))
 
 
 @functools.cache

@@ -19,6 +19,7 @@ from ..return_types import _return_type, return_types
 from .special import erfc_, exp2_, i0_, logit_, sinc_, xlogy_
 from .unary import _not_for
 from ..._core.registry import register
+from ..._core.samples import mt, x, pair, negative_pair
 
 _LN2 = math.log(2.0)
 
@@ -145,7 +146,7 @@ return_types.frexp = _return_type("frexp", ("mantissa", "exponent"))
 Number = int | float | bool
 
 
-@register
+@register(sample=(None, negative_pair))
 def copysign(input: Tensor, other: Tensor | Number, *, out: Tensor | None = None) -> Tensor:
     """``input``'s magnitude with ``other``'s sign (a float result)."""
     if isinstance(other, Tensor):
@@ -160,7 +161,7 @@ def copysign_(input: Tensor, other: Tensor | Number) -> Tensor:
     return CopysignScalar.inplace_variant().apply(input, other=other)
 
 
-@register
+@register(sample=(None, negative_pair))
 def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The next representable float after ``input`` in the direction of ``other``."""
     _tensor_arg("nextafter", "other", other)
@@ -173,7 +174,7 @@ def nextafter_(input: Tensor, other: Tensor) -> Tensor:
     return Nextafter.inplace_variant().apply(input, other)
 
 
-@register
+@register(sample=(None, lambda: pair(-1.0, 1.0)))
 def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """``input * 2 ** other``."""
     _tensor_arg("ldexp", "other", other)
@@ -186,7 +187,7 @@ def ldexp_(input: Tensor, other: Tensor) -> Tensor:
     return Ldexp.inplace_variant().apply(input, other)
 
 
-@register
+@register(sample=(lambda t: mt.frexp(t).mantissa, lambda: (x(3, 4, low=0.55, high=0.95),)))
 def frexp(input: Tensor):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent``, as ``return_types.frexp``."""
     return return_types.frexp(*Frexp.apply(input))
@@ -209,7 +210,7 @@ def _double(x):
     return x.to(_dtype.float64) if isinstance(x, Tensor) else float(x)
 
 
-@register
+@register(sample=(None, pair))
 def float_power(input: Tensor | Number, exponent: Tensor | Number, *, out: Tensor | None = None) -> Tensor:
     """``input ** exponent`` computed in float64."""
     return _out(_pow(_double(input), _double(exponent)), out)

@@ -21,6 +21,7 @@ from .broadcast import floating, result_dtype
 from .trigonometric import _float_pair, _quiet
 from .unary import cos, exp, log, sin
 from ..._core.registry import register
+from ..._core.samples import mt, x, negative_pair, inside_unit
 
 _LN2 = math.log(2.0)
 _SQRT_PI = math.sqrt(math.pi)
@@ -575,10 +576,10 @@ class Logit(Op):
 
 
 exp2 = Exp2.function()
-logaddexp = Logaddexp.function()
-logaddexp2 = Logaddexp2.function()
+logaddexp = Logaddexp.function(sample=(None, negative_pair))
+logaddexp2 = Logaddexp2.function(sample=(None, negative_pair))
 erfc = Erfc.function()
-erfinv = Erfinv.function()
+erfinv = Erfinv.function(sample=(None, inside_unit))
 lgamma = Lgamma.function()
 digamma = Digamma.function()
 sinc = Sinc.function()
@@ -593,7 +594,7 @@ digamma_ = Digamma.inplace_function()
 sinc_ = Sinc.inplace_function()
 
 
-@register
+@register(sample=(None, lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, seed=1))))
 def xlogy(input, other):
     """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan); either may be a number."""
     if isinstance(other, Tensor) or not isinstance(input, Tensor):
@@ -617,7 +618,7 @@ def _polygamma_args(n, input):
     return n, input
 
 
-@register
+@register(sample=(lambda t: mt.polygamma(2, t), lambda: (x(3, 4),)))
 def polygamma(n, input):
     """The n-th derivative of digamma (n = 0: digamma itself)."""
     n, input = _polygamma_args(n, input)
@@ -634,7 +635,7 @@ def polygamma_(input, n):
     return _PolygammaInplace.inplace_variant().apply(input, n=n)
 
 
-@register
+@register(sample=(None, lambda: (x(3, 4, low=0.1, high=0.9),)))
 def logit(input, eps=None):
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when ``eps`` is given."""
     return Logit.apply(input, eps=eps)
@@ -651,7 +652,7 @@ def _mvlgamma_p(p):
     return p
 
 
-@register
+@register(sample=(lambda t: mt.mvlgamma(t, 3), lambda: (x(3, 4, low=1.5, high=2.5),)))
 def mvlgamma(input, p):
     """The multivariate log-gamma function of dimension ``p``, elementwise."""
     return Mvlgamma.apply(input, p=_mvlgamma_p(p))

@@ -16,6 +16,7 @@ from .clamp import where
 from .broadcast import binary, floating, result_dtype
 from .unary import _not_for, sqrt
 from ..._core.registry import register
+from ..._core.samples import x, negative_pair, inside_unit
 
 
 def _quiet(backward):
@@ -188,16 +189,16 @@ class Rad2Deg(Op):
         return g * (1.0 / _DEG)
 
 
-asin = Asin.function()
-acos = Acos.function()
+asin = Asin.function(sample=(None, inside_unit))
+acos = Acos.function(sample=(None, inside_unit))
 atan = Atan.function()
 sinh = Sinh.function()
 cosh = Cosh.function()
 asinh = Asinh.function()
-acosh = Acosh.function()
-atanh = Atanh.function()
-atan2 = Atan2.function()
-hypot = Hypot.function()
+acosh = Acosh.function(sample=(None, lambda: (x(3, 4, low=1.5, high=2.5),)))
+atanh = Atanh.function(sample=(None, inside_unit))
+atan2 = Atan2.function(sample=(None, negative_pair))
+hypot = Hypot.function(sample=(None, negative_pair))
 deg2rad = Deg2Rad.function()
 rad2deg = Rad2Deg.function()
 

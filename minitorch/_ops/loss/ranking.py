@@ -9,8 +9,11 @@ from ..elementwise.clamp import where
 from ..linalg.distance import pairwise_distance
 from ..reduction.sums import sum as _sum
 from .reduction import REDUCTIONS, legacy_reduction, reduce_loss
+from ..._core.samples import mt, F, x, triple
 
-@functional_op
+@functional_op(sample=(lambda a, b: F.margin_ranking_loss(a, b, mt.tensor([1.0, -1.0, 1.0, -1.0],
+                                                                                 dtype=mt.float64), margin=2.0),
+                              lambda: (x(4), x(4, seed=1))))
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                         reduction: str = "mean") -> Tensor:
     """``max(0, -target * (input1 - input2) + margin)``."""
@@ -22,7 +25,9 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
     return reduce_loss((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
-@functional_op
+@functional_op(sample=(lambda a: F.hinge_embedding_loss(a, mt.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
+                                                                             dtype=mt.float64), margin=2.0),
+                               lambda: (x(3, 4),)))
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """``input`` where target is 1, ``max(0, margin - input)`` where it is -1."""
@@ -33,7 +38,9 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
     return reduce_loss(margin_part + self_part, reduction)
 
 
-@functional_op
+@functional_op(sample=(lambda a, b: F.cosine_embedding_loss(a, b, mt.tensor([1.0, -1.0, 1.0],
+                                                                                     dtype=mt.float64)),
+                                lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, low=-1.0, high=1.0, seed=1))))
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                           reduction: str = "mean") -> Tensor:
     """``1 - cos(input1, input2)`` where target is 1, ``max(0, cos - margin)`` where it is -1."""
@@ -56,7 +63,8 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
     return reduce_loss(losses, reduction)
 
 
-@functional_op
+@functional_op(sample=(lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=3.0, swap=True),
+                              lambda: (x(3, 4), x(3, 4, seed=1), x(3, 4, seed=2))))
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
                         swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
@@ -76,7 +84,10 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
     return reduce_loss((d_pos - d_neg + margin).clamp_min(0), reduction)
 
 
-@functional_op
+@functional_op(sample=(
+        lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, margin=3.0, swap=True,
+                                                            distance_function=lambda u, v: (u - v).abs().sum(-1)),
+        triple))
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin: float = 1.0,
                                       swap: bool = False, reduction: str = "mean") -> Tensor:
     """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` for any distance ``d`` (default
@@ -97,24 +108,30 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return reduce_loss((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
-@register(name="cosine_embedding_loss", method=False)
+@register(name="cosine_embedding_loss", method=False, sample=(lambda a, b: mt.cosine_embedding_loss(a, b, mt.tensor([1.0, -1.0, 1.0],
+                                                                                    dtype=mt.float64), 0.1, 0),
+                              lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, low=-1.0, high=1.0, seed=1))))
 def cosine_embedding_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                           reduction: int = 0) -> Tensor:
     return cosine_embedding_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])
 
 
-@register(name="hinge_embedding_loss", method=False)
+@register(name="hinge_embedding_loss", method=False, sample=(lambda a: mt.hinge_embedding_loss(a, mt.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
+                                                                            dtype=mt.float64), 2.0, 2),
+                             lambda: (x(3, 4),)))
 def hinge_embedding_loss_aten(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 0) -> Tensor:
     return hinge_embedding_loss(input, target, margin, reduction=REDUCTIONS[reduction])
 
 
-@register(name="margin_ranking_loss", method=False)
+@register(name="margin_ranking_loss", method=False, sample=(lambda a, b: mt.margin_ranking_loss(a, b, mt.tensor([1.0, -1.0, 1.0, -1.0],
+                                                                                dtype=mt.float64), 2.0, 0),
+                            lambda: (x(4), x(4, seed=1))))
 def margin_ranking_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                         reduction: int = 0) -> Tensor:
     return margin_ranking_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])
 
 
-@register(name="triplet_margin_loss", method=False)
+@register(name="triplet_margin_loss", method=False, sample=(lambda a, p, n: mt.triplet_margin_loss(a, p, n, 3.0, 2.0, 1e-6, True, 2), triple))
 def triplet_margin_loss_aten(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
                         eps: float = 1e-6, swap: bool = False, reduction: int = 0) -> Tensor:
     return triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,

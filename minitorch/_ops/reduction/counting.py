@@ -10,6 +10,7 @@ from ..._dtype import C_NAMES, from_numpy_dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..return_types import _return_type, return_types
+from ..._core.samples import mt, one, constant_times
 
 
 def _leaf(arr) -> Tensor:
@@ -158,7 +159,7 @@ def _histogramdd(points, bins, range, weight, density):  # noqa: A002
     return hist.astype(data.dtype), [_leaf(e) for e in edges]
 
 
-@register
+@register(sample=(constant_times(lambda: mt.histogram(mt.tensor([0.1, 0.5, 0.6]), 2).hist), one))
 def histogram(input, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
     """A histogram of ``input``: ``bins`` equal bins over ``range`` (or the data's range) or given edges;
     ``(hist, bin_edges)`` as floats, ``hist`` weighted and normalised as asked."""
@@ -166,7 +167,7 @@ def histogram(input, bins, *, range=None, weight=None, density: bool = False):  
     return return_types.histogram(_leaf(hist), edges[0])
 
 
-@register(method=False)
+@register(method=False, sample=(constant_times(lambda: mt.histogramdd(mt.tensor([[0.1, 0.5], [0.6, 0.2]]), 2).hist), one))
 def histogramdd(input, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
     """A ``D``-dimensional histogram of the points in the last dim of ``input``; ``bins`` an int, one per
     dimension, or the edges of each."""

@@ -16,6 +16,7 @@ from .sums import sum as sum_
 from ..elementwise.unary import exp, log
 from ..shape.view import flip
 from ..shape.joins import cat
+from ..._core.samples import mt, x, one, zeros_and_ties
 
 return_types.cummax = _return_type("cummax")
 return_types.cummin = _return_type("cummin")
@@ -78,18 +79,18 @@ def _scan_input(input, dtype):
     return input if dtype is None else input.to(_dtype.to_dtype(dtype))
 
 
-@register
+@register(sample=(lambda t: (t.cumprod(1), t.cumprod(0)), zeros_and_ties))
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
     return Cumprod.apply(_scan_input(input, dtype), dim=_scan_dim(input, dim))
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(lambda t: (t * 1).cumprod_(0), one))
 def cumprod_(input, dim: int, *, dtype=None):
     return _Cumprod_.apply(input, dim=_scan_dim(input, dim))
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(lambda t: (t * 1).cumsum_(1), one))
 def cumsum_(input, dim: int, *, dtype=None):
     return _Cumsum_.apply(input, dim=_scan_dim(input, dim))
 
@@ -129,13 +130,13 @@ class Cummin(_CumExtremum):
     ufunc = np.minimum
 
 
-@register
+@register(sample=(lambda t: t.cummax(1).values, one))
 def cummax(input, dim: int):
     """Running maximum along ``dim`` and the index where each was reached (ties: the latest)."""
     return return_types.cummax(*Cummax.apply(input, dim=_scan_dim(input, dim)))
 
 
-@register
+@register(sample=(lambda t: t.cummin(0).values, one))
 def cummin(input, dim: int):
     """Running minimum along ``dim`` and the index where each was reached (ties: the latest)."""
     return return_types.cummin(*Cummin.apply(input, dim=_scan_dim(input, dim)))
@@ -165,7 +166,7 @@ class Logcumsumexp(Op):
         return part(g > 0) - part(g < 0)
 
 
-@register
+@register(sample=(lambda t: t.logcumsumexp(1), one))
 def logcumsumexp(input, dim: int):
     """``log(cumsum(exp(input), dim))``, computed stably."""
     if input._data.dtype.kind not in "fV":
@@ -174,7 +175,7 @@ def logcumsumexp(input, dim: int):
 
 
 # ---- differences and integrals ------------------------------------------------------------------------
-@register
+@register(sample=(lambda t: t.diff(2, dim=0, append=t[:1]), one))
 def diff(input, n: int = 1, dim: int = -1, prepend=None, append=None):
     """The ``n``-th forward difference along ``dim`` (after concatenating ``prepend`` and ``append``)."""
     if input._data.ndim == 0:
@@ -210,7 +211,7 @@ def _trapezoid_parts(y, x, dx, dim):
     return d, diff(x, dim=d) if n else 0.0, ends
 
 
-@register(method=False)
+@register(method=False, sample=(lambda y, s: mt.trapezoid(y, s, dim=0), lambda: (x(3, 4), x(3, seed=1, low=0.0, high=3.0))))
 def trapezoid(y, x=None, *, dx=None, dim: int = -1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)
@@ -227,7 +228,7 @@ def trapz(y, x=None, *, dx=None, dim: int = -1):
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
-@register(method=False)
+@register(method=False, sample=(lambda y: mt.cumulative_trapezoid(y, dx=0.5), one))
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1):
     """Running integrals of ``y`` along ``dim`` by the trapezoidal rule (one fewer than the samples)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)
@@ -267,7 +268,7 @@ def _derivative(f, d, x, edge_order):
                 weighted(last, (n - 3, n - 2, n - 1) if edge_order == 2 else (n - 2, n - 2, n - 1), 1)], d)
 
 
-@register(method=False)
+@register(method=False, sample=(lambda t: mt.gradient(t, spacing=[2.0, 0.5], edge_order=2), one))
 def gradient(input, *, spacing=1, dim=None, edge_order: int = 1) -> tuple:
     """The derivative of the samples ``input`` along each of ``dim`` (all dims by default) by central
     differences, one-sided at the ends (``edge_order`` 1 or 2); ``spacing``: a step, one per dim, or the

@@ -9,6 +9,7 @@ from ..._core.tensor import _wrap_dim
 from ..._core.function import Op
 from ..shape.indexing import put_along
 from ..return_types import _return_type, return_types
+from ..._core.samples import x, one
 
 
 class _Picked(Op):
@@ -52,7 +53,7 @@ def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     return np.argsort(a, axis=dim, kind="stable").astype(np.int64)
 
 
-@register
+@register(sample=(lambda x: x.sort(1, descending=True).values, lambda: (x(3, 4),)))
 def sort(input, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
     """Values along ``dim`` in order, and where each came from (ties keep their order)."""
     d = _wrap_dim(dim, input.dim())
@@ -67,7 +68,7 @@ def argsort(input, dim: int = -1, descending: bool = False, *, stable: bool = Fa
     return sort(input, dim, descending).indices
 
 
-@register
+@register(sample=(lambda x: x.topk(2, 1).values, lambda: (x(3, 4),)))
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
     d = _wrap_dim(dim, input.dim())
@@ -190,7 +191,7 @@ class Nanmedian(_FullMedian):
     skip_nan = True
 
 
-@register
+@register(sample=(lambda t: (t.median(), t.median(1).values), one))
 def median(input, dim: int | None = None, keepdim: bool = False):
     """The lower median of all elements (NaN if any), or along ``dim`` with the index it came from."""
     if dim is None:
@@ -198,7 +199,7 @@ def median(input, dim: int | None = None, keepdim: bool = False):
     return _select(MedianDim, return_types.median, input, dim, keepdim, _middle(False))
 
 
-@register
+@register(sample=(lambda t: (t.nanmedian(), t.nanmedian(0).values), one))
 def nanmedian(input, dim: int | None = None, keepdim: bool = False):
     """``median`` of the non-NaN values (NaN where there are none)."""
     if dim is None:
@@ -206,7 +207,7 @@ def nanmedian(input, dim: int | None = None, keepdim: bool = False):
     return _select(NanmedianDim, return_types.nanmedian, input, dim, keepdim, _middle(True))
 
 
-@register
+@register(sample=(lambda t: t.kthvalue(2, 1).values, one))
 def kthvalue(input, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest value along ``dim`` and its index (ties: the index in a stable sort)."""
     d = _wrap_dim(dim, input.dim())
@@ -231,7 +232,7 @@ def _mode_position(values, order, d):
     return np.moveaxis(np.take_along_axis(end, best, -1), -1, d)
 
 
-@register
+@register(sample=(lambda t: t.mode(0).values, one))
 def mode(input, dim: int = -1, keepdim: bool = False):
     """The most frequent value along ``dim`` (the smallest of equally frequent ones) and its last index."""
     return _select(Mode, return_types.mode, input, dim, keepdim, _mode_position)

@@ -20,6 +20,7 @@ from ..return_types import _return_type, return_types
 from .sums import sum as sum_
 from .sorting import sort
 from ..elementwise.unary import sqrt
+from ..._core.samples import mt, x, one
 
 return_types.aminmax = _return_type("aminmax", ("min", "max"))
 
@@ -37,7 +38,7 @@ class Nansum(Op):
         return where(a != a, 0.0, _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim))  # x != x: x is NaN
 
 
-@register
+@register(sample=(lambda t: t.nansum(1), one))
 def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``sum`` with NaN counted as zero."""
     if dtype is not None:
@@ -48,7 +49,7 @@ def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     return Nansum.apply(input, dims=dims, keepdim=keep)
 
 
-@register
+@register(sample=(lambda t: t.nanmean(0), one))
 def nanmean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``mean`` of the non-NaN values."""
     if dtype is not None:
@@ -82,7 +83,7 @@ class Aminmax(Op):
         return grad
 
 
-@register
+@register(sample=(lambda t: tuple(t.aminmax(dim=1)), one))
 def aminmax(input, *, dim: int | None = None, keepdim: bool = False):
     """``(amin, amax)`` over ``dim`` (all elements by default)."""
     a = input._data
@@ -163,7 +164,7 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
     return out.reshape(shape if scalar else (len(qs),) + shape)
 
 
-@register
+@register(sample=(lambda t: t.quantile(mt.tensor([0.2, 0.7], dtype=mt.float64), dim=1), one))
 def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """The ``q``-th quantiles (``q`` a number or 1-D tensor in [0, 1]) of all elements or along ``dim``;
     NaN where a line holds a NaN."""
@@ -171,7 +172,7 @@ def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpo
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
-@register
+@register(sample=(lambda t: t.nanquantile(0.4, interpolation="midpoint"), one))
 def nanquantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """``quantile`` of the non-NaN values."""
     input, q = full_precision(input, q)
@@ -198,7 +199,7 @@ def _check_weights(w, name, n):
         raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
-@register
+@register(sample=(lambda t, w: mt.cov(t, aweights=w), lambda: (x(3, 4), x(4, seed=1))))
 def cov(input, *, correction: int = 1, fweights=None, aweights=None):
     """Covariance matrix of the variables in the rows of ``input`` (observations in the columns), optionally
     weighted by observation counts ``fweights`` and importance weights ``aweights``."""
@@ -243,7 +244,7 @@ def corrcoef(input):
 
 
 # ---- norms -----------------------------------------------------------------------------------------------
-@register
+@register(sample=(lambda a, b: mt.dist(a, b, 3), lambda: (x(3, 4), x(4, low=2.0, high=3.0, seed=1))))
 def dist(input, other, p: float = 2):
     """The ``p``-norm of ``input - other``."""
     return vector_norm(input - other, p)
@@ -280,13 +281,13 @@ def _renormed(input, p, dim, maxnorm):
     return Renorm.apply(input, p=float(p), dims=tuple(k for k in range(input._data.ndim) if k != d), maxnorm=maxnorm)
 
 
-@register
+@register(sample=(lambda t: t.renorm(2, 0, 1.5), one))
 def renorm(input, p: float, dim: int, maxnorm: float):
     """``input`` with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` scaled down to ``maxnorm``."""
     return _renormed(input, p, dim, maxnorm)
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(lambda t: (t * 1).renorm_(1, 1, 2.0), one))
 def renorm_(input, p: float, dim: int, maxnorm: float):
     return copy_(input, _renormed(input.clone(), p, dim, maxnorm))
 

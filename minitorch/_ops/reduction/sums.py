@@ -20,6 +20,7 @@ from ..elementwise.broadcast import floating
 from ..elementwise.unary import exp
 from ..shape.view import dims_arg, expand, flip
 from ..._core.registry import register
+from ..._core.samples import mt, x
 
 _ndarray = np.ndarray
 
@@ -167,7 +168,8 @@ def _prod_of_others_in_graph(a, dim):
     return out.reshape(a.shape) if dim is None else out.movedim(-1, dim)
 
 
-@register
+@register(sample=(lambda x: x.prod(1), lambda: (mt.tensor([[0.5, 0.0, 1.5], [0.0, 0.0, 2.0], [1.0, 2.0, 3.0]],
+                                                     dtype=mt.float64, requires_grad=True),)))
 @register
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements or along one ``dim``."""
@@ -312,7 +314,7 @@ class Logsumexp(Op):
         return g * exp(a - r)
 
 
-@register
+@register(sample=(lambda x: x.logsumexp(1), lambda: (x(3, 4),)))
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input), dim))``, computed stably."""
     return Logsumexp.apply(input, dims=normalize_dims(dim, input._data.ndim) or tuple(range(input.ndim)),
@@ -330,7 +332,7 @@ class Cumsum(Op):
         return flip(cumsum(flip(g, ctx.dim), ctx.dim), ctx.dim)
 
 
-@register
+@register(sample=(lambda x: x.cumsum(1), lambda: (x(3, 4),)))
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     if dtype is not None:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..._dtype import float32
 from ..._core.registry import register
+from ..._core.samples import mt, x
 from ..._core.tensor import Tensor
 from ..._core.engine import grad as _grad
 from ..._core.function import Op
@@ -427,7 +428,30 @@ def _single_state_rnn(mode: str, input, hx, params, has_biases, num_layers, drop
     return _rnn(mode, input, (hx,), params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
 
 
-@register(method=False)
+def _weights(gates, inputs=1, hidden=1, seed=2):
+    """Sample weights w_ih, w_hh, b_ih, b_hh of one layer and direction (one unit for every gate)."""
+    return [x(gates * hidden, inputs, seed=seed), x(gates * hidden, hidden, seed=seed + 1),
+            x(gates * hidden, seed=seed + 2), x(gates * hidden, seed=seed + 3)]
+
+
+def _sequence_sample(name, gates):
+    """The sample of the recurrent function ``name``: two directions over a (2, 2, 1) sequence, with a state."""
+    def run(inp, h, *w):
+        hx = (h, h * 0.5) if name == "lstm" else h
+        return getattr(mt, name)(inp, hx, list(w), True, 1, 0.0, False, True, False)
+    return run, lambda: (x(2, 2, 1, low=-1.0, high=1.0), x(2, 2, 1, seed=1, low=-0.5, high=0.5),
+                         *_weights(gates), *_weights(gates, seed=6))
+
+
+def _cell_sample(name, gates):
+    """The sample of the recurrent cell ``name``: a batch of two, two units."""
+    def run(inp, h, *w):
+        return getattr(mt, name)(inp, (h, h * 0.5) if name == "lstm_cell" else h, *w)
+    return run, lambda: (x(2, 2, low=-1.0, high=1.0), x(2, 2, seed=1, low=-0.5, high=0.5),
+                         *_weights(gates, inputs=2, hidden=2))
+
+
+@register(method=False, sample=_sequence_sample("rnn_tanh", 1))
 def rnn_tanh(input: Tensor, hx: Tensor, params, has_biases: bool, num_layers: int, dropout: float, train: bool,
              bidirectional: bool, batch_first: bool = False) -> tuple:
     """Elman RNN with tanh over a sequence: (output, h_n). Also ``rnn_tanh(data, batch_sizes, hx, params,
@@ -436,7 +460,7 @@ def rnn_tanh(input: Tensor, hx: Tensor, params, has_biases: bool, num_layers: in
                              batch_first)
 
 
-@register(method=False)
+@register(method=False, sample=_sequence_sample("rnn_relu", 1))
 def rnn_relu(input: Tensor, hx: Tensor, params, has_biases: bool, num_layers: int, dropout: float, train: bool,
              bidirectional: bool, batch_first: bool = False) -> tuple:
     """Elman RNN with ReLU over a sequence: (output, h_n); packed data as ``rnn_tanh``."""
@@ -444,7 +468,7 @@ def rnn_relu(input: Tensor, hx: Tensor, params, has_biases: bool, num_layers: in
                              batch_first)
 
 
-@register(method=False)
+@register(method=False, sample=_sequence_sample("gru", 3))
 def gru(input: Tensor, hx: Tensor, params, has_biases: bool, num_layers: int, dropout: float, train: bool,
         bidirectional: bool, batch_first: bool = False) -> tuple:
     """GRU over a sequence: (output, h_n); packed data as ``rnn_tanh``."""
@@ -452,7 +476,7 @@ def gru(input: Tensor, hx: Tensor, params, has_biases: bool, num_layers: int, dr
                              batch_first)
 
 
-@register(method=False)
+@register(method=False, sample=_sequence_sample("lstm", 4))
 def lstm(input: Tensor, hx, params, has_biases: bool, num_layers: int, dropout: float, train: bool,
          bidirectional: bool, batch_first: bool = False) -> tuple:
     """LSTM over a sequence, ``hx`` = (h_0, c_0): (output, h_n, c_n). Also ``lstm(data, batch_sizes, hx, params,
@@ -471,28 +495,28 @@ def _cell(mode: str, input, hx: tuple, w_ih, w_hh, b_ih, b_hh):
     return cell.step(gi, hx, t(w_hh), b_hh, None)[1]
 
 
-@register(method=False)
+@register(method=False, sample=_cell_sample("rnn_tanh_cell", 1))
 def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
                   b_hh: Tensor | None = None) -> Tensor:
     """One step of an Elman RNN with tanh: ``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
     return _cell("RNN_TANH", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
 
 
-@register(method=False)
+@register(method=False, sample=_cell_sample("rnn_relu_cell", 1))
 def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
                   b_hh: Tensor | None = None) -> Tensor:
     """One step of an Elman RNN with ReLU."""
     return _cell("RNN_RELU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
 
 
-@register(method=False)
+@register(method=False, sample=_cell_sample("gru_cell", 3))
 def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
              b_hh: Tensor | None = None) -> Tensor:
     """One GRU step (gates r, z, n; ``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))``)."""
     return _cell("GRU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
 
 
-@register(method=False)
+@register(method=False, sample=_cell_sample("lstm_cell", 4))
 def lstm_cell(input: Tensor, hx, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
               b_hh: Tensor | None = None) -> tuple:
     """One LSTM step (gates i, f, g, o), ``hx`` = (h, c): the new (h, c)."""

@@ -17,6 +17,7 @@ from ..elementwise.clamp import where
 from .view import expand, expanded_shape
 from .indexing import (ARRAY, Index, IndexPut, IndexScatter, Made, MaskedFill, MaskedFillTensor, _check_index, along,
                        as_vector, axis_range, fill, grid, select)
+from ..._core.samples import mt, x, idx, one, with_source, zeros_and_ties, constant_times
 
 _ndarray = np.ndarray
 
@@ -153,7 +154,7 @@ def _index_add(op, input, dim, index, source, alpha):
     return op.apply(input, source, as_vector(index), index=at, accumulate=True, alpha=alpha)
 
 
-@register
+@register(sample=(lambda a, s: a.index_add(1, idx(3, 0, 3), s, alpha=2), with_source(3, 3)))
 def index_add(input, dim: int, index, source, *, alpha=1):
     """A copy of ``input`` with ``alpha * source`` added at the positions ``index`` along ``dim``."""
     return _index_add(IndexAdd, input, dim, index, source, alpha)
@@ -169,7 +170,7 @@ def _index_copy(op, input, dim, index, source):
     return op.apply(input, source, as_vector(index), index=at, accumulate=False)
 
 
-@register
+@register(sample=(lambda a, s: a.index_copy(0, idx(2, 0), s), with_source(2, 4)))
 def index_copy(input, dim: int, index, source):
     """A copy of ``input`` with the slices of ``source`` written at the positions ``index`` along ``dim``."""
     return _index_copy(IndexCopy, input, dim, index, source)
@@ -192,7 +193,7 @@ def _index_fill(ops, input, dim, index, value):
     return ops[0].apply(input, as_vector(index), value=value, dim=d)
 
 
-@register
+@register(sample=(lambda a: a.index_fill(1, idx(0, 2), -1.0), one))
 def index_fill(input, dim: int, index, value):
     """A copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value``."""
     return _index_fill((IndexFill, IndexFillTensor), input, dim, index, value)
@@ -313,7 +314,13 @@ def _scatter_reduce(op, input, dim, index, src, reduce, include_self):
     return op.apply(input, src, *arrays, index=template, reduce=reduce, include_self=include_self)
 
 
-@register
+def _scatter_reductions(a, s):
+    """scatter_reduce's sample: every reduction, over lines with repeated indices."""
+    lines = idx([0, 1, 0, 2], [2, 2, 1, 0], [1, 0, 1, 1])
+    return tuple(a.scatter_reduce(1, lines, s, r) for r in ("sum", "prod", "mean", "amax"))
+
+
+@register(sample=(_scatter_reductions, lambda: (zeros_and_ties()[0], x(3, 4, seed=1))))
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True):
     """A copy of ``input`` with ``src`` reduced (sum, prod, mean, amax or amin) into the positions ``index``
     along ``dim``; ``include_self=False`` leaves ``input``'s own values at those positions out."""
@@ -332,7 +339,9 @@ def _index_reduce(op, input, dim, index, source, reduce, include_self):
     return op.apply(input, source, as_vector(index), index=template, reduce=reduce, include_self=include_self)
 
 
-@register
+@register(sample=(lambda a, s: (a.index_reduce(0, idx(2, 0, 2), s, "prod"),
+                                   a.index_reduce(1, idx(1, 1), s[:, :2] * 1, "mean", include_self=False)),
+                     with_source(3, 4)))
 def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True):
     """A copy of ``input`` with the slices of ``source`` reduced (prod, mean, amax or amin) into the slices
     ``index`` along ``dim``."""
@@ -382,7 +391,7 @@ def _masked_scatter(op, input, mask, source):
     return op.apply(input, source, mask)
 
 
-@register
+@register(sample=(lambda a, s: a.masked_scatter(mt.tensor([True, False, False, True]), s), with_source(7)))
 def masked_scatter(input, mask, source):
     """A copy of ``input`` with the leading elements of ``source`` written, in order, where ``mask`` is True."""
     return _masked_scatter(MaskedScatter, input, mask, source)
@@ -439,13 +448,13 @@ def _put(op, input, index, source, accumulate):
     return op.apply(input, source, index, accumulate=accumulate)
 
 
-@register
+@register(sample=(lambda a, s: a.put(idx(1, -1, 5), s, accumulate=True), with_source(3)))
 def put(input, index, source, accumulate: bool = False):
     """A copy of ``input``, read as a flat vector, with ``source`` written (or added) at ``index``."""
     return _put(Put, input, index, source, accumulate)
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(lambda a, s: (a * 1).put_(idx(1, -1, 5), s), with_source(3)))
 def put_(input, index, source, accumulate: bool = False):
     return _put(_Put_, input, index, source, accumulate)
 
@@ -475,7 +484,7 @@ def _embed(op, input, src, at, region):
     return op.apply(input, src, index=tuple(at), accumulate=False)
 
 
-@register
+@register(sample=(lambda a, s: mt.select_scatter(a, s, 1, -1), with_source(3)))
 def select_scatter(input, src, dim: int, index: int):
     """A copy of ``input`` with ``src`` written into the slice ``select(dim, index)``."""
     select(input, dim, index)  # torch's range check and message
@@ -484,7 +493,7 @@ def select_scatter(input, src, dim: int, index: int):
     return _embed(SelectScatter, input, src, (slice(None),) * d + (index % shape[d],), shape[:d] + shape[d + 1:])
 
 
-@register
+@register(sample=(lambda a, s: mt.slice_scatter(a, s, 1, 1, None, 2), with_source(3, 2)))
 def slice_scatter(input, src, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1):
     """A copy of ``input`` with ``src`` written into the slice ``start:end:step`` along ``dim``."""
     shape = input._data.shape
@@ -494,7 +503,7 @@ def slice_scatter(input, src, dim: int = 0, start: int | None = None, end: int |
     return _embed(SliceScatter, input, src, (slice(None),) * d + (where_,), region)
 
 
-@register
+@register(sample=(lambda a, s: mt.diagonal_scatter(a, s, 1), with_source(3)))
 def diagonal_scatter(input, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
     """A copy of ``input`` with ``src`` written into ``diagonal(offset, dim1, dim2)``."""
     shape = input._data.shape
@@ -538,7 +547,7 @@ def _coordinate(k, size, stride, offset, shape) -> np.ndarray:
     return np.unravel_index(_positions(size, stride, offset), shape)[k]
 
 
-@register
+@register(sample=(lambda a, s: mt.as_strided_scatter(a, s, (2, 2), (1, 3), 1), with_source(2, 2)))
 def as_strided_scatter(input, src, size, stride, storage_offset: int | None = None):
     """A copy of ``input`` (contiguous) with ``src`` written into the view ``as_strided(size, stride,
     storage_offset)``."""
@@ -583,7 +592,7 @@ def _storage(t):
     return storage, offset, tuple(s // item for s in t._data.strides)
 
 
-@register
+@register(sample=(lambda t: t.as_strided((3, 3), (1, 2), 1), one))
 def as_strided(input, size, stride, storage_offset: int | None = None):
     """A view of ``input``'s storage with the given ``size``, ``stride`` (in elements) and ``storage_offset``
     (default: ``input``'s own)."""
@@ -623,7 +632,7 @@ class Unfold(Op):
         return IndexScatter.apply(g, shape=ctx.work_shape, index=ctx.index, accumulate=True).reshape(ctx.in_shape)
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(lambda t: t.unfold(1, 2, 1), one))
 def unfold(input, dimension: int, size: int, step: int):
     """Every window of ``size`` elements, ``step`` apart, along ``dimension``, as a new last dim (a view)."""
     a = input._data
@@ -643,7 +652,7 @@ class FillDiagonal(MaskedFill):
     inplace = True
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(lambda t: (t * 1).fill_diagonal_(2.0), one))
 def fill_diagonal_(input, fill_value, wrap: bool = False):
     """Set the main diagonal (all dims of equal length; a tall matrix restarts it every ``cols + 1`` rows with
     ``wrap``) to ``fill_value``."""
@@ -670,19 +679,19 @@ def _python_map(name, input, fn, *others):
     return input
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(constant_times(lambda: mt.ones(2).apply_(lambda v: v * 3)), one))
 def apply_(input, callable):  # noqa: A002
     """Replace each element ``x`` by ``callable(x)`` (a Python call per element, as in torch)."""
     return _python_map("apply_", input, callable)
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(constant_times(lambda: mt.ones(2).map_(mt.ones(2), lambda a, b: a + b)), one))
 def map_(input, other, callable):  # noqa: A002
     """Replace each element ``x`` by ``callable(x, y)``, ``y`` the matching element of ``other`` (broadcast)."""
     return _python_map("map_", input, callable, other)
 
 
-@register(top_level=False)
+@register(top_level=False, sample=(constant_times(lambda: mt.ones(2).map2_(mt.ones(2), mt.ones(1), lambda a, b, c: a + b + c)), one))
 def map2_(input, x, y, callable):  # noqa: A002
     """Replace each element ``a`` by ``callable(a, b, c)`` with the matching elements of ``x`` and ``y``."""
     return _python_map("map2_", input, callable, x, y)
@@ -696,7 +705,9 @@ class SegmentReduce(ScatterReduce, name="SegmentReduceBackward0"):
 _EMPTY_SEGMENT = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -np.inf, "amin": np.inf}
 
 
-@register(method=False)
+@register(method=False, sample=(lambda t: (mt.segment_reduce(t, "sum", lengths=idx(1, 0, 2)),
+                                  mt.segment_reduce(t, "prod", lengths=idx(1, 0, 2)),
+                                  mt.segment_reduce(t, "max", lengths=idx(1, 2))), one))
 def segment_reduce(data, reduce: str, *, lengths=None, indices=None, offsets=None, axis: int = 0,
                    unsafe: bool = False, initial=None):
     """Reduce (sum, mean, prod, max or min) consecutive segments of ``data`` along ``axis``, of the given

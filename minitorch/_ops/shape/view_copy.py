@@ -10,9 +10,10 @@ from ..._core.registry import register
 from . import diagonal as _diagonal, indexing, joins, scatter, view
 from .copying import clone
 from ..._dtype import dtype as dtype_class
+from ..._core.samples import mt, x
 
 
-def _copy_of(view_fn, name: str):
+def _copy_of(view_fn, name: str, sample=None):
     """``name``: ``view_fn`` with each result copied into fresh (contiguous) memory."""
     @functools.wraps(view_fn)
     def copy_variant(input, *args, **kwargs):
@@ -24,7 +25,7 @@ def _copy_of(view_fn, name: str):
     copy_variant.__doc__ = f"``{view_fn.__name__}`` as a new tensor that shares no memory with ``input``."
     copy_variant.__signature__ = inspect.signature(view_fn)  # for help(); its source is here, not the view op's
     del copy_variant.__wrapped__
-    return register(copy_variant, method=False)
+    return register(copy_variant, method=False, sample=sample)
 
 
 def _view(input, *shape, size=None, dtype=None):
@@ -57,26 +58,26 @@ def _detach(input):
     return input.detach()
 
 
-view_copy = _copy_of(_view, "view_copy")
+view_copy = _copy_of(_view, "view_copy", sample=(lambda t: mt.view_copy(t.t(), (2, 6)), lambda: (x(3, 4),)))
 alias_copy = _copy_of(_alias, "alias_copy")
 detach_copy = _copy_of(_detach, "detach_copy")
-slice_copy = _copy_of(_slice, "slice_copy")
-expand_copy = _copy_of(_expand, "expand_copy")
+slice_copy = _copy_of(_slice, "slice_copy", sample=(lambda t: mt.slice_copy(t, 1, 1, None, 2), lambda: (x(3, 4),)))
+expand_copy = _copy_of(_expand, "expand_copy", sample=(lambda t: mt.expand_copy(t, (2, 3, 4)), lambda: (x(3, 4),)))
 diagonal_copy = _copy_of(_diagonal.diagonal, "diagonal_copy")
-select_copy = _copy_of(indexing.select, "select_copy")
-permute_copy = _copy_of(view.permute, "permute_copy")
+select_copy = _copy_of(indexing.select, "select_copy", sample=(lambda t: mt.select_copy(t, 1, -1), lambda: (x(3, 4),)))
+permute_copy = _copy_of(view.permute, "permute_copy", sample=(lambda t: mt.permute_copy(t, (2, 0, 1)), lambda: (x(2, 3, 4),)))
 squeeze_copy = _copy_of(view.squeeze, "squeeze_copy")
-unsqueeze_copy = _copy_of(view.unsqueeze, "unsqueeze_copy")
+unsqueeze_copy = _copy_of(view.unsqueeze, "unsqueeze_copy", sample=(lambda t: mt.unsqueeze_copy(t, 1), lambda: (x(3, 4),)))
 t_copy = _copy_of(view.t, "t_copy")
-transpose_copy = _copy_of(view.transpose, "transpose_copy")
-split_copy = _copy_of(joins.split, "split_copy")
-split_with_sizes_copy = _copy_of(joins.split_with_sizes, "split_with_sizes_copy")
+transpose_copy = _copy_of(view.transpose, "transpose_copy", sample=(lambda t: mt.transpose_copy(t, 0, 1), lambda: (x(3, 4),)))
+split_copy = _copy_of(joins.split, "split_copy", sample=(lambda t: mt.split_copy(t, 3, 1), lambda: (x(3, 4),)))
+split_with_sizes_copy = _copy_of(joins.split_with_sizes, "split_with_sizes_copy", sample=(lambda t: mt.split_with_sizes_copy(t, [1, 3], 1), lambda: (x(3, 4),)))
 unbind_copy = _copy_of(joins.unbind, "unbind_copy")
-as_strided_copy = _copy_of(scatter.as_strided, "as_strided_copy")
-unfold_copy = _copy_of(scatter.unfold, "unfold_copy")
+as_strided_copy = _copy_of(scatter.as_strided, "as_strided_copy", sample=(lambda t: mt.as_strided_copy(t, (3, 3), (1, 2), 1), lambda: (x(3, 4),)))
+unfold_copy = _copy_of(scatter.unfold, "unfold_copy", sample=(lambda t: mt.unfold_copy(t, 1, 2, 1), lambda: (x(3, 4),)))
 
 
-@register
+@register(sample=(lambda t: t.narrow_copy(1, 1, 2), lambda: (x(3, 4),)))
 def narrow_copy(input, dim: int, start: int, length: int):
     """``narrow`` as a new tensor that shares no memory with ``input``."""
     return clone(indexing.narrow(input, dim, start, length))
