@@ -26,7 +26,7 @@ from ._rng import integers as _rng_integers
 from ._rng.normal import normal as _rng_normal
 from ._rng.uniform import uniform as _rng_uniform
 from .random import Generator, default_generator, numpy_generator
-from ._core.samples import mt, x, drawn_times
+from ._core.samples import mt, leaf, drawn_times
 
 
 def _with_out(factory):
@@ -617,7 +617,7 @@ def _bernoulli_draws(gen, like: np.ndarray, p, axes: list[int]) -> np.ndarray:
     return in_memory_order(_rng_dist.bernoulli_scalar(gen, like.size, p), like, axes)
 
 
-@register(sample=(drawn_times(lambda t: mt.bernoulli(t)), lambda: (x(3, 4, low=0.1, high=0.9),)))
+@register(sample=(drawn_times(lambda t: mt.bernoulli(t)), lambda: (leaf(3, 4, low=0.1, high=0.9),)))
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
     """0/1 samples with probabilities ``input`` (or ``p`` for every element); recorded with a zero gradient."""
     # torch's output is a new row-major tensor, whatever the input's layout
@@ -625,7 +625,7 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
     return _DRAWS["Bernoulli"].apply(input, values=draws)
 
 
-@register(sample=(drawn_times(lambda t: mt.poisson(t)), lambda: (x(3, 4),)))
+@register(sample=(drawn_times(lambda t: mt.poisson(t)), lambda: (leaf(3, 4),)))
 def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input`` (a floating tensor); recorded with a zero gradient."""
     if input._data.dtype.kind not in "fV":
@@ -714,7 +714,7 @@ def _check_positive(name: str, what: str, value: float) -> None:
         raise RuntimeError(f"{name} expects {what} > 0.0, but found {what}={value:g}")
 
 
-@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().uniform_())[1] * x, lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().uniform_())[1] * x, lambda: (leaf(3, 4),)))
 def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator=None):
     """Uniform samples in ``[from, to)`` (torch's keyword ``from`` is a Python keyword: pass it by position)."""
     _floating(self._data.dtype, "check_uniform_bounds")
@@ -723,7 +723,7 @@ def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator=None):
     return _fill_random(self, "Uniform", lambda n: _rng_uniform(_gen(generator), n, self._data.dtype, from_, to))
 
 
-@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().normal_())[1] * x, lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().normal_())[1] * x, lambda: (leaf(3, 4),)))
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     _floating(self._data.dtype, "normal_kernel_cpu")
     _check_std(std)
@@ -732,7 +732,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
                                                               contiguous))
 
 
-@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().bernoulli_())[1] * x, lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().bernoulli_())[1] * x, lambda: (leaf(3, 4),)))
 def bernoulli_(self, p=0.5, *, generator=None):
     draws = _bernoulli_draws(_gen(generator), self._data, p, memory_axes(self._data))
     return _FILLS["Bernoulli"].apply(self, values=draws)
@@ -741,7 +741,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
 _UNSET = object()
 
 
-@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().random_())[1] * x, lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().random_())[1] * x, lambda: (leaf(3, 4),)))
 def random_(self, from_=_UNSET, to=_UNSET, *, generator=None):
     """``random_()``: integers the dtype holds exactly; ``random_(to)``: [0, to); ``random_(from_, to)``:
     [from_, to), with ``to=None`` meaning up to the dtype's largest value."""
@@ -756,28 +756,28 @@ def random_(self, from_=_UNSET, to=_UNSET, *, generator=None):
     return _fill_random(self, "Random", lambda n: _rng_integers.randint(gen, n, from_, to, dt))
 
 
-@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().exponential_())[1] * x, lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().exponential_())[1] * x, lambda: (leaf(3, 4),)))
 def exponential_(self, lambd: float = 1.0, *, generator=None):
     _continuous(self, "Exponential")
     _check_positive("exponential_", "lambda", lambd)
     return _fill_random(self, "Exponential", lambda n: _rng_dist.exponential(_gen(generator), n, lambd))
 
 
-@register(top_level=False, sample=(drawn_times(lambda t: t.clone().cauchy_()), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(drawn_times(lambda t: t.clone().cauchy_()), lambda: (leaf(3, 4),)))
 def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator=None):
     _continuous(self, "Cauchy")
     _check_positive("cauchy_", "sigma", sigma)
     return _fill_random(self, "Cauchy", lambda n: _rng_dist.cauchy(_gen(generator), n, median, sigma))
 
 
-@register(top_level=False, sample=(drawn_times(lambda t: t.clone().log_normal_()), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(drawn_times(lambda t: t.clone().log_normal_()), lambda: (leaf(3, 4),)))
 def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator=None):
     _continuous(self, "LogNormal")
     _check_positive("log_normal_", "std", std)
     return _fill_random(self, "LogNormal", lambda n: _rng_dist.log_normal(_gen(generator), n, mean, std))
 
 
-@register(top_level=False, sample=(drawn_times(lambda t: t.clone().geometric_(0.3)), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(drawn_times(lambda t: t.clone().geometric_(0.3)), lambda: (leaf(3, 4),)))
 def geometric_(self, p: float, *, generator=None):
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")

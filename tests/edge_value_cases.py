@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import dis
 import hashlib
 import importlib
 import pathlib
@@ -21,6 +22,7 @@ import numpy as np
 import minitorch as mt
 import registry_cases as registry
 from minitorch._core import registry as _registry
+from minitorch._core import samples as _samples
 
 HERE = pathlib.Path(__file__).parent
 FIXTURE = HERE / "fixtures" / "edge_values.json"
@@ -233,8 +235,10 @@ def differences(expected: dict, actual: dict, rtol: float = 1e-6) -> list[str]:
 
 # ---- the same function on torch ----------------------------------------------------------------------------------
 class TorchForm:
-    """A sample function rewritten for PyTorch: the test module globals, closures and defaults it reads, with
-    minitorch's modules, functions, dtypes and tensors replaced by torch's (the names are torch's by design)."""
+    """A sample function rewritten for PyTorch: the globals, closures and defaults it reads, with minitorch's
+    modules, functions, dtypes and tensors replaced by torch's (the names are torch's by design). Rewritten are the
+    functions of the samples: those of the tests, of ``minitorch._core.samples``, and the lambdas, closures and
+    ``_private`` helpers beside the registry rows; a public minitorch function becomes torch's of that name."""
 
     def __init__(self):
         self.torch = importlib.import_module("torch")
@@ -253,8 +257,10 @@ class TorchForm:
 
     def _convert(self, value):
         torch = self.torch
-        if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] == "minitorch":
-            return importlib.import_module("torch" + value.__name__[len("minitorch"):])
+        if isinstance(value, (types.ModuleType, _samples.Later)):
+            module = value.__name__ if isinstance(value, types.ModuleType) else value.module_name
+            if module.split(".")[0] == "minitorch":
+                return importlib.import_module("torch" + module[len("minitorch"):])
         if isinstance(value, mt.Tensor):
             return torch.tensor(value.detach().numpy(), requires_grad=value.requires_grad)
         if isinstance(value, mt.dtype):
@@ -264,9 +270,9 @@ class TorchForm:
         if id(value) in self.names:
             return self._torch_function(self.names[id(value)])
         if isinstance(value, types.FunctionType):
-            if value.__module__ == "registry_inputs":
-                return lambda *a, **k: self(value(*a, **k))
-            if pathlib.Path(value.__code__.co_filename).parent == HERE:
+            if (pathlib.Path(value.__code__.co_filename).parent == HERE or value.__module__ == _samples.__name__
+                    or (value.__module__ or "").split(".")[0] == "minitorch"
+                    and ("<" in value.__qualname__ or value.__name__.startswith("_"))):
                 return self._rewritten(value)
             if value.__module__.split(".")[0] == "minitorch":
                 return getattr(importlib.import_module("torch" + value.__module__[len("minitorch"):]),
@@ -284,7 +290,7 @@ class TorchForm:
         names, codes = set(), [fn.__code__]
         while codes:
             code = codes.pop()
-            names.update(code.co_names)
+            names.update(i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL")  # not attributes
             codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
         globs = {"__builtins__": builtins, "__name__": fn.__globals__.get("__name__")}
         globs.update({n: self(fn.__globals__[n]) for n in names if n in fn.__globals__})

@@ -10,7 +10,8 @@ from math import nan as NAN
 
 import minitorch as mt
 from minitorch._core import registry as _registry
-from minitorch._core.samples import x as _x
+from minitorch._core.samples import one
+from minitorch._core.samples import leaf as _x
 
 # name -> (function, inputs) from each op's registry row; ``None`` as the function means "the registered function".
 SAMPLES = dict(_registry.SAMPLES)
@@ -88,25 +89,34 @@ def _sampled_name(name):
     return name
 
 
-def _case(name):
-    """(function, inputs) for the registered op ``name``; in-place ops run on a clone of their first input."""
+def _sample(name):
+    """(function, inputs) for the registered op ``name``, ``inputs`` not yet called; None for an in-place form swept
+    through its out-of-place op. In-place ops run on a clone of their first input; an op without a sample on its
+    row runs on one (3, 4) float tensor (``one``), a binary one on two."""
     fn = OPS[name]
     key = _sampled_name(name)
     if key in SAMPLES:
         f, inputs = SAMPLES[key]
-        return (f or fn), inputs()
+        return (f or fn), inputs
     if name.endswith("_"):
         base = name[:-1]
-        f, inputs = _case(base) if base in OPS else (None, (_x(3, 4),))
+        f, inputs = _sample(base) if base in OPS else (None, one)
         if f is not None and f is not OPS[base]:
             return None
         return (lambda x, *rest: fn(x.clone(), *rest)), inputs
     if key in BINARY:
         sa, sb = BINARY_SHAPES.get(key, ((3, 4), (3, 4)))
         if key == "where":
-            return (lambda x, y: mt.where(x > 1.0, x, y)), (_x(*sa), _x(*sb, seed=1))
-        return fn, (_x(*sa), _x(*sb, low=2.0, high=3.0, seed=1))  # disjoint ranges: no ties, no x % y kinks
-    return fn, (_x(3, 4),)
+            return (lambda x, y: mt.where(x > 1.0, x, y)), lambda: (_x(*sa), _x(*sb, seed=1))
+        return fn, lambda: (_x(*sa), _x(*sb, low=2.0, high=3.0, seed=1))  # disjoint ranges: no ties, no x % y kinks
+    return fn, one
+
+
+def _case(name):
+    """(function, inputs) for the registered op ``name`` (see ``_sample``); None for an in-place form swept through
+    its out-of-place op."""
+    sample = _sample(name)
+    return sample and (sample[0], sample[1]())
 
 
 DIFFERENTIABLE = sorted(set(OPS) - NOT_DIFFERENTIABLE - NO_DERIVATIVE)

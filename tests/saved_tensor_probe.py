@@ -13,9 +13,7 @@ tests/fixtures/make_saved_tensor_fixtures.py can record PyTorch's answers and te
 compare minitorch's with them (with or without PyTorch installed).
 """
 import contextlib
-import importlib.util
 import pathlib
-import sys
 import types
 import warnings
 
@@ -119,44 +117,17 @@ def answers(registry, namespace, lib, name: str) -> dict:
 
 # ---- the registry samples with PyTorch in place of minitorch ---------------------------------------------------
 def torch_registry():
-    """tests/registry_cases.py loaded again, with ``minitorch`` meaning ``torch``: its ``_case(name)`` gives
-    the sample of op ``name`` on PyTorch. Returns (module, the stand-in ``minitorch`` namespace)."""
-    import minitorch  # noqa: F401  (fills the registry, whose names the samples use)
+    """The registry samples on PyTorch: an object whose ``_case(name)`` gives the sample of op ``name`` (from its
+    registry row, through tests/registry_cases.py) rewritten for PyTorch by ``edge_value_cases.TorchForm``, its
+    inputs made by torch. Returns (that object, the namespace whose ``tensor`` makes the samples' tensors: torch)."""
     import torch
-    import torch.nn.functional as F
-    from minitorch._core import registry as _registry
 
-    stand_in = types.ModuleType("minitorch")
-    stand_in.__getattr__ = lambda attr: getattr(torch, attr)
-    stand_in.tensor, stand_in.nn, stand_in.autograd = torch.tensor, torch.nn, torch.autograd
-    stand_in._registry = _registry
-    names = ("minitorch", "minitorch.nn", "minitorch.nn.functional", "minitorch.autograd", "registry_inputs")
-    kept = {k: sys.modules.get(k) for k in names}
-    sys.modules.update({"minitorch": stand_in, "minitorch.nn": torch.nn, "minitorch.nn.functional": F,
-                        "minitorch.autograd": torch.autograd})
-    try:
-        sys.modules["registry_inputs"] = _load("registry_inputs", HERE / "registry_inputs.py")
-        registry = _load("torch_registry", HERE / "registry_cases.py")
-    finally:
-        for k, v in kept.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-    minitorch_registry = sys.modules.get("registry_cases") or _load("registry_cases", HERE / "registry_cases.py")
-    registry._sampled_name = minitorch_registry._sampled_name  # the same sample for the same name
-    registry.OPS = {name: _torch_function(name, torch, F) for name in registry.OPS}
-    return registry, stand_in
+    import registry_cases
+    from edge_value_cases import TorchForm
 
+    form = TorchForm()
 
-def _torch_function(name: str, torch, F):
-    if name.startswith("F."):
-        return getattr(F, name[2:], None)
-    return getattr(torch, name, None) or getattr(torch.Tensor, name, None) or getattr(F, name, None)
-
-
-def _load(name: str, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    def case(name):
+        sample = registry_cases._sample(name)
+        return sample and (form(sample[0]), form(sample[1])())
+    return types.SimpleNamespace(_case=case), torch

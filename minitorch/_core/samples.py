@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 
-class _Later:
+class Later:
     """A module looked up at each attribute read (so a sample sees the namespace as it is when it runs)."""
 
     def __init__(self, name: str):
@@ -24,11 +24,11 @@ class _Later:
         return getattr(importlib.import_module(self.module_name), attr)
 
 
-mt = _Later("minitorch")
-F = _Later("minitorch.nn.functional")
+mt = Later("minitorch")
+F = Later("minitorch.nn.functional")
 
 
-def x(*shape, low=0.5, high=1.5, seed=0):
+def leaf(*shape, low=0.5, high=1.5, seed=0):
     """A float64 leaf that requires grad, uniform in [low, high)."""
     values = np.random.default_rng(seed).uniform(low, high, shape)
     return mt.tensor(values, dtype=mt.float64, requires_grad=True)
@@ -48,12 +48,12 @@ def idx(*values):
 
 # ---- inputs shared by several rows ------------------------------------------------------------------------------
 def one():
-    return (x(3, 4),)
+    return (leaf(3, 4),)
 
 
 def pair(low=0.5, high=1.5):
     """Two (3, 4) inputs, the second from another seed in [low, high)."""
-    return (x(3, 4), x(3, 4, low=low, high=high, seed=1))
+    return (leaf(3, 4), leaf(3, 4, low=low, high=high, seed=1))
 
 
 def negative_pair():
@@ -61,39 +61,39 @@ def negative_pair():
 
 
 def triple():
-    return (x(3, 4), x(3, 4, seed=1), x(3, 4, seed=2))
+    return (leaf(3, 4), leaf(3, 4, seed=1), leaf(3, 4, seed=2))
 
 
 def three():
     """Two (3, 4) inputs and a broadcast (4,) one."""
-    return (x(3, 4), x(3, 4, seed=1), x(4, seed=2))
+    return (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))
 
 
 def signed():
-    return (x(3, 4, low=-1.0, high=1.0, seed=3),)
+    return (leaf(3, 4, low=-1.0, high=1.0, seed=3),)
 
 
 def inside_unit():
-    return (x(3, 4, low=-0.9, high=0.9),)
+    return (leaf(3, 4, low=-0.9, high=0.9),)
 
 
 def vectors():
-    return (x(3), x(2, seed=1))
+    return (leaf(3), leaf(2, seed=1))
 
 
 def maps():
     """A batch of (2, 2) feature maps, signed."""
-    return (x(2, 3, 2, 2, low=-1.0, high=1.0),)
+    return (leaf(2, 3, 2, 2, low=-1.0, high=1.0),)
 
 
 def norm_inputs():
     """A (4, 3, 2) input with a weight and a bias per channel."""
-    return (x(4, 3, 2), x(3, seed=1), x(3, seed=2))
+    return (leaf(4, 3, 2), leaf(3, seed=1), leaf(3, seed=2))
 
 
 def with_source(*shape):
     """A (3, 4) input and a source of ``shape`` (scatter-like ops)."""
-    return lambda: (x(3, 4), x(*shape, seed=1))
+    return lambda: (leaf(3, 4), leaf(*shape, seed=1))
 
 
 def zeros_and_ties():

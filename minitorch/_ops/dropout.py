@@ -15,7 +15,7 @@ from .._rng import empty_like_axes, in_memory_order
 from .._rng.distributions import bernoulli_scalar
 from ..random import default_generator
 from .elementwise.arithmetic import add_, mul_
-from .._core.samples import mt, F, x, maps, seeded
+from .._core.samples import mt, F, leaf, maps, seeded
 
 _ALPHA = 1.7580993408473766  # SELU's negative saturation, scale * alpha: where alpha dropout sends a dropped unit
 
@@ -122,7 +122,7 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-@functional_op(sample=(lambda x: (mt.manual_seed(0), F.dropout(x, 0.5))[1], lambda: (x(3, 4),)))
+@functional_op(sample=(lambda x: (mt.manual_seed(0), F.dropout(x, 0.5))[1], lambda: (leaf(3, 4),)))
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p), in training only."""
     _check_p(p)
@@ -149,13 +149,13 @@ def _channel_dropout(input, p, training, inplace, spatial):
     return input.copy_(out) if inplace and training and p > 0 else out
 
 
-@functional_op(sample=(seeded(lambda a: F.dropout1d(a, 0.4)), lambda: (x(2, 3, 4),)))
+@functional_op(sample=(seeded(lambda a: F.dropout1d(a, 0.4)), lambda: (leaf(2, 3, 4),)))
 def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels of (N, C, L) or (C, L) input with probability ``p``."""
     return _channel_dropout(input, p, training, inplace, 1)
 
 
-@functional_op(sample=(seeded(lambda a: F.dropout3d(a, 0.4)), lambda: (x(2, 3, 2, 2, 2),)))
+@functional_op(sample=(seeded(lambda a: F.dropout3d(a, 0.4)), lambda: (leaf(2, 3, 2, 2, 2),)))
 def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input with probability ``p``."""
     return _channel_dropout(input, p, training, inplace, 3)
@@ -175,7 +175,7 @@ def feature_alpha_dropout(input, p: float = 0.5, training: bool = False, inplace
     return dropout_impl(input, p, training, inplace, feature=True, alpha=True)
 
 
-@functional_op(sample=(lambda x: (mt.manual_seed(0), F.dropout2d(x, 0.5))[1], lambda: (x(2, 3, 2, 2),)))
+@functional_op(sample=(lambda x: (mt.manual_seed(0), F.dropout2d(x, 0.5))[1], lambda: (leaf(2, 3, 2, 2),)))
 def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero whole channels (dim 1) with probability ``p``; like torch, 3-D input is taken as (N, C, L)."""
     _check_p(p)

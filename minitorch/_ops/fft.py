@@ -18,7 +18,7 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._core.function import Op
 from .conv.padding import pad
 from .elementwise.complex import view_as_real
-from .._core.samples import mt, x, cx
+from .._core.samples import mt, leaf, cx
 
 DUAL = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 
@@ -253,7 +253,7 @@ def _full_window(name: str, window: Tensor | None, win_length: int, n_fft: int, 
 
 
 @register(sample=(lambda t, w: mt.stft(t, 8, hop_length=3, window=w, return_complex=True),
-             lambda: (x(2, 20, low=-1.0, high=1.0), x(8, seed=1))))
+             lambda: (leaf(2, 20, low=-1.0, high=1.0), leaf(8, seed=1))))
 def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
          window: Tensor | None = None, center: bool = True, pad_mode: str = "reflect", normalized: bool = False,
          onesided: bool | None = None, return_complex: bool | None = None, align_to_window: bool | None = None
@@ -295,7 +295,7 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
 
 
 @register(sample=(lambda t, w: mt.istft(t, 8, hop_length=2, window=w, length=18),
-              lambda: (cx(5, 10), x(8, seed=1))))
+              lambda: (cx(5, 10), leaf(8, seed=1))))
 def istft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
           window: Tensor | None = None, center: bool = True, normalized: bool = False, onesided: bool | None = None,
           length: int | None = None, return_complex: bool = False) -> Tensor:

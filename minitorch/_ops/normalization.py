@@ -20,7 +20,7 @@ from .linalg.products import einsum
 from .reduction.sums import mean
 from .reduction.sums import sum as sum_
 from .._core.parallel import parallel_rows
-from .._core.samples import mt, F, x, norm_inputs
+from .._core.samples import mt, F, leaf, norm_inputs
 
 
 def batch_stats(view: np.ndarray, axes: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -309,7 +309,7 @@ class CrossMapLrn2d(Op, name="CrossMapLRN2dBackward"):
 
 # ---- the nn.functional forms ---------------------------------------------------------------------------------------
 @functional_op(sample=(lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
-                     lambda: (x(4, 3, 2, 2), x(3, seed=1), x(3, seed=2))))
+                     lambda: (leaf(4, 3, 2, 2), leaf(3, seed=1), leaf(3, seed=2))))
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
                eps=1e-5) -> Tensor:
     """Normalise each channel (dim 1) by batch statistics (training, updating the running ones) or
@@ -330,7 +330,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                  eps=eps)
 
 
-@functional_op(sample=(lambda x, w, b: F.layer_norm(x, (4,), w, b), lambda: (x(3, 4), x(4, seed=1), x(4, seed=2))))
+@functional_op(sample=(lambda x, w, b: F.layer_norm(x, (4,), w, b), lambda: (leaf(3, 4), leaf(4, seed=1), leaf(4, seed=2))))
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims of each sample."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -341,7 +341,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Ten
     return NativeLayerNorm.apply(input, weight, bias, eps=eps, axes=axes, param_shape=shape)
 
 
-@functional_op(sample=(lambda x, w, b: F.group_norm(x, 2, w, b), lambda: (x(2, 4, 3), x(4, seed=1), x(4, seed=2))))
+@functional_op(sample=(lambda x, w, b: F.group_norm(x, 2, w, b), lambda: (leaf(2, 4, 3), leaf(4, seed=1), leaf(4, seed=2))))
 def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise each group of channels of each sample."""
     n, c = input.shape[:2]
@@ -353,7 +353,7 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tens
 
 
 @functional_op(sample=(lambda a, w, b: F.instance_norm(a, weight=w, bias=b),
-                        lambda: (x(2, 3, 4), x(3, seed=1), x(3, seed=2))))
+                        lambda: (leaf(2, 3, 4), leaf(3, seed=1), leaf(3, seed=2))))
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
                   momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise each channel of each sample over its spatial dims: batch_norm of the (1, N * C, ...) view."""
@@ -375,7 +375,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out.reshape(input.shape)
 
 
-@register(method=False, functional=True, sample=(lambda a, w: mt.rms_norm(a, (3,), w), lambda: (x(2, 3), x(3, seed=1))))
+@register(method=False, functional=True, sample=(lambda a, w: mt.rms_norm(a, (3,), w), lambda: (leaf(2, 3), leaf(3, seed=1))))
 def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> Tensor:
     """``input / sqrt(mean(input^2) + eps) * weight`` over the trailing ``normalized_shape`` dims."""
     if not isinstance(normalized_shape, (tuple, list)):
@@ -392,7 +392,7 @@ def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> 
     return out if weight is None else out * weight
 
 
-@functional_op(sample=(lambda a: F.local_response_norm(a, 3, alpha=0.5), lambda: (x(2, 4, 3),)))
+@functional_op(sample=(lambda a: F.local_response_norm(a, 3, alpha=0.5), lambda: (leaf(2, 4, 3),)))
 def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
     """``input / (k + alpha * mean of squares over ``size`` neighbouring channels) ** beta``."""
     dim = input.dim()
@@ -465,7 +465,7 @@ def group_norm_aten(input: Tensor, num_groups: int, weight=None, bias=None, eps:
     return group_norm(input, num_groups, weight, bias, eps)
 
 
-@register(method=False, sample=(lambda a: mt.native_group_norm(a, None, None, 4, 3, 2, 3, 1e-5), lambda: (x(4, 3, 2),)))
+@register(method=False, sample=(lambda a: mt.native_group_norm(a, None, None, 4, 3, 2, 3, 1e-5), lambda: (leaf(4, 3, 2),)))
 def native_group_norm(input: Tensor, weight, bias, N: int, C: int, HxW: int, group: int,  # noqa: N803
                       eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """(output, mean, 1/std), the statistics (N, group), differentiable as in torch."""

@@ -8,10 +8,11 @@ import pytest
 
 import minitorch as mt
 from minitorch._core import registry as _registry
+from minitorch._core.samples import idx as _idx
+from minitorch._core.samples import leaf as _x
+from minitorch._core.samples import one
 from minitorch.autograd import gradcheck, gradgradcheck
-from registry_cases import DIFFERENTIABLE, NO_DERIVATIVE, NOT_DIFFERENTIABLE, OP_MODULES, OPS, _case
-from registry_inputs import idx as _idx
-from registry_inputs import x as _x
+from registry_cases import DIFFERENTIABLE, NO_DERIVATIVE, NOT_DIFFERENTIABLE, OP_MODULES, OPS, _case, _sample
 
 
 @pytest.mark.parametrize("name", sorted(NO_DERIVATIVE))
@@ -114,3 +115,22 @@ def test_a_name_cannot_be_registered_twice():
     with pytest.raises(ValueError, match="registered twice"):
         _registry.register(lambda x: x, name="exp")
     assert _registry.ENTRIES["exp"].function is mt.exp
+
+
+def test_every_sample_sits_on_the_row_of_a_registered_op():
+    """``register(..., sample=...)`` files a sample under the name the sweeps use (``F.<name>`` for nn.functional's
+    own), so a sample for a name no op has cannot sit unnoticed."""
+    assert _registry.SAMPLES and set(_registry.SAMPLES) <= set(OPS)
+
+
+def test_ops_without_a_sample_on_their_row_take_one_tensor():
+    """A differentiable op without a sample on its row (94 today: exp, sum, F.relu, ...) is swept on the default
+    input, one (3, 4) float tensor (``minitorch._core.samples.one``; a binary op gets two, an in-place form its op's
+    inputs): such an op must take exactly one required positional argument, or it needs a sample."""
+    defaulted = [name for name in DIFFERENTIABLE if _sample(name) and _sample(name) == (OPS[name], one)]
+    assert len(defaulted) > 50  # the unary functions, reductions and views
+    for name in defaulted:
+        parameters = inspect.signature(OPS[name]).parameters.values()
+        required = [p.name for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                                                      p.POSITIONAL_OR_KEYWORD)]
+        assert len(required) == 1, f"{name} takes {required}: give it a sample on its registry row"

@@ -33,7 +33,7 @@ from ..._core.parallel import parallel_copy, parallel_rows
 from . import winograd
 from .geometry import Geometry, Taps, _pad, _window_slice, _windows
 from ..shape.joins import cat
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 
 def _is_depthwise(channels: int, channels_per_group: int, g: Geometry) -> bool:
@@ -471,8 +471,8 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
     return out.squeeze(0) if unbatched else out
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv1d(a, w, b, stride=2, padding=1), lambda: (x(2, 2, 5), x(3, 2, 3, seed=1),
-                                                                                   x(3, seed=2))))
+@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv1d(a, w, b, stride=2, padding=1), lambda: (leaf(2, 2, 5), leaf(3, 2, 3, seed=1),
+                                                                                   leaf(3, seed=2))))
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """1-D cross-correlation over (N, C, L) inputs; padding may be 'same' or 'valid'."""
@@ -480,8 +480,8 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv2d(a, w, b, padding=1, groups=2), lambda: (x(1, 4, 4, 4),
-                                                                               x(2, 2, 3, 3, seed=1), x(2, seed=2))))
+@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv2d(a, w, b, padding=1, groups=2), lambda: (leaf(1, 4, 4, 4),
+                                                                               leaf(2, 2, 3, 3, seed=1), leaf(2, seed=2))))
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
@@ -490,7 +490,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 
 @register(method=False, functional=True, sample=(lambda a, w, b: mt.conv3d(a, w, b, stride=(2, 1, 1), padding=(1, 0, 1)),
-               lambda: (x(1, 2, 3, 3, 3), x(2, 2, 2, 2, 2, seed=1), x(2, seed=2))))
+               lambda: (leaf(1, 2, 3, 3, 3), leaf(2, 2, 2, 2, 2, seed=1), leaf(2, seed=2))))
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """3-D cross-correlation over (N, C, D, H, W) inputs; padding may be 'same' or 'valid'."""
@@ -525,7 +525,7 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
 
 
 @register(method=False, functional=True, sample=(lambda a, w: mt.conv_transpose1d(a, w, stride=2, padding=1, output_padding=1),
-                         lambda: (x(1, 2, 3), x(2, 3, 3, seed=1))))
+                         lambda: (leaf(1, 2, 3), leaf(2, 3, 3, seed=1))))
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv1d: (N, C_in, L) -> (N, C_out, L')."""
@@ -534,7 +534,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 
 @register(method=False, functional=True, sample=(lambda a, w: mt.conv_transpose2d(a, w, stride=2, padding=1),
-                         lambda: (x(1, 2, 3, 3), x(2, 3, 3, 3, seed=1))))
+                         lambda: (leaf(1, 2, 3, 3), leaf(2, 3, 3, 3, seed=1))))
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv2d: upsamples (N, C_in, H, W) to (N, C_out, H', W')."""
@@ -543,7 +543,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 
 @register(method=False, functional=True, sample=(lambda a, w, b: mt.conv_transpose3d(a, w, b, stride=(2, 1, 1), output_padding=(1, 0, 0)),
-                         lambda: (x(1, 2, 2, 2, 2), x(2, 1, 2, 2, 2, seed=1), x(1, seed=2))))
+                         lambda: (leaf(1, 2, 2, 2, 2), leaf(2, 1, 2, 2, 2, seed=1), leaf(1, seed=2))))
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transpose (gradient) of conv3d: (N, C_in, D, H, W) -> (N, C_out, D', H', W')."""
@@ -552,7 +552,7 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 
 @register(method=False, sample=(lambda a, w: mt.convolution(a, w, None, [1, 2], [1, 0], [1, 1], True, [0, 1], 1),
-                    lambda: (x(1, 2, 2, 3), x(2, 2, 2, 2, seed=1))))
+                    lambda: (leaf(1, 2, 2, 3), leaf(2, 2, 2, 2, seed=1))))
 def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padding, dilation, transposed: bool,
                 output_padding, groups: int) -> Tensor:
     """A convolution or transposed convolution with as many spatial dims as the weight has."""
@@ -562,7 +562,7 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padd
     return _convolve(input, weight, bias, stride, padding, dilation, groups, dims)
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv_tbc(a, w, b, 1), lambda: (x(4, 2, 2), x(2, 2, 3, seed=1), x(3, seed=2))))
+@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv_tbc(a, w, b, 1), lambda: (leaf(4, 2, 2), leaf(2, 2, 3, seed=1), leaf(3, seed=2))))
 def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
     """1-D convolution of a (time, batch, channels) input with a (kernel, in, out) weight."""
     input, weight, bias = lower_precision(input, weight, bias)

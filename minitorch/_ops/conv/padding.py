@@ -8,7 +8,7 @@ from ..._core.function import Op
 from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor
 from ..shape.indexing import Index, Made
-from ..._core.samples import mt, F, x
+from ..._core.samples import mt, F, leaf
 
 def pad_index(size: int, before: int, after: int, mode: str, axis: int = 0, ndim: int = 1) -> np.ndarray:
     """Source positions for a dim padded by ``before``/``after`` in reflect, replicate or circular mode (along
@@ -72,7 +72,7 @@ class ReplicationPad3D(IndexPad, name="ReplicationPad3DBackward0"):
     pass
 
 
-@register(method=False, sample=(lambda a: mt.constant_pad_nd(a, [1, -1, 0, 2], 0.5), lambda: (x(3, 4),)))
+@register(method=False, sample=(lambda a: mt.constant_pad_nd(a, [1, -1, 0, 2], 0.5), lambda: (leaf(3, 4),)))
 def constant_pad_nd(input: Tensor, pad, value: float = 0) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims with ``value`` (``pad = (left, right, top, bottom, ...)``); negative
     amounts crop."""
@@ -111,7 +111,7 @@ def _check_pad(input, pad, mode):
             raise RuntimeError("Padding value causes wrapping around more than once.")
 
 
-@functional_op(sample=(lambda x: F.pad(x, (1, 2, 0, 1)), lambda: (x(1, 2, 3, 3),)))
+@functional_op(sample=(lambda x: F.pad(x, (1, 2, 0, 1)), lambda: (leaf(1, 2, 3, 3),)))
 def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, ...)``."""
     if len(pad) % 2:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..._core.function import Op
 from ..._core.registry import register
 from ..._core.tensor import Tensor
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 
 def shuffle(a, r: int):
@@ -55,7 +55,7 @@ def _pixel_check(input, name, factor, what):
         raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
 
 
-@register(method=False, functional=True, sample=(lambda a: mt.pixel_shuffle(a, 2), lambda: (x(1, 8, 2, 3),)))
+@register(method=False, functional=True, sample=(lambda a: mt.pixel_shuffle(a, 2), lambda: (leaf(1, 8, 2, 3),)))
 def pixel_shuffle(input, upscale_factor: int) -> Tensor:
     """(*, C * r^2, H, W) -> (*, C, H * r, W * r)."""
     r = upscale_factor
@@ -67,7 +67,7 @@ def pixel_shuffle(input, upscale_factor: int) -> Tensor:
     return PixelShuffle.apply(input, upscale_factor=r)
 
 
-@register(method=False, functional=True, sample=(lambda a: mt.pixel_unshuffle(a, 2), lambda: (x(1, 2, 4, 6),)))
+@register(method=False, functional=True, sample=(lambda a: mt.pixel_unshuffle(a, 2), lambda: (leaf(1, 2, 4, 6),)))
 def pixel_unshuffle(input, downscale_factor: int) -> Tensor:
     """(*, C, H * r, W * r) -> (*, C * r^2, H, W)."""
     r = downscale_factor
@@ -80,7 +80,7 @@ def pixel_unshuffle(input, downscale_factor: int) -> Tensor:
     return PixelUnshuffle.apply(input, downscale_factor=r)
 
 
-@register(method=False, functional=True, aliases=("native_channel_shuffle",), sample=(lambda a: mt.channel_shuffle(a, 2), lambda: (x(2, 6, 3),)))
+@register(method=False, functional=True, aliases=("native_channel_shuffle",), sample=(lambda a: mt.channel_shuffle(a, 2), lambda: (leaf(2, 6, 3),)))
 def channel_shuffle(input, groups: int) -> Tensor:
     """(N, g * k, *) -> (N, k * g, *): the channels regrouped, ``[c0 of group 0, c0 of group 1, ...]``."""
     if input.dim() <= 2:

@@ -19,7 +19,7 @@ from . import pooling as _pool
 from ..elementwise.clamp import where
 from ..shape.indexing import ARRAY, Index, Made, axis_range
 from ..linalg.products import matmul
-from ..._core.samples import mt, F, x, quiet
+from ..._core.samples import mt, F, leaf, quiet
 
 
 # ---- interpolate ----------------------------------------------------------------------------------------------
@@ -81,7 +81,7 @@ def _taps(n: int, out: int, mode: str, align_corners: bool, scale) -> list:
     return [(np.minimum(low + k, n - 1), w) for k, w in ((0, 1 - t), (1, t))]
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda x: F.interpolate(x, scale_factor=2), lambda: (x(1, 2, 3, 3),)))
+@register(method=False, top_level=False, functional=True, sample=(lambda x: F.interpolate(x, scale_factor=2), lambda: (leaf(1, 2, 3, 3),)))
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
                 recompute_scale_factor=None, antialias: bool = False) -> Tensor:
     """Resize the spatial dims (all but the first two) by ``mode``: 'nearest', 'nearest-exact', 'linear'
@@ -128,14 +128,14 @@ def _deprecated(name: str) -> None:
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=3)
 
 
-@register(method=False, top_level=False, functional=True, sample=(quiet(lambda a: F.upsample_nearest(a, scale_factor=2)), lambda: (x(1, 2, 2, 3),)))
+@register(method=False, top_level=False, functional=True, sample=(quiet(lambda a: F.upsample_nearest(a, scale_factor=2)), lambda: (leaf(1, 2, 2, 3),)))
 def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
     """Deprecated: ``interpolate(input, size, scale_factor, mode='nearest')``."""
     _deprecated("upsample_nearest")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
-@register(method=False, top_level=False, functional=True, sample=(quiet(lambda a: F.upsample_bilinear(a, (3, 5))), lambda: (x(1, 2, 2, 3),)))
+@register(method=False, top_level=False, functional=True, sample=(quiet(lambda a: F.upsample_bilinear(a, (3, 5))), lambda: (leaf(1, 2, 2, 3),)))
 def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
     """Deprecated: ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)``."""
     _deprecated("upsample_bilinear")
@@ -161,7 +161,7 @@ def _base_coords(n: int, align_corners: bool) -> np.ndarray:
     return (np.arange(n) * 2 + 1) / n - 1
 
 
-@register(method=False, sample=(lambda t: mt.affine_grid_generator(t, [2, 1, 2, 3], True), lambda: (x(2, 2, 3),)))
+@register(method=False, sample=(lambda t: mt.affine_grid_generator(t, [2, 1, 2, 3], True), lambda: (leaf(2, 2, 3),)))
 def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     """The sampling grid (N, *spatial, k) of the affine maps ``theta`` (N, k, k + 1)."""
     spatial = tuple(size[2:])
@@ -172,7 +172,7 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     return grid.reshape(size[0], *spatial, len(spatial))
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False), lambda: (x(1, 3, 4),)))
+@register(method=False, top_level=False, functional=True, sample=(lambda t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False), lambda: (leaf(1, 3, 4),)))
 def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
     """The sampling grid of a batch of 2-d (N, 2, 3) or 3-d (N, 3, 4) affine maps, for grid_sample."""
     align_corners = _align_warning(align_corners)
@@ -251,8 +251,8 @@ def _gather(input: Tensor, corner: list[np.ndarray], grid: Tensor) -> Tensor:
     return values * Tensor._wrap(inside[..., None].astype(input._data.dtype))
 
 
-@register(method=False, sample=(lambda a, g: mt.grid_sampler(a, g, 0, 0, False), lambda: (x(1, 2, 3, 4),
-                                                                               x(1, 2, 2, 2, low=-1.3, high=0.9))))
+@register(method=False, sample=(lambda a, g: mt.grid_sampler(a, g, 0, 0, False), lambda: (leaf(1, 2, 3, 4),
+                                                                               leaf(1, 2, 2, 2, low=-1.3, high=0.9))))
 def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
                  align_corners: bool) -> Tensor:
     """grid_sample with the modes as numbers: interpolation 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros,
@@ -302,7 +302,7 @@ def _channels_first(out: Tensor) -> Tensor:
 
 
 @register(method=False, sample=(lambda a, g: mt.grid_sampler_2d(a, g, 0, 2, False),
-                        lambda: (x(1, 2, 3, 4), x(1, 2, 2, 2, low=-1.3, high=0.9, seed=1))))
+                        lambda: (leaf(1, 2, 3, 4), leaf(1, 2, 2, 2, low=-1.3, high=0.9, seed=1))))
 def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
                     align_corners: bool) -> Tensor:
     """grid_sampler of (N, C, H, W) input at an (N, H', W', 2) grid."""
@@ -310,7 +310,7 @@ def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, paddin
 
 
 @register(method=False, sample=(lambda a, g: mt.grid_sampler_3d(a, g, 0, 1, True),
-                        lambda: (x(1, 1, 2, 2, 2), x(1, 1, 1, 2, 3, low=-1.1, high=0.9, seed=2))))
+                        lambda: (leaf(1, 1, 2, 2, 2), leaf(1, 1, 1, 2, 3, low=-1.1, high=0.9, seed=2))))
 def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
                     align_corners: bool) -> Tensor:
     """grid_sampler of (N, C, D, H, W) input at an (N, D', H', W', 3) grid."""
@@ -318,7 +318,7 @@ def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, paddin
 
 
 @register(method=False, top_level=False, functional=True, sample=(lambda a, g: F.grid_sample(a, g, "bicubic", "reflection", align_corners=True),
-                      lambda: (x(1, 1, 3, 3), x(1, 1, 2, 2, low=-1.3, high=0.9, seed=3))))
+                      lambda: (leaf(1, 1, 3, 3), leaf(1, 1, 2, 2, low=-1.3, high=0.9, seed=3))))
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool | None = None) -> Tensor:
     """Sample ``input`` (N, C, *S) at the normalised [-1, 1] positions of ``grid`` (N, *S', k): x first."""

@@ -29,7 +29,7 @@ from .clamp import where
 from .unary import exp, log1p, relu as _relu, relu_ as _relu_, sigmoid, tanh
 from ..shape.joins import Cat
 from ..shape.indexing import narrow
-from ..._core.samples import mt, F, x, signed, seeded
+from ..._core.samples import mt, F, leaf, signed, seeded
 
 _SQRT_2 = math.sqrt(2.0)
 _SQRT_2_PI = math.sqrt(2.0 / math.pi)
@@ -387,7 +387,7 @@ def _maybe_inplace(op, input, inplace, **params):
     return (INPLACE[op] if inplace else op).apply(input, **params)
 
 
-@functional_op(sample=(lambda x: F.hardtanh(x, 0.0, 1.0), lambda: (x(3, 4, low=0.1, high=0.9),)))
+@functional_op(sample=(lambda x: F.hardtanh(x, 0.0, 1.0), lambda: (leaf(3, 4, low=0.1, high=0.9),)))
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     return _maybe_inplace(Hardtanh, input, inplace, min_val=min_val, max_val=max_val)
 
@@ -462,7 +462,7 @@ def mish(input, inplace: bool = False) -> Tensor:
     return _maybe_inplace(Mish, input, inplace)
 
 
-@functional_op(sample=(lambda x: F.threshold(x, 1.0, 0.5), lambda: (x(3, 4, low=1.1, high=2.0),)))
+@functional_op(sample=(lambda x: F.threshold(x, 1.0, 0.5), lambda: (leaf(3, 4, low=1.1, high=2.0),)))
 def threshold(input, threshold: float, value: float, inplace: bool = False) -> Tensor:
     return _maybe_inplace(Threshold, input, inplace, threshold=threshold, value=value)
 
@@ -545,17 +545,17 @@ def _softmax_dim(input, dim, name):
     return dim
 
 
-@functional_op(sample=(lambda x: F.softmax(x, 1), lambda: (x(3, 4),)))
+@functional_op(sample=(lambda x: F.softmax(x, 1), lambda: (leaf(3, 4),)))
 def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     return _softmax(input, _softmax_dim(input, dim, "softmax"), dtype=dtype)
 
 
-@functional_op(sample=(lambda x: F.softmin(x, 1), lambda: (x(3, 4),)))
+@functional_op(sample=(lambda x: F.softmin(x, 1), lambda: (leaf(3, 4),)))
 def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     return _softmax(-input, _softmax_dim(input, dim, "softmin"), dtype=dtype)
 
 
-@functional_op(sample=(lambda x: F.log_softmax(x, 1), lambda: (x(3, 4),)))
+@functional_op(sample=(lambda x: F.log_softmax(x, 1), lambda: (leaf(3, 4),)))
 def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     return _log_softmax(input, _softmax_dim(input, dim, "log_softmax"), dtype=dtype)
 
@@ -565,7 +565,7 @@ def hardshrink(input, lambd: float = 0.5) -> Tensor:
     return Hardshrink.apply(input, lambd=lambd)
 
 
-@functional_op(sample=(lambda a: F.softshrink(a, 0.1), lambda: (x(3, 4, low=-1.0, high=1.0, seed=3),)))
+@functional_op(sample=(lambda a: F.softshrink(a, 0.1), lambda: (leaf(3, 4, low=-1.0, high=1.0, seed=3),)))
 def softshrink(input, lambd: float = 0.5) -> Tensor:
     if lambd < 0:
         top = float(np.finfo(input._data.dtype).max) if input._data.dtype.kind in "fV" else math.inf
@@ -574,7 +574,7 @@ def softshrink(input, lambd: float = 0.5) -> Tensor:
     return Softshrink.apply(input, lambd=lambd)
 
 
-@register(functional=True, sample=(None, lambda: (x(2, 3, 4, low=-1.0, high=1.0), x(3, seed=1))))
+@register(functional=True, sample=(None, lambda: (leaf(2, 3, 4, low=-1.0, high=1.0), leaf(3, seed=1))))
 def prelu(input, weight) -> Tensor:
     """x where x > 0, else weight * x; ``weight`` has one slope, or one per channel (dim 1)."""
     input, weight = lower_precision(input, weight)
@@ -588,7 +588,7 @@ def prelu(input, weight) -> Tensor:
     return Prelu.apply(input, weight)
 
 
-@functional_op(sample=(lambda a: F.glu(a, 1), lambda: (x(3, 4),)))
+@functional_op(sample=(lambda a: F.glu(a, 1), lambda: (leaf(3, 4),)))
 def glu(input, dim: int = -1) -> Tensor:
     """a * sigmoid(b), ``a`` and ``b`` the halves of ``input`` along ``dim``."""
     if input.dim() == 0:
@@ -600,7 +600,7 @@ def glu(input, dim: int = -1) -> Tensor:
     return Glu.apply(input, dim=dim)
 
 
-@functional_op(sample=(seeded(lambda a: F.gumbel_softmax(a, tau=0.7)), lambda: (x(3, 4),)))
+@functional_op(sample=(seeded(lambda a: F.gumbel_softmax(a, tau=0.7)), lambda: (leaf(3, 4),)))
 def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
     """A sample from the Gumbel-softmax distribution over ``dim``: softmax((logits + Gumbel noise) / tau); with
     ``hard``, the one-hot of its argmax, with the soft sample's gradient (straight-through)."""
@@ -625,7 +625,7 @@ def selu_aten(input: Tensor) -> Tensor:
     return selu(input)
 
 
-@register(name="threshold", method=False, sample=(lambda a: mt.threshold(a, 1.0, 0.5), lambda: (x(3, 4, low=1.1, high=2.0),)))
+@register(name="threshold", method=False, sample=(lambda a: mt.threshold(a, 1.0, 0.5), lambda: (leaf(3, 4, low=1.1, high=2.0),)))
 def threshold_aten(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it exceeds ``threshold``, else ``value``."""
     return _maybe_inplace(Threshold, input, False, threshold=threshold, value=value)

@@ -20,7 +20,7 @@ from .complex import conj_if_complex as _conj
 from .clamp import where
 from .unary import log
 from ..._core.registry import register
-from ..._core.samples import mt, x, three
+from ..._core.samples import mt, leaf, three
 
 _ndarray = np.ndarray
 _NUMBERS = (int, float, complex, bool)  # Python numbers (exactly: numpy's scalars are a tensor's data)
@@ -326,7 +326,7 @@ def sub(input, other, *rest, alpha=1, out=None):
 subtract = register(sub, name="subtract")
 
 
-@register(method=False, sample=(lambda x: mt.rsub(x, 2.0), lambda: (x(3, 4),)))
+@register(method=False, sample=(lambda x: mt.rsub(x, 2.0), lambda: (leaf(3, 4),)))
 def rsub(input, other, alpha=1):
     """``other - alpha * input``."""
     if _is_number(other):
@@ -386,7 +386,7 @@ def fmod(input, other):
     return Fmod.apply(input, other)
 
 
-@register(sample=(None, lambda: (x(3, 4), x(3, 4, seed=1))))
+@register(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, seed=1))))
 def pow(input, exponent):  # noqa: A001
     """``input ** exponent``; either may be a number."""
     if _is_number(exponent):
@@ -577,7 +577,7 @@ def _check_lerp(a, other, name):
     broadcast_shape(a.shape, other.shape)  # torch's operand order (the formula computes end - input first)
 
 
-@register(sample=(lambda a, b, w: a.lerp(b, w), lambda: (x(3, 4), x(3, 4, seed=1), x(4, seed=2))))
+@register(sample=(lambda a, b, w: a.lerp(b, w), lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def lerp(input, end, weight):
     """``input + weight * (end - input)``."""
     if isinstance(weight, Tensor):
@@ -585,13 +585,13 @@ def lerp(input, end, weight):
     return Lerp.apply(input, end, weight=_scalar(weight))
 
 
-@register(sample=(lambda a, b, c: mt.addcmul(a, b, c, value=2), lambda: (x(3, 4), x(3, 4, seed=1), x(4, seed=2))))
+@register(sample=(lambda a, b, c: mt.addcmul(a, b, c, value=2), lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``."""
     return Addcmul.apply(input, tensor1, tensor2, value=_scalar(value))
 
 
-@register(sample=(lambda a, b, c: a.addcdiv(b, c, value=0.5), lambda: (x(3, 4), x(3, 4, seed=1), x(4, seed=2))))
+@register(sample=(lambda a, b, c: a.addcdiv(b, c, value=0.5), lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``."""
     return Addcdiv.apply(input, tensor1, tensor2, value=_scalar(value))

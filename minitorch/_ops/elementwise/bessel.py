@@ -39,7 +39,7 @@ from .broadcast import result_dtype, shape_mismatch
 from .special import _BERNOULLI, _bessel_i, _erfc64, _erfcx64, _erfinv64, _kernel, _lgamma64, lgamma
 from .trigonometric import _quiet
 from .unary import _not_for, exp, log, sign
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 _EULER = 0.57721566490153286061
 _SQRT_2PI = math.sqrt(2 * math.pi)
@@ -572,30 +572,30 @@ def _tensor_pair(name, input, other):
 
 def _igamma_shape():
     """igamma's first input in its samples: a constant (torch differentiates the second argument only)."""
-    return x(3, 4, low=0.5, high=3.0, seed=2).detach()
+    return leaf(3, 4, low=0.5, high=3.0, seed=2).detach()
 
 
-@register(sample=(lambda t: mt.igamma(_igamma_shape(), t), lambda: (x(3, 4, low=0.5, high=4.0),)))
+@register(sample=(lambda t: mt.igamma(_igamma_shape(), t), lambda: (leaf(3, 4, low=0.5, high=4.0),)))
 def igamma(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The regularized lower incomplete gamma function P(input, other)."""
     _tensor_pair("igamma", input, other)
     return _out(Igamma.apply(input, other), out)
 
 
-@register(sample=(lambda t: mt.igammac(_igamma_shape(), t), lambda: (x(3, 4, low=0.5, high=4.0),)))
+@register(sample=(lambda t: mt.igammac(_igamma_shape(), t), lambda: (leaf(3, 4, low=0.5, high=4.0),)))
 def igammac(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """The regularized upper incomplete gamma function Q(input, other) = 1 - P(input, other)."""
     _tensor_pair("igammac", input, other)
     return _out(Igammac.apply(input, other), out)
 
 
-@register(top_level=False, sample=(lambda t: _igamma_shape().igamma_(t), lambda: (x(3, 4, low=0.5, high=4.0),)))
+@register(top_level=False, sample=(lambda t: _igamma_shape().igamma_(t), lambda: (leaf(3, 4, low=0.5, high=4.0),)))
 def igamma_(input: Tensor, other: Tensor) -> Tensor:
     _tensor_pair("igamma_", input, other)
     return Igamma.inplace_variant().apply(input, other)
 
 
-@register(top_level=False, sample=(lambda t: _igamma_shape().igammac_(t), lambda: (x(3, 4, low=0.5, high=4.0),)))
+@register(top_level=False, sample=(lambda t: _igamma_shape().igammac_(t), lambda: (leaf(3, 4, low=0.5, high=4.0),)))
 def igammac_(input: Tensor, other: Tensor) -> Tensor:
     _tensor_pair("igammac_", input, other)
     return Igammac.inplace_variant().apply(input, other)

@@ -13,7 +13,7 @@ from ..._core.out import _out
 from ..._core.registry import register
 from ..._core.tensor import Tensor
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 _ndarray = np.ndarray
 
@@ -209,7 +209,7 @@ def where(condition, input=None, other=None):
     return Tensor._wrap(np.asarray(r)) if isinstance(condition, Tensor) and not isinstance(r, Tensor) else r
 
 
-@register(sample=(lambda x: mt.clamp(x, 0.7, 1.3), lambda: (x(3, 4),)))
+@register(sample=(lambda x: mt.clamp(x, 0.7, 1.3), lambda: (leaf(3, 4),)))
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     """Limit values to ``[min, max]``; bounds may be numbers or tensors."""
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -223,13 +223,13 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
 clip = register(clamp, name="clip")
 
 
-@register(sample=(lambda x: mt.clamp_min(x, 0.7), lambda: (x(3, 4),)))
+@register(sample=(lambda x: mt.clamp_min(x, 0.7), lambda: (leaf(3, 4),)))
 def clamp_min(input, min):  # noqa: A002
     """``max(input, min)`` with torch's one-sided clamp nodes."""
     return ClampMinTensor.apply(input, min) if isinstance(min, Tensor) else ClampMin.apply(input, min=_scalar(min))
 
 
-@register(sample=(lambda x: mt.clamp_max(x, 1.3), lambda: (x(3, 4),)))
+@register(sample=(lambda x: mt.clamp_max(x, 1.3), lambda: (leaf(3, 4),)))
 def clamp_max(input, max):  # noqa: A002
     """``min(input, max)`` with torch's one-sided clamp nodes."""
     return ClampMaxTensor.apply(input, max) if isinstance(max, Tensor) else ClampMax.apply(input, max=_scalar(max))

@@ -20,7 +20,7 @@ from ..return_types import _return_type
 from .broadcast import broadcast_shape
 from ..shape.view import contiguous
 from .clamp import where
-from ..._core.samples import mt, x, cx
+from ..._core.samples import mt, leaf, cx
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -219,13 +219,13 @@ def view_as_real(input: Tensor) -> Tensor:
     return ViewAsReal.apply(input)
 
 
-@register(method=False, sample=(None, lambda: (x(3, 2),)))
+@register(method=False, sample=(None, lambda: (leaf(3, 2),)))
 def view_as_complex(input: Tensor) -> Tensor:
     """A real tensor with a last dimension of size 2 as a complex one, sharing memory."""
     return ViewAsComplex.apply(input)
 
 
-@register(method=False, sample=(None, lambda: (x(3, 4), x(3, 4, seed=1))))
+@register(method=False, sample=(None, lambda: (leaf(3, 4), leaf(3, 4, seed=1))))
 def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A001  (torch.complex)
     """The complex tensor ``real + i imag``."""
     r = Complex.apply(real, imag)
@@ -252,7 +252,7 @@ class Polar(Op):
         return Real.apply(g * sgn(z)), Real.apply(g * (z * 1j))
 
 
-@register(method=False, sample=(None, lambda: (x(3, 4), x(3, 4, low=-3.0, high=3.0, seed=1))))
+@register(method=False, sample=(None, lambda: (leaf(3, 4), leaf(3, 4, low=-3.0, high=3.0, seed=1))))
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argument names)
     """The complex tensor with modulus ``abs`` and phase ``angle``."""
     return Polar.apply(abs, angle)

@@ -19,7 +19,7 @@ from ..return_types import _return_type, return_types
 from .special import erfc_, exp2_, i0_, logit_, sinc_, xlogy_
 from .unary import _not_for
 from ..._core.registry import register
-from ..._core.samples import mt, x, pair, negative_pair
+from ..._core.samples import mt, leaf, pair, negative_pair
 
 _LN2 = math.log(2.0)
 
@@ -187,7 +187,7 @@ def ldexp_(input: Tensor, other: Tensor) -> Tensor:
     return Ldexp.inplace_variant().apply(input, other)
 
 
-@register(sample=(lambda t: mt.frexp(t).mantissa, lambda: (x(3, 4, low=0.55, high=0.95),)))
+@register(sample=(lambda t: mt.frexp(t).mantissa, lambda: (leaf(3, 4, low=0.55, high=0.95),)))
 def frexp(input: Tensor):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent``, as ``return_types.frexp``."""
     return return_types.frexp(*Frexp.apply(input))

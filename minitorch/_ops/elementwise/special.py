@@ -21,7 +21,7 @@ from .broadcast import floating, result_dtype
 from .trigonometric import _float_pair, _quiet
 from .unary import cos, exp, log, sin
 from ..._core.registry import register
-from ..._core.samples import mt, x, negative_pair, inside_unit
+from ..._core.samples import mt, leaf, negative_pair, inside_unit
 
 _LN2 = math.log(2.0)
 _SQRT_PI = math.sqrt(math.pi)
@@ -594,7 +594,7 @@ digamma_ = Digamma.inplace_function()
 sinc_ = Sinc.inplace_function()
 
 
-@register(sample=(None, lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, seed=1))))
+@register(sample=(None, lambda: (leaf(3, 4, low=-1.0, high=1.0), leaf(3, 4, seed=1))))
 def xlogy(input, other):
     """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan); either may be a number."""
     if isinstance(other, Tensor) or not isinstance(input, Tensor):
@@ -618,7 +618,7 @@ def _polygamma_args(n, input):
     return n, input
 
 
-@register(sample=(lambda t: mt.polygamma(2, t), lambda: (x(3, 4),)))
+@register(sample=(lambda t: mt.polygamma(2, t), lambda: (leaf(3, 4),)))
 def polygamma(n, input):
     """The n-th derivative of digamma (n = 0: digamma itself)."""
     n, input = _polygamma_args(n, input)
@@ -635,7 +635,7 @@ def polygamma_(input, n):
     return _PolygammaInplace.inplace_variant().apply(input, n=n)
 
 
-@register(sample=(None, lambda: (x(3, 4, low=0.1, high=0.9),)))
+@register(sample=(None, lambda: (leaf(3, 4, low=0.1, high=0.9),)))
 def logit(input, eps=None):
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when ``eps`` is given."""
     return Logit.apply(input, eps=eps)
@@ -652,7 +652,7 @@ def _mvlgamma_p(p):
     return p
 
 
-@register(sample=(lambda t: mt.mvlgamma(t, 3), lambda: (x(3, 4, low=1.5, high=2.5),)))
+@register(sample=(lambda t: mt.mvlgamma(t, 3), lambda: (leaf(3, 4, low=1.5, high=2.5),)))
 def mvlgamma(input, p):
     """The multivariate log-gamma function of dimension ``p``, elementwise."""
     return Mvlgamma.apply(input, p=_mvlgamma_p(p))

@@ -16,7 +16,7 @@ from .clamp import where
 from .broadcast import binary, floating, result_dtype
 from .unary import _not_for, sqrt
 from ..._core.registry import register
-from ..._core.samples import x, negative_pair, inside_unit
+from ..._core.samples import leaf, negative_pair, inside_unit
 
 
 def _quiet(backward):
@@ -195,7 +195,7 @@ atan = Atan.function()
 sinh = Sinh.function()
 cosh = Cosh.function()
 asinh = Asinh.function()
-acosh = Acosh.function(sample=(None, lambda: (x(3, 4, low=1.5, high=2.5),)))
+acosh = Acosh.function(sample=(None, lambda: (leaf(3, 4, low=1.5, high=2.5),)))
 atanh = Atanh.function(sample=(None, inside_unit))
 atan2 = Atan2.function(sample=(None, negative_pair))
 hypot = Hypot.function(sample=(None, negative_pair))

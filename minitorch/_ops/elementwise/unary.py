@@ -12,7 +12,7 @@ from .broadcast import floating
 from .complex import conj_if_complex as _conj, sgn
 from ..._core.registry import register
 from ..._dtype import C_NAMES, from_numpy_dtype
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 
 class Neg(Op):
@@ -406,7 +406,7 @@ absolute = register(abs, name="absolute")  # noqa: A001
 fix = register(trunc, name="fix")
 
 
-@register(sample=(lambda t: mt.positive(t * 2.0), lambda: (x(3, 4),)))
+@register(sample=(lambda t: mt.positive(t * 2.0), lambda: (leaf(3, 4),)))
 def positive(input):
     """``input`` itself (unary ``+``); refused for bool tensors, as in torch."""
     if input._data.dtype == np.bool_:
@@ -443,7 +443,7 @@ sqrt_ = Sqrt.inplace_function(top_level=True)
 rsqrt_ = Rsqrt.inplace_function(top_level=True)
 abs_ = Abs.inplace_function(top_level=True)
 sign_ = Sign.inplace_function()
-sgn_ = Sgn.inplace_function(sample=(lambda t: t.clone().sgn_(), lambda: (x(3, 4),)))
+sgn_ = Sgn.inplace_function(sample=(lambda t: t.clone().sgn_(), lambda: (leaf(3, 4),)))
 sin_ = Sin.inplace_function(top_level=True)
 cos_ = Cos.inplace_function(top_level=True)
 tan_ = Tan.inplace_function(top_level=True)

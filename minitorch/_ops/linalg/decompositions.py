@@ -15,7 +15,7 @@ from ..shape.triangular import tril, triu
 from ..shape.view import transpose
 from ..shape.joins import cat
 from ... import _dtype
-from ..._core.samples import mt, x, quiet, spd, well_conditioned
+from ..._core.samples import mt, leaf, quiet, spd, well_conditioned
 
 
 def _mT(x):
@@ -252,19 +252,19 @@ class Solve(Op, name="LinalgSolveExBackward0"):
         return -matmul(gb, _mT(x)), gb
 
 
-@register(name="inverse", sample=(lambda a: (a + 3 * mt.eye(3, dtype=mt.float64)).inverse(), lambda: (x(2, 3, 3),)))
+@register(name="inverse", sample=(lambda a: (a + 3 * mt.eye(3, dtype=mt.float64)).inverse(), lambda: (leaf(2, 3, 3),)))
 def inv(A, *, out=None):
     """The inverse of a square matrix (or a batch of them)."""
     return _out(Inv.apply(A), out)
 
 
-@register(sample=(lambda a: (a + 3 * mt.eye(3, dtype=mt.float64)).det(), lambda: (x(2, 3, 3),)))
+@register(sample=(lambda a: (a + 3 * mt.eye(3, dtype=mt.float64)).det(), lambda: (leaf(2, 3, 3),)))
 def det(A):
     """The determinant of a square matrix (or a batch of them)."""
     return Det.apply(A)
 
 
-@register(sample=(lambda a: mt.slogdet(a - 3 * mt.eye(3, dtype=mt.float64)).logabsdet, lambda: (x(3, 3),)))
+@register(sample=(lambda a: mt.slogdet(a - 3 * mt.eye(3, dtype=mt.float64)).logabsdet, lambda: (leaf(3, 3),)))
 def slogdet(A):
     """The sign and log of the absolute value of the determinant."""
     return return_types.slogdet(*Slogdet.apply(A))
@@ -275,7 +275,7 @@ def linalg_slogdet(A, *, out=None):
     return _outs(_linalg_slogdet(*Slogdet.apply(A)), out)
 
 
-@register(sample=(lambda a: (a @ a.mT + mt.eye(3, dtype=mt.float64)).logdet(), lambda: (x(3, 3),)))
+@register(sample=(lambda a: (a @ a.mT + mt.eye(3, dtype=mt.float64)).logdet(), lambda: (leaf(3, 3),)))
 def logdet(A):
     """log(det(A)): nan where the determinant is negative."""
     sign, logabsdet = Slogdet.apply(A)
@@ -356,7 +356,7 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None)
 
 
 # ---- legacy torch.* names ----------------------------------------------------------------------------------
-@register(name="cholesky", sample=(quiet(lambda a: mt.cholesky(spd(a), upper=True)), lambda: (x(3, 3),)))
+@register(name="cholesky", sample=(quiet(lambda a: mt.cholesky(spd(a), upper=True)), lambda: (leaf(3, 3),)))
 def cholesky_legacy(input, upper: bool = False, *, out=None):
     """``torch.cholesky``: deprecated for ``linalg.cholesky`` (``upper``: the factor U with A = U^T U)."""
     deprecated("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
@@ -373,8 +373,8 @@ def _check_rhs(name: str, B, A) -> None:
                            f"but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
 
 
-@register(sample=(lambda b, a: mt.cholesky_solve(b, mt.linalg.cholesky(spd(a))), lambda: (x(3, 2),
-                                                                                               x(3, 3, seed=1))))
+@register(sample=(lambda b, a: mt.cholesky_solve(b, mt.linalg.cholesky(spd(a))), lambda: (leaf(3, 2),
+                                                                                               leaf(3, 3, seed=1))))
 def cholesky_solve(input, input2, upper: bool = False, *, out=None):
     """The X with A X = B given B (``input``) and the Cholesky factor of A (``input2``, lower unless ``upper``)."""
     _check_rhs("cholesky_solve", input, input2)
@@ -383,7 +383,7 @@ def cholesky_solve(input, input2, upper: bool = False, *, out=None):
 
 
 @register(sample=(lambda a: mt.cholesky_inverse(mt.linalg.cholesky(spd(a)).mT, upper=True),
-                         lambda: (x(3, 3),)))
+                         lambda: (leaf(3, 3),)))
 def cholesky_inverse(L, upper: bool = False, *, out=None):
     """The inverse of A from its Cholesky factor (lower unless ``upper``)."""
     eye = Tensor._wrap(np.eye(L.shape[-1], dtype=L._data.dtype))
@@ -394,7 +394,7 @@ triangular_solve_type = _return_type("triangular_solve", ("solution", "cloned_co
 
 
 @register(sample=(quiet(lambda b, a: mt.triangular_solve(b, well_conditioned(a), transpose=True)),
-                         lambda: (x(3, 2), x(3, 3, seed=1))))
+                         lambda: (leaf(3, 2), leaf(3, 3, seed=1))))
 def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unitriangular: bool = False, *,
                      out=None):
     """``torch.triangular_solve(b, A)``: the X with A X = b (A^T X = b with ``transpose``) for a triangular A,

@@ -9,9 +9,9 @@ from ..._core.tensor import Tensor
 from ..elementwise.clamp import clamp
 from ..reduction.norm import vector_norm
 from ..reduction.sums import sum as _sum
-from ..._core.samples import mt, x, pair
+from ..._core.samples import mt, leaf, pair
 
-@register(method=False, sample=(lambda a, b: mt.cdist(a, b), lambda: (x(3, 4), x(2, 4, low=2.0, high=3.0, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.cdist(a, b), lambda: (leaf(3, 4), leaf(2, 4, low=2.0, high=3.0, seed=1))))
 def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
     """The ``p``-norm distance between each row of ``x1`` and each row of ``x2`` (batched)."""
     x1, x2 = full_precision(x1, x2)
@@ -33,7 +33,7 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
     return (x1 - x2 + eps).norm(p, dim, keepdim)
 
 
-@register(method=False, functional=True, sample=(lambda a: mt.pdist(a, 3.0), lambda: (x(4, 3),)))
+@register(method=False, functional=True, sample=(lambda a: mt.pdist(a, 3.0), lambda: (leaf(4, 3),)))
 def pdist(input, p: float = 2) -> Tensor:
     """The p-norm distances between all pairs of rows ``i < j`` of an (N, M) input, in row-major pair order."""
     if input.dim() != 2:

@@ -25,7 +25,7 @@ from ..reduction.extrema import amax, amin
 from ..shape.triangular import tril, triu
 from ..shape.view import unsqueeze
 from ..shape.joins import stack
-from ..._core.samples import mt, x, quiet, well_conditioned
+from ..._core.samples import mt, leaf, quiet, well_conditioned
 
 linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
 svd_type = _return_type("svd", ("U", "S", "V"))
@@ -137,7 +137,7 @@ def svdvals(A, *, driver=None, out=None):
     return _out(Tensor._wrap(_np_svd(A._data, compute_uv=False)), out)
 
 
-@register(name="svd", sample=(lambda a: mt.svd(a), lambda: (x(4, 3, low=-1.0, high=1.0),)))
+@register(name="svd", sample=(lambda a: mt.svd(a), lambda: (leaf(4, 3, low=-1.0, high=1.0),)))
 def svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
     """``torch.svd``: ``U, S, V`` with ``V`` (not ``Vh``); reduced unless ``some=False``; zero ``U``, ``V``
     without ``compute_uv``."""
@@ -254,7 +254,7 @@ def qr(A, mode: str = "reduced", *, out=None):
     return _outs(linalg_qr(*Qr.apply(A, mode=mode)), out)
 
 
-@register(name="qr", sample=(quiet(lambda a: mt.qr(a)), lambda: (x(4, 3, low=-1.0, high=1.0),)))
+@register(name="qr", sample=(quiet(lambda a: mt.qr(a)), lambda: (leaf(4, 3, low=-1.0, high=1.0),)))
 def qr_legacy(input, some: bool = True, *, out=None):
     """``torch.qr``: the reduced QR decomposition, or the complete one with ``some=False``."""
     deprecated("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
@@ -322,7 +322,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None):
     return _out(Pinv.apply(A, atol=atol, rtol=rtol, hermitian=hermitian), out)
 
 
-@register(sample=(None, lambda: (x(3, 4, low=-1.0, high=1.0),)))
+@register(sample=(None, lambda: (leaf(3, 4, low=-1.0, high=1.0),)))
 def pinverse(input, rcond: float = 1e-15):
     """``torch.pinverse``: the pseudo-inverse with relative tolerance ``rcond``."""
     return Pinv.apply(input, atol=None, rtol=rcond)
@@ -401,14 +401,14 @@ class MatrixExp(Op, name="LinalgMatrixExpBackward0"):
         return MatrixExp.apply(block)[..., :n, n:]
 
 
-@register(sample=(None, lambda: (x(2, 3, 3, low=-1.0, high=1.0),)))
+@register(sample=(None, lambda: (leaf(2, 3, 3, low=-1.0, high=1.0),)))
 def matrix_exp(input):
     """The matrix exponential of a square matrix (or a batch of them)."""
     return MatrixExp.apply(input)
 
 
 # ---- composites: powers, norms, condition number, rank -----------------------------------------------------
-@register(sample=(lambda a: mt.matrix_power(well_conditioned(a), -3), lambda: (x(3, 3),)))
+@register(sample=(lambda a: mt.matrix_power(well_conditioned(a), -3), lambda: (leaf(3, 3),)))
 def matrix_power(input, n: int):
     """``input`` multiplied by itself ``n`` times (the inverse's power for negative ``n``; the identity for 0)."""
     _square("matrix_power", input._data)
@@ -470,7 +470,7 @@ def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):
                        out=out)
 
 
-@register(method=False, sample=(quiet(lambda a: mt.nuclear_norm(a)), lambda: (x(3, 4, low=-1.0, high=1.0),)))
+@register(method=False, sample=(quiet(lambda a: mt.nuclear_norm(a)), lambda: (leaf(3, 4, low=-1.0, high=1.0),)))
 def nuclear_norm(input, dim=None, keepdim: bool = False, *, out=None):
     """The sum of the singular values (of the matrices in ``dim``, the last two by default)."""
     deprecated("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
@@ -478,7 +478,7 @@ def nuclear_norm(input, dim=None, keepdim: bool = False, *, out=None):
     return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, out=out)
 
 
-@register(method=False, sample=(quiet(lambda a: mt.frobenius_norm(a, (0, 1))), lambda: (x(3, 4),)))
+@register(method=False, sample=(quiet(lambda a: mt.frobenius_norm(a, (0, 1))), lambda: (leaf(3, 4),)))
 def frobenius_norm(input, dim=(-2, -1), keepdim: bool = False, *, out=None):
     """The square root of the sum of squares over ``dim``."""
     deprecated("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
@@ -540,7 +540,7 @@ def linalg_vander(x, *, N: int | None = None):
     return _powers(x, N)
 
 
-@register(method=False, sample=(lambda a: mt.vander(a, 4), lambda: (x(3),)))
+@register(method=False, sample=(lambda a: mt.vander(a, 4), lambda: (leaf(3),)))
 def vander(x, N: int | None = None, increasing: bool = False):
     """The Vandermonde matrix of a 1-D ``x``: decreasing powers unless ``increasing``."""
     if x.dim() != 1:

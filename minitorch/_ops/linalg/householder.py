@@ -13,7 +13,7 @@ from .products import matmul
 from ..return_types import _return_type
 from ..shape.triangular import tril
 from ..shape.joins import cat
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 geqrf_type = _return_type("geqrf", ("a", "tau"))
 
@@ -80,11 +80,11 @@ def householder_product(A, tau, *, out=None):
     return Q if out is None else out.copy_(Q)
 
 
-orgqr = register(householder_product, name="orgqr", sample=(lambda a, t: mt.orgqr(a, t), lambda: (x(4, 3, low=-1.0, high=1.0), x(2, seed=1))))
+orgqr = register(householder_product, name="orgqr", sample=(lambda a, t: mt.orgqr(a, t), lambda: (leaf(4, 3, low=-1.0, high=1.0), leaf(2, seed=1))))
 
 
 @register(sample=(lambda a, t, c: mt.ormqr(a, t, c, left=False, transpose=True),
-              lambda: (x(3, 2, low=-1.0, high=1.0), x(2, seed=1), x(2, 3, seed=2))))
+              lambda: (leaf(3, 2, low=-1.0, high=1.0), leaf(2, seed=1), leaf(2, 3, seed=2))))
 def ormqr(input, input2, input3, left: bool = True, transpose: bool = False, *, out=None):
     """``other`` (``input3``) multiplied by the Q of the reflectors in ``input`` with scales ``input2``: Q C,
     Q^T C, C Q or C Q^T as ``left`` and ``transpose`` say."""

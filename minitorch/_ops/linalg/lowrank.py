@@ -11,7 +11,7 @@ from ..._core.registry import register
 from .factorizations import eigh, qr, svd
 from .products import matmul
 from .decompositions import cholesky, solve_triangular
-from ..._core.samples import mt, x, spd
+from ..._core.samples import mt, leaf, spd
 
 
 def _approximate_basis(A, q: int, niter: int, M=None):
@@ -31,7 +31,7 @@ def _approximate_basis(A, q: int, niter: int, M=None):
 
 
 @register(method=False, sample=(lambda a: (mt.manual_seed(0), mt.svd_lowrank(a, q=2, niter=1))[1],
-                    lambda: (x(3, 2, low=-1.0, high=1.0),)))
+                    lambda: (leaf(3, 2, low=-1.0, high=1.0),)))
 def svd_lowrank(A, q: int | None = 6, niter: int | None = 2, M=None):
     """(U, S, V) with A - M close to U diag(S) V^T, from a rank-``q`` randomised approximation."""
     q = 6 if q is None else q
@@ -51,7 +51,7 @@ def svd_lowrank(A, q: int | None = 6, niter: int | None = 2, M=None):
 
 
 @register(method=False, sample=(lambda a: (mt.manual_seed(0), mt.pca_lowrank(a, q=2, niter=1))[1][:2],
-                    lambda: (x(3, 3, low=-1.0, high=1.0),)))
+                    lambda: (leaf(3, 3, low=-1.0, high=1.0),)))
 def pca_lowrank(A, q: int | None = None, center: bool = True, niter: int = 2):
     """Principal component analysis of the rows of ``A`` by ``svd_lowrank`` of the centred ``A``:
     (U, S, V) with the principal directions in V's columns."""
@@ -67,7 +67,7 @@ def pca_lowrank(A, q: int | None = None, center: bool = True, niter: int = 2):
     return svd_lowrank(A, q, niter=niter)
 
 
-@register(method=False, sample=(lambda a: mt.lobpcg(a + a.mT, k=1, B=spd(x(4, 4, seed=1).detach())), lambda: (x(4, 4),)))
+@register(method=False, sample=(lambda a: mt.lobpcg(a + a.mT, k=1, B=spd(leaf(4, 4, seed=1).detach())), lambda: (leaf(4, 4),)))
 def lobpcg(A, k: int | None = None, B=None, X=None, n: int | None = None, iK=None, niter: int | None = None,
            tol: float | None = None, largest: bool | None = None, method: str | None = None, tracker=None,
            ortho_iparams=None, ortho_fparams=None, ortho_bparams=None):

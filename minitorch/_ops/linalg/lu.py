@@ -15,7 +15,7 @@ from .products import deprecated, matmul
 from ..return_types import _return_type
 from ..shape.indexing import take_along_dim
 from ..shape.triangular import tril, triu
-from ..._core.samples import mt, x, quiet
+from ..._core.samples import mt, leaf, quiet
 
 linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
@@ -144,7 +144,7 @@ def lu_factor(A, *, pivot: bool = True, out=None):
     return _outs(linalg_lu_factor(LU, pivots), out)
 
 
-@register(method=False, sample=(lambda a: mt.lu_unpack(*mt.linalg.lu_factor(a))[1:], lambda: (x(3, 3, low=-1.0, high=1.0),)))
+@register(method=False, sample=(lambda a: mt.lu_unpack(*mt.linalg.lu_factor(a))[1:], lambda: (leaf(3, 3, low=-1.0, high=1.0),)))
 def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True, unpack_pivots: bool = True, *, out=None):
     """P, L, U from a packed factorization: L unit lower, U upper, P from the pivots (empty when not asked)."""
     m, n = LU_data.shape[-2:]
@@ -189,8 +189,8 @@ def _permuted(P: np.ndarray, B):
     return take_along_dim(B.reshape((1,) * (ndim - B.dim()) + tuple(B.shape)), Tensor._wrap(rows), -2)
 
 
-@register(name="lu_solve", sample=(quiet(lambda a, b: mt.lu_solve(b, *mt.linalg.lu_factor(a))), lambda: (x(3, 3, low=-1.0, high=1.0),
-                                                                             x(3, 2, seed=1))))
+@register(name="lu_solve", sample=(quiet(lambda a, b: mt.lu_solve(b, *mt.linalg.lu_factor(a))), lambda: (leaf(3, 3, low=-1.0, high=1.0),
+                                                                             leaf(3, 2, seed=1))))
 def lu_solve_legacy(b, LU_data, LU_pivots, *, out=None):
     """``torch.lu_solve(b, LU_data, LU_pivots)``: ``linalg.lu_solve`` with the arguments in the old order."""
     deprecated("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
@@ -199,7 +199,7 @@ def lu_solve_legacy(b, LU_data, LU_pivots, *, out=None):
     return lu_solve(LU_data, LU_pivots, b, out=out)
 
 
-@register(name="lu", sample=(quiet(lambda a: mt.lu(a)[0]), lambda: (x(3, 3, low=-1.0, high=1.0),)))
+@register(name="lu", sample=(quiet(lambda a: mt.lu(a)[0]), lambda: (leaf(3, 3, low=-1.0, high=1.0),)))
 def lu_legacy(A, pivot: bool = True, get_infos: bool = False, out=None):
     """``torch.lu``: the packed factorization and pivots (and ``info`` with ``get_infos``), deprecated."""
     deprecated("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "

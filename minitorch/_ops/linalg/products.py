@@ -18,7 +18,7 @@ from ..._core.registry import functional_op, register
 from ..shape.view import (Squeeze, UnsafeView, View, contiguous, expand, expanded_shape, permute, reshape, squeeze,
                           sum_to_size, t, transpose, unsqueeze, view)
 from ..shape.joins import stack
-from ..._core.samples import mt, x, quiet
+from ..._core.samples import mt, leaf, quiet
 
 
 def _same_dtype(a, b):
@@ -251,7 +251,7 @@ class Addbmm(_AddProduct):
         return (matmul(g, batch2.mT) if need1 else None), (matmul(batch1.mT, g) if need2 else None)
 
 
-@register(sample=(None, lambda: (x(2, 3), x(3, 4))))
+@register(sample=(None, lambda: (leaf(2, 3), leaf(3, 4))))
 def mm(input, mat2):
     """Matrix product of two 2-D tensors (the first one may be sparse: see ``minitorch.sparse``)."""
     if input.is_sparse:
@@ -260,19 +260,19 @@ def mm(input, mat2):
     return Mm.apply(input, mat2)
 
 
-@register(sample=(None, lambda: (x(2, 2, 3), x(2, 3, 2))))
+@register(sample=(None, lambda: (leaf(2, 2, 3), leaf(2, 3, 2))))
 def bmm(input, mat2):
     """Batched matrix product of two 3-D tensors with the same batch size."""
     input, mat2 = lower_precision(input, mat2)
     return Bmm.apply(input, mat2)
 
 
-@register(sample=(None, lambda: (x(2, 3), x(3))))
+@register(sample=(None, lambda: (leaf(2, 3), leaf(3))))
 def mv(input, vec):
     return Mv.apply(input, vec)
 
 
-@register(sample=(None, lambda: (x(4), x(4, seed=1))))
+@register(sample=(None, lambda: (leaf(4), leaf(4, seed=1))))
 def dot(input, tensor):
     """Inner product of two 1-D tensors."""
     return Dot.apply(input, tensor)
@@ -291,7 +291,7 @@ def inner(input, other):
     return view(Mm.apply(reshape(input, -1, sa[-1]), t(reshape(other, -1, sb[-1]))), sa[:-1] + sb[:-1])
 
 
-@register(sample=(None, lambda: (x(2, 4), x(2, 3), x(3, 4))))
+@register(sample=(None, lambda: (leaf(2, 4), leaf(2, 3), leaf(3, 4))))
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     input, mat1, mat2 = lower_precision(input, mat1, mat2)
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
@@ -302,47 +302,47 @@ def deprecated(message: str) -> None:
     warnings.warn(message, UserWarning, stacklevel=3)
 
 
-@register(sample=(lambda i, m, v: mt.addmv(i, m, v, beta=0.5, alpha=2), lambda: (x(2), x(2, 3, seed=1), x(3, seed=2))))
+@register(sample=(lambda i, m, v: mt.addmv(i, m, v, beta=0.5, alpha=2), lambda: (leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2))))
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat @ vec)``."""
     return _out(Addmv.apply(input, mat, vec, beta=beta, alpha=alpha), out)
 
 
-@register(sample=(lambda i, a, b: mt.addr(i, a, b, beta=2), lambda: (x(2, 3), x(2, seed=1), x(3, seed=2))))
+@register(sample=(lambda i, a, b: mt.addr(i, a, b, beta=2), lambda: (leaf(2, 3), leaf(2, seed=1), leaf(3, seed=2))))
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * outer(vec1, vec2)``."""
     return _out(Addr.apply(input, vec1, vec2, beta=beta, alpha=alpha), out)
 
 
-@register(sample=(lambda i, a, b: mt.baddbmm(i, a, b, alpha=0.5), lambda: (x(2, 2, 4), x(2, 2, 3, seed=1),
-                                                                         x(2, 3, 4, seed=2))))
+@register(sample=(lambda i, a, b: mt.baddbmm(i, a, b, alpha=0.5), lambda: (leaf(2, 2, 4), leaf(2, 2, 3, seed=1),
+                                                                         leaf(2, 3, 4, seed=2))))
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)``."""
     input, batch1, batch2 = lower_precision(input, batch1, batch2)
     return _out(Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
-@register(sample=(lambda i, a, b: mt.addbmm(i, a, b, beta=3), lambda: (x(2, 4), x(2, 2, 3, seed=1), x(2, 3, 4, seed=2))))
+@register(sample=(lambda i, a, b: mt.addbmm(i, a, b, beta=3), lambda: (leaf(2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2))))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``: the batch of products summed."""
     input, batch1, batch2 = lower_precision(input, batch1, batch2)
     return _out(Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
-addmm_ = Addmm.inplace_function("addmm_", sample=(lambda i, a, b: (i * 1).addmm_(a, b, beta=2), lambda: (x(2, 4), x(2, 3, seed=1), x(3, 4, seed=2))))
-addmv_ = Addmv.inplace_function("addmv_", top_level=True, sample=(lambda i, m, v: (i * 1).addmv_(m, v, alpha=2), lambda: (x(2), x(2, 3, seed=1), x(3, seed=2))))  # torch.addmv_ exists; the others are methods only
-addr_ = Addr.inplace_function("addr_", sample=(lambda i, a, b: (i * 1).addr_(a, b), lambda: (x(2, 3), x(2, seed=1), x(3, seed=2))))
-baddbmm_ = Baddbmm.inplace_function("baddbmm_", sample=(lambda i, a, b: (i * 1).baddbmm_(a, b), lambda: (x(2, 2, 4), x(2, 2, 3, seed=1), x(2, 3, 4, seed=2))))
-addbmm_ = Addbmm.inplace_function("addbmm_", sample=(lambda i, a, b: (i * 1).addbmm_(a, b), lambda: (x(2, 4), x(2, 2, 3, seed=1), x(2, 3, 4, seed=2))))
+addmm_ = Addmm.inplace_function("addmm_", sample=(lambda i, a, b: (i * 1).addmm_(a, b, beta=2), lambda: (leaf(2, 4), leaf(2, 3, seed=1), leaf(3, 4, seed=2))))
+addmv_ = Addmv.inplace_function("addmv_", top_level=True, sample=(lambda i, m, v: (i * 1).addmv_(m, v, alpha=2), lambda: (leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2))))  # torch.addmv_ exists; the others are methods only
+addr_ = Addr.inplace_function("addr_", sample=(lambda i, a, b: (i * 1).addr_(a, b), lambda: (leaf(2, 3), leaf(2, seed=1), leaf(3, seed=2))))
+baddbmm_ = Baddbmm.inplace_function("baddbmm_", sample=(lambda i, a, b: (i * 1).baddbmm_(a, b), lambda: (leaf(2, 2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2))))
+addbmm_ = Addbmm.inplace_function("addbmm_", sample=(lambda i, a, b: (i * 1).addbmm_(a, b), lambda: (leaf(2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2))))
 
 
-@register(sample=(None, lambda: (x(4), x(4, seed=1))))
+@register(sample=(None, lambda: (leaf(4), leaf(4, seed=1))))
 def vdot(input, other, *, out=None):
     """The dot product of two 1-D tensors (for real tensors the same as ``dot``)."""
     return _out(Vdot.apply(input, other), out)
 
 
-@register(method=False, sample=(lambda a, b: mt.tensordot(a, b, dims=([0, 2], [1, 0])), lambda: (x(2, 3, 4), x(4, 2, 5, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.tensordot(a, b, dims=([0, 2], [1, 0])), lambda: (leaf(2, 3, 4), leaf(4, 2, 5, seed=1))))
 def tensordot(a, b, dims=2, out=None):
     """Sums of products over ``dims``: the last ``dims`` dims of ``a`` with the first of ``b`` (an int), or the
     listed dims of each (a pair of lists)."""
@@ -422,7 +422,7 @@ def multi_dot(tensors, *, out=None):
     return _out(result, out)
 
 
-@register(method=False, sample=(quiet(lambda *a: mt.chain_matmul(*a)), lambda: (x(2, 3), x(3, 4, seed=1), x(4, 2, seed=2))))
+@register(method=False, sample=(quiet(lambda *a: mt.chain_matmul(*a)), lambda: (leaf(2, 3), leaf(3, 4, seed=1), leaf(4, 2, seed=2))))
 def chain_matmul(*matrices, out=None):
     """Deprecated form of ``linalg.multi_dot`` taking the matrices as arguments."""
     deprecated("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
@@ -624,7 +624,7 @@ class Einsum(Op):
         return tuple(grads)
 
 
-@register(sample=(lambda a, b, c: mt.einsum("ij,jk,k->i", a, b, c), lambda: (x(2, 3), x(3, 4, seed=1), x(4, seed=2))))
+@register(sample=(lambda a, b, c: mt.einsum("ij,jk,k->i", a, b, c), lambda: (leaf(2, 3), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def einsum(equation: str, *operands):
     """Sums of products over the indices ``equation`` names, as ``numpy.einsum``/``torch.einsum``."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
@@ -634,7 +634,7 @@ def einsum(equation: str, *operands):
 
 
 # ---- products and distances written with other ops -----------------------------------------------------------
-@register(sample=(lambda a, b: mt.cross(a, b, dim=1), lambda: (x(2, 3), x(2, 3, seed=1))))
+@register(sample=(lambda a, b: mt.cross(a, b, dim=1), lambda: (leaf(2, 3), leaf(2, 3, seed=1))))
 def cross(input, other, dim: int | None = None):
     """The cross product of 3-vectors along ``dim`` (the first dim of size 3 when not given)."""
     if dim is None:
@@ -649,7 +649,7 @@ def cross(input, other, dim: int | None = None):
     return stack(parts, d)
 
 
-@register(sample=(None, lambda: (x(2, 3), x(3, 2, seed=1))))
+@register(sample=(None, lambda: (leaf(2, 3), leaf(3, 2, seed=1))))
 def kron(input, other):
     """The Kronecker product: every entry of ``input`` times the whole of ``other``, tiled."""
     nd = max(input.dim(), other.dim())
@@ -661,7 +661,7 @@ def kron(input, other):
 
 
 # ---- the nn.functional forms ---------------------------------------------------------------------------------------
-@functional_op(sample=(None, lambda: (x(2, 3), x(4, 3, seed=1), x(4, seed=2))))
+@functional_op(sample=(None, lambda: (leaf(2, 3), leaf(4, 3, seed=1), leaf(4, seed=2))))
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: one addmm (batch dims folded into rows), or a matmul without bias."""
     input, weight, bias = lower_precision(input, weight, bias)
@@ -678,7 +678,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return View.apply(out, shape=tuple(shape[:-1]) + (weight.shape[0],))
 
 
-@register(method=False, functional=True, sample=(None, lambda: (x(2, 3), x(2, 4, seed=1), x(5, 3, 4, seed=2), x(5, seed=3))))
+@register(method=False, functional=True, sample=(None, lambda: (leaf(2, 3), leaf(2, 4, seed=1), leaf(5, 3, 4, seed=2), leaf(5, seed=3))))
 def bilinear(input1, input2, weight, bias=None) -> Tensor:
     """``y[..., o] = input1 @ weight[o] @ input2 + bias[o]``."""
     if input1.dim() != input2.dim():

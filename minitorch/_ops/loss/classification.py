@@ -24,7 +24,7 @@ from ..shape.indexing import ARRAY, IndexScatter, Made, axis_range
 from ..shape.view import reshape
 from .reduction import (REDUCTIONS, legacy_reduction, reduce_loss, refuse_grad, spread, target_weights,
                         weighted)
-from ..._core.samples import mt, F, x, idx
+from ..._core.samples import mt, F, leaf, idx
 
 
 class NllLoss(Op):
@@ -155,7 +155,7 @@ def _check_nll_args(input, target, weight):
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
 
 
-@functional_op(sample=(lambda x: F.nll_loss(x, idx(0, 3, 1)), lambda: (x(3, 4),)))
+@functional_op(sample=(lambda x: F.nll_loss(x, idx(0, 3, 1)), lambda: (leaf(3, 4),)))
 def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
              reduction: str = "mean") -> Tensor:
     """The negative log-likelihood of class ``target`` under log-probabilities ``input`` (N, C, ...)."""
@@ -187,7 +187,7 @@ def _class_weighted(per_class, weight, class_dim):
     return per_class * weight.reshape((-1,) + (1,) * (per_class.dim() - class_dim - 1))
 
 
-@functional_op(sample=(lambda x: F.cross_entropy(x, idx(0, 3, 1), label_smoothing=0.1), lambda: (x(3, 4),)))
+@functional_op(sample=(lambda x: F.cross_entropy(x, idx(0, 3, 1), label_smoothing=0.1), lambda: (leaf(3, 4),)))
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax followed by nll_loss; ``target`` holds class indices or class probabilities."""
@@ -218,7 +218,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
 
 
 @functional_op(sample=(lambda x, y: F.binary_cross_entropy(x * 0.5, y * 0.5),
-                               lambda: (x(3, 4), x(3, 4, seed=1))))
+                               lambda: (leaf(3, 4), leaf(3, 4, seed=1))))
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """BCE between probabilities ``input`` and ``target``."""
@@ -234,7 +234,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return BinaryCrossEntropy.apply(input, target, weight, reduction=legacy_reduction(size_average, reduce, reduction))
 
 
-@functional_op(sample=(None, lambda: (x(3, 4), x(3, 4, low=0.1, high=0.9, seed=1))))
+@functional_op(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, low=0.1, high=0.9, seed=1))))
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction: str = "mean", pos_weight=None) -> Tensor:
     """BCE of sigmoid(input), computed stably; ``pos_weight`` weighs positive examples per class."""
@@ -256,8 +256,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                                     reduction=legacy_reduction(size_average, reduce, reduction))
 
 
-@functional_op(sample=(lambda a: F.soft_margin_loss(a, x(3, 4, low=-1.0, high=1.0, seed=1).detach()),
-                           lambda: (x(3, 4),)))
+@functional_op(sample=(lambda a: F.soft_margin_loss(a, leaf(3, 4, low=-1.0, high=1.0, seed=1).detach()),
+                           lambda: (leaf(3, 4),)))
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``."""
     input, target = full_precision(input, target)
@@ -267,7 +267,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: s
 
 
 @functional_op(sample=(lambda a, t, w: F.multilabel_soft_margin_loss(a, t, w),
-                                      lambda: (x(3, 4), x(3, 4, seed=1), x(4, seed=2))))
+                                      lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction: str = "mean") -> Tensor:
     """Binary cross-entropy of sigmoid(input) per class, averaged over the classes (the last dim)."""
@@ -298,7 +298,7 @@ def _margin_loss_input(input, target, name):
 
 
 @functional_op(sample=(lambda a: F.multi_margin_loss(a, idx(0, 3, 1), p=2, margin=1.5,
-                                                          weight=x(4, seed=1).detach()), lambda: (x(3, 4),)))
+                                                          weight=leaf(4, seed=1).detach()), lambda: (leaf(3, 4),)))
 def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None,
                       reduction: str = "mean") -> Tensor:
     """Multi-class hinge loss: ``sum_{i != y} max(0, margin - x[y] + x[i])^p / C``, weighted by ``weight[y]``."""
@@ -329,7 +329,7 @@ def multi_margin_loss(input, target, p: int = 1, margin: float = 1.0, weight=Non
 
 @functional_op(sample=(lambda a: F.multilabel_margin_loss(a, idx([3, 0, -1, 1], [1, 2, 3, 0],
                                                                             [2, -1, 0, 0])),
-                                 lambda: (x(3, 4),)))
+                                 lambda: (leaf(3, 4),)))
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Multi-label hinge loss: for each target class ``j`` (``target`` lists them, ended by the first -1) and each
     non-target class ``i``, ``max(0, 1 - (x[j] - x[i]))``, summed and divided by C."""
@@ -356,7 +356,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
 
 @functional_op(sample=(lambda a, w, b: F.linear_cross_entropy(a, w, idx([0, 1], [1, 2], [2, 0]),
                                                                       linear_bias=b, label_smoothing=0.1),
-                               lambda: (x(3, 4), x(3, 2, 4, seed=1), x(3, 2, seed=2))))
+                               lambda: (leaf(3, 4), leaf(3, 2, 4, seed=1), leaf(3, 2, seed=2))))
 def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction: str = "mean",
                          ignore_index: int | None = None, label_smoothing: float = 0.0, options=None) -> Tensor:
     """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)``; a (C, d_1, ..., d_K, in)
@@ -393,7 +393,7 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
 
 
 @register(name="binary_cross_entropy_with_logits", method=False, sample=(lambda a, t: mt.binary_cross_entropy_with_logits(a, t, None, None, 2),
-                                         lambda: (x(3, 4), x(3, 4, low=0.1, high=0.9, seed=1))))
+                                         lambda: (leaf(3, 4), leaf(3, 4, low=0.1, high=0.9, seed=1))))
 def binary_cross_entropy_with_logits_aten(input: Tensor, target: Tensor, weight=None, pos_weight=None,
                                      reduction: int = 0) -> Tensor:
     return binary_cross_entropy_with_logits(input, target, weight, reduction=REDUCTIONS[reduction],

@@ -9,11 +9,11 @@ from ..elementwise.clamp import where
 from ..linalg.distance import pairwise_distance
 from ..reduction.sums import sum as _sum
 from .reduction import REDUCTIONS, legacy_reduction, reduce_loss
-from ..._core.samples import mt, F, x, triple
+from ..._core.samples import mt, F, leaf, triple
 
 @functional_op(sample=(lambda a, b: F.margin_ranking_loss(a, b, mt.tensor([1.0, -1.0, 1.0, -1.0],
                                                                                  dtype=mt.float64), margin=2.0),
-                              lambda: (x(4), x(4, seed=1))))
+                              lambda: (leaf(4), leaf(4, seed=1))))
 def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                         reduction: str = "mean") -> Tensor:
     """``max(0, -target * (input1 - input2) + margin)``."""
@@ -27,7 +27,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
 
 @functional_op(sample=(lambda a: F.hinge_embedding_loss(a, mt.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
                                                                              dtype=mt.float64), margin=2.0),
-                               lambda: (x(3, 4),)))
+                               lambda: (leaf(3, 4),)))
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None,
                          reduction: str = "mean") -> Tensor:
     """``input`` where target is 1, ``max(0, margin - input)`` where it is -1."""
@@ -40,7 +40,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
 
 @functional_op(sample=(lambda a, b: F.cosine_embedding_loss(a, b, mt.tensor([1.0, -1.0, 1.0],
                                                                                      dtype=mt.float64)),
-                                lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, low=-1.0, high=1.0, seed=1))))
+                                lambda: (leaf(3, 4, low=-1.0, high=1.0), leaf(3, 4, low=-1.0, high=1.0, seed=1))))
 def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_average=None, reduce=None,
                           reduction: str = "mean") -> Tensor:
     """``1 - cos(input1, input2)`` where target is 1, ``max(0, cos - margin)`` where it is -1."""
@@ -64,7 +64,7 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
 
 
 @functional_op(sample=(lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=3.0, swap=True),
-                              lambda: (x(3, 4), x(3, 4, seed=1), x(3, 4, seed=2))))
+                              lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(3, 4, seed=2))))
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
                         swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
@@ -110,7 +110,7 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
 
 @register(name="cosine_embedding_loss", method=False, sample=(lambda a, b: mt.cosine_embedding_loss(a, b, mt.tensor([1.0, -1.0, 1.0],
                                                                                     dtype=mt.float64), 0.1, 0),
-                              lambda: (x(3, 4, low=-1.0, high=1.0), x(3, 4, low=-1.0, high=1.0, seed=1))))
+                              lambda: (leaf(3, 4, low=-1.0, high=1.0), leaf(3, 4, low=-1.0, high=1.0, seed=1))))
 def cosine_embedding_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                           reduction: int = 0) -> Tensor:
     return cosine_embedding_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])
@@ -118,14 +118,14 @@ def cosine_embedding_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, m
 
 @register(name="hinge_embedding_loss", method=False, sample=(lambda a: mt.hinge_embedding_loss(a, mt.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
                                                                             dtype=mt.float64), 2.0, 2),
-                             lambda: (x(3, 4),)))
+                             lambda: (leaf(3, 4),)))
 def hinge_embedding_loss_aten(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 0) -> Tensor:
     return hinge_embedding_loss(input, target, margin, reduction=REDUCTIONS[reduction])
 
 
 @register(name="margin_ranking_loss", method=False, sample=(lambda a, b: mt.margin_ranking_loss(a, b, mt.tensor([1.0, -1.0, 1.0, -1.0],
                                                                                 dtype=mt.float64), 2.0, 0),
-                            lambda: (x(4), x(4, seed=1))))
+                            lambda: (leaf(4), leaf(4, seed=1))))
 def margin_ranking_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                         reduction: int = 0) -> Tensor:
     return margin_ranking_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])

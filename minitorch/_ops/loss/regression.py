@@ -16,7 +16,7 @@ from ..elementwise.broadcast import result_dtype
 from ..elementwise.clamp import where
 from ..elementwise.unary import sign
 from .reduction import REDUCTIONS, check_reduction, legacy_reduction, reduce_loss, size_warning, spread
-from ..._core.samples import mt, F, x, pair
+from ..._core.samples import mt, F, leaf, pair
 
 class _ElementwiseLoss(Op):
     """A loss of (input, target) that is a sum or mean of an elementwise function.
@@ -78,7 +78,7 @@ class HuberLoss(_ElementwiseLoss):
 
 
 # ---- the nn.functional forms ---------------------------------------------------------------------------------------
-@functional_op(sample=(None, lambda: (x(3, 4), x(3, 4, seed=1))))
+@functional_op(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, seed=1))))
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of squared differences."""
     input, target = full_precision(input, target)
@@ -86,7 +86,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     return MseLoss.apply(input, target, reduction=legacy_reduction(size_average, reduce, reduction))
 
 
-@functional_op(sample=(None, lambda: (x(3, 4), x(3, 4, low=2.0, high=3.0, seed=1))))
+@functional_op(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, low=2.0, high=3.0, seed=1))))
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Mean (or sum) of absolute differences."""
     input, target = full_precision(input, target)
@@ -94,7 +94,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     return reduce_loss((input - target).abs(), legacy_reduction(size_average, reduce, reduction))
 
 
-@functional_op(sample=(None, lambda: (x(3, 4), x(3, 4, low=3.0, high=4.0, seed=1))))
+@functional_op(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, low=3.0, high=4.0, seed=1))))
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """Quadratic below ``beta``, linear above."""
@@ -103,14 +103,14 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     return SmoothL1Loss.apply(input, target, reduction=legacy_reduction(size_average, reduce, reduction), beta=beta)
 
 
-@functional_op(sample=(None, lambda: (x(3, 4), x(3, 4, low=3.0, high=4.0, seed=1))))
+@functional_op(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, low=3.0, high=4.0, seed=1))))
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0) -> Tensor:
     input, target = full_precision(input, target)
     size_warning(input, target)
     return HuberLoss.apply(input, target, reduction=legacy_reduction(None, None, reduction), delta=delta)
 
 
-@functional_op(sample=(lambda a, t: F.kl_div(a, t, reduction="batchmean"), lambda: (x(3, 4), x(3, 4, seed=1))))
+@functional_op(sample=(lambda a, t: F.kl_div(a, t, reduction="batchmean"), lambda: (leaf(3, 4), leaf(3, 4, seed=1))))
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
     """Pointwise KL divergence ``target * (log(target) - input)`` (``input`` holds log-probabilities);
     'batchmean' divides the sum by the batch size."""
@@ -138,7 +138,7 @@ def _kl_div(input, target, reduction, log_target):
 
 
 @functional_op(sample=(lambda a, t: F.poisson_nll_loss(a, t, full=True),
-                           lambda: (x(3, 4), x(3, 4, low=0.5, high=3.0, seed=1))))
+                           lambda: (leaf(3, 4), leaf(3, 4, low=0.5, high=3.0, seed=1))))
 def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, size_average=None,
                      eps: float = 1e-8, reduce=None, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood of ``target`` under Poisson(rate), rate = exp(input) or input."""
@@ -152,7 +152,7 @@ def poisson_nll_loss(input, target, log_input: bool = True, full: bool = False, 
     return reduce_loss(losses, reduction)
 
 
-@functional_op(sample=(None, lambda: (x(3, 4), x(3, 4, seed=1), x(3, 4, seed=2))))
+@functional_op(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(3, 4, seed=2))))
 def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
     """``0.5 * (log(var) + (input - target)^2 / var)``, var clamped at ``eps`` (the clamp passes gradients)."""
     if isinstance(var, float):
@@ -182,7 +182,7 @@ def kl_div_aten(input: Tensor, target: Tensor, reduction: int = 0, *, log_target
 
 
 @register(name="poisson_nll_loss", method=False, sample=(lambda a, t: mt.poisson_nll_loss(a, t, True, True, 1e-8, 1),
-                         lambda: (x(3, 4), x(3, 4, low=0.5, high=3.0, seed=1))))
+                         lambda: (leaf(3, 4), leaf(3, 4, low=0.5, high=3.0, seed=1))))
 def poisson_nll_loss_aten(input: Tensor, target: Tensor, log_input: bool, full: bool, eps: float,
                      reduction: int) -> Tensor:
     return poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=REDUCTIONS[reduction])

@@ -15,7 +15,7 @@ from ..._core.out import _out
 from .sums import _axis, _restore, normalize_dims
 from ..elementwise.unary import abs as abs_
 from ..elementwise.unary import sign
-from ..._core.samples import x
+from ..._core.samples import leaf
 
 
 class LinalgVectorNorm(Op):
@@ -74,7 +74,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  # no
     return LinalgVectorNorm.apply(x, ord=float(ord), dims=normalize_dims(dim, x.dim()), keepdim=keepdim)
 
 
-@register(sample=(lambda x: (x.norm(), x.norm(p=3, dim=1), x.norm(p=float("inf"), dim=0)), lambda: (x(3, 4),)))
+@register(sample=(lambda x: (x.norm(), x.norm(p=3, dim=1), x.norm(p=float("inf"), dim=0)), lambda: (leaf(3, 4),)))
 def norm(input, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None):
     """The vector norm of ``input`` over ``dim`` (``p`` a number, ``'fro'`` for 2), or the nuclear norm of the
     matrices in ``dim`` (``'nuc'``)."""

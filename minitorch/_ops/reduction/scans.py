@@ -16,7 +16,7 @@ from .sums import sum as sum_
 from ..elementwise.unary import exp, log
 from ..shape.view import flip
 from ..shape.joins import cat
-from ..._core.samples import mt, x, one, zeros_and_ties
+from ..._core.samples import mt, leaf, one, zeros_and_ties
 
 return_types.cummax = _return_type("cummax")
 return_types.cummin = _return_type("cummin")
@@ -211,7 +211,7 @@ def _trapezoid_parts(y, x, dx, dim):
     return d, diff(x, dim=d) if n else 0.0, ends
 
 
-@register(method=False, sample=(lambda y, s: mt.trapezoid(y, s, dim=0), lambda: (x(3, 4), x(3, seed=1, low=0.0, high=3.0))))
+@register(method=False, sample=(lambda y, s: mt.trapezoid(y, s, dim=0), lambda: (leaf(3, 4), leaf(3, seed=1, low=0.0, high=3.0))))
 def trapezoid(y, x=None, *, dx=None, dim: int = -1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)

@@ -9,7 +9,7 @@ from ..._core.registry import register
 from ..._core.tensor import _wrap_dim
 from ..elementwise.unary import exp
 from .sums import sum as sum_
-from ..._core.samples import x
+from ..._core.samples import leaf
 
 
 class Softmax(Op):
@@ -51,14 +51,14 @@ def _softmax_input(input, dim, dtype, name):
     return input, _wrap_dim(dim, input._data.ndim)
 
 
-@register(sample=(lambda x: x.softmax(1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.softmax(1), lambda: (leaf(3, 4),)))
 def softmax(input, dim: int, dtype=None):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "softmax")
     return Softmax.apply(input, dim=d)
 
 
-@register(sample=(lambda x: x.log_softmax(1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.log_softmax(1), lambda: (leaf(3, 4),)))
 def log_softmax(input, dim: int, dtype=None):
     """``x - logsumexp(x, dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "log_softmax")

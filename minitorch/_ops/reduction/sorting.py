@@ -9,7 +9,7 @@ from ..._core.tensor import _wrap_dim
 from ..._core.function import Op
 from ..shape.indexing import put_along
 from ..return_types import _return_type, return_types
-from ..._core.samples import x, one
+from ..._core.samples import leaf, one
 
 
 class _Picked(Op):
@@ -53,7 +53,7 @@ def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     return np.argsort(a, axis=dim, kind="stable").astype(np.int64)
 
 
-@register(sample=(lambda x: x.sort(1, descending=True).values, lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.sort(1, descending=True).values, lambda: (leaf(3, 4),)))
 def sort(input, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
     """Values along ``dim`` in order, and where each came from (ties keep their order)."""
     d = _wrap_dim(dim, input.dim())
@@ -68,7 +68,7 @@ def argsort(input, dim: int = -1, descending: bool = False, *, stable: bool = Fa
     return sort(input, dim, descending).indices
 
 
-@register(sample=(lambda x: x.topk(2, 1).values, lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.topk(2, 1).values, lambda: (leaf(3, 4),)))
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
     d = _wrap_dim(dim, input.dim())

@@ -20,7 +20,7 @@ from ..return_types import _return_type, return_types
 from .sums import sum as sum_
 from .sorting import sort
 from ..elementwise.unary import sqrt
-from ..._core.samples import mt, x, one
+from ..._core.samples import mt, leaf, one
 
 return_types.aminmax = _return_type("aminmax", ("min", "max"))
 
@@ -199,7 +199,7 @@ def _check_weights(w, name, n):
         raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
-@register(sample=(lambda t, w: mt.cov(t, aweights=w), lambda: (x(3, 4), x(4, seed=1))))
+@register(sample=(lambda t, w: mt.cov(t, aweights=w), lambda: (leaf(3, 4), leaf(4, seed=1))))
 def cov(input, *, correction: int = 1, fweights=None, aweights=None):
     """Covariance matrix of the variables in the rows of ``input`` (observations in the columns), optionally
     weighted by observation counts ``fweights`` and importance weights ``aweights``."""
@@ -244,7 +244,7 @@ def corrcoef(input):
 
 
 # ---- norms -----------------------------------------------------------------------------------------------
-@register(sample=(lambda a, b: mt.dist(a, b, 3), lambda: (x(3, 4), x(4, low=2.0, high=3.0, seed=1))))
+@register(sample=(lambda a, b: mt.dist(a, b, 3), lambda: (leaf(3, 4), leaf(4, low=2.0, high=3.0, seed=1))))
 def dist(input, other, p: float = 2):
     """The ``p``-norm of ``input - other``."""
     return vector_norm(input - other, p)

@@ -20,7 +20,7 @@ from ..elementwise.broadcast import floating
 from ..elementwise.unary import exp
 from ..shape.view import dims_arg, expand, flip
 from ..._core.registry import register
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 _ndarray = np.ndarray
 
@@ -314,7 +314,7 @@ class Logsumexp(Op):
         return g * exp(a - r)
 
 
-@register(sample=(lambda x: x.logsumexp(1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.logsumexp(1), lambda: (leaf(3, 4),)))
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input), dim))``, computed stably."""
     return Logsumexp.apply(input, dims=normalize_dims(dim, input._data.ndim) or tuple(range(input.ndim)),
@@ -332,7 +332,7 @@ class Cumsum(Op):
         return flip(cumsum(flip(g, ctx.dim), ctx.dim), ctx.dim)
 
 
-@register(sample=(lambda x: x.cumsum(1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.cumsum(1), lambda: (leaf(3, 4),)))
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     if dtype is not None:

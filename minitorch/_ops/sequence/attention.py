@@ -24,7 +24,7 @@ from ..linalg.products import linear, matmul
 from ..reduction.sums import mean, sum
 from ..reduction.softmax import softmax
 from ..shape.joins import cat
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 
 def _cpp_name(d) -> str:
@@ -184,7 +184,7 @@ def _attend(q, k, v, bias, scale: float, dropout_p: float, safe: bool, need_weig
 
 @functional_op(sample=(
         lambda q, k, v: mt.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True),
-        lambda: (x(2, 3, 2), x(2, 3, 2, seed=1), x(2, 3, 4, seed=2))))
+        lambda: (leaf(2, 3, 2), leaf(2, 3, 2, seed=1), leaf(2, 3, 4, seed=2))))
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
                                  dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
@@ -260,8 +260,8 @@ def _mha(q, k, v, w_in, b_in, w_out):
 
 
 @functional_op(sample=(
-        _mha, lambda: (x(2, 2, 4), x(3, 2, 4, seed=1), x(3, 2, 4, seed=2), x(12, 4, low=-0.5, high=0.5, seed=3),
-                       x(12, seed=4), x(4, 4, low=-0.5, high=0.5, seed=5))))
+        _mha, lambda: (leaf(2, 2, 4), leaf(3, 2, 4, seed=1), leaf(3, 2, 4, seed=2), leaf(12, 4, low=-0.5, high=0.5, seed=3),
+                       leaf(12, seed=4), leaf(4, 4, low=-0.5, high=0.5, seed=5))))
 def multi_head_attention_forward(
         query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
         in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None, bias_v: Tensor | None,

@@ -8,7 +8,7 @@ from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor
 from ..elementwise.clamp import where
 from ..shape.indexing import ARRAY, IndexScatter
-from ..._core.samples import mt, F, x, idx
+from ..._core.samples import mt, F, leaf, idx
 
 
 class Embedding(Op):
@@ -49,7 +49,7 @@ def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type
 
 
 # ---- the nn.functional forms ---------------------------------------------------------------------------------------
-@functional_op(sample=(lambda w: F.embedding(idx([0, 2], [2, 1]), w), lambda: (x(3, 4),)))
+@functional_op(sample=(lambda w: F.embedding(idx([0, 2], [2, 1]), w), lambda: (leaf(3, 4),)))
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False) -> Tensor:
     """Rows of ``weight`` picked by the integer tensor ``input``."""
@@ -70,7 +70,7 @@ _BAG_MODES = ("sum", "mean", "max")
 
 
 @functional_op(sample=(lambda w, p: F.embedding_bag(idx(0, 2, 2, 1, 0), w, idx(0, 2, 2), mode="sum",
-                                                     per_sample_weights=p), lambda: (x(3, 4), x(5, seed=1))))
+                                                     per_sample_weights=p), lambda: (leaf(3, 4), leaf(5, seed=1))))
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,
                   mode: str = "mean", sparse: bool = False, per_sample_weights=None, include_last_offset: bool = False,
                   padding_idx: int | None = None) -> Tensor:
@@ -164,7 +164,7 @@ def one_hot(tensor, num_classes: int = -1) -> Tensor:
     return Tensor._wrap((idx[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-@register(name="embedding", method=False, sample=(lambda w: mt.embedding(w, idx([0, 2], [2, 1])), lambda: (x(3, 4),)))
+@register(name="embedding", method=False, sample=(lambda w: mt.embedding(w, idx([0, 2], [2, 1])), lambda: (leaf(3, 4),)))
 def embedding_aten(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
     """Rows of ``weight`` picked by ``indices``; a negative ``padding_idx`` means none."""

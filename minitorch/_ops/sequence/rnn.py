@@ -18,7 +18,7 @@ import numpy as np
 
 from ..._dtype import float32
 from ..._core.registry import register
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 from ..._core.tensor import Tensor
 from ..._core.engine import grad as _grad
 from ..._core.function import Op
@@ -430,8 +430,8 @@ def _single_state_rnn(mode: str, input, hx, params, has_biases, num_layers, drop
 
 def _weights(gates, inputs=1, hidden=1, seed=2):
     """Sample weights w_ih, w_hh, b_ih, b_hh of one layer and direction (one unit for every gate)."""
-    return [x(gates * hidden, inputs, seed=seed), x(gates * hidden, hidden, seed=seed + 1),
-            x(gates * hidden, seed=seed + 2), x(gates * hidden, seed=seed + 3)]
+    return [leaf(gates * hidden, inputs, seed=seed), leaf(gates * hidden, hidden, seed=seed + 1),
+            leaf(gates * hidden, seed=seed + 2), leaf(gates * hidden, seed=seed + 3)]
 
 
 def _sequence_sample(name, gates):
@@ -439,7 +439,7 @@ def _sequence_sample(name, gates):
     def run(inp, h, *w):
         hx = (h, h * 0.5) if name == "lstm" else h
         return getattr(mt, name)(inp, hx, list(w), True, 1, 0.0, False, True, False)
-    return run, lambda: (x(2, 2, 1, low=-1.0, high=1.0), x(2, 2, 1, seed=1, low=-0.5, high=0.5),
+    return run, lambda: (leaf(2, 2, 1, low=-1.0, high=1.0), leaf(2, 2, 1, seed=1, low=-0.5, high=0.5),
                          *_weights(gates), *_weights(gates, seed=6))
 
 
@@ -447,7 +447,7 @@ def _cell_sample(name, gates):
     """The sample of the recurrent cell ``name``: a batch of two, two units."""
     def run(inp, h, *w):
         return getattr(mt, name)(inp, (h, h * 0.5) if name == "lstm_cell" else h, *w)
-    return run, lambda: (x(2, 2, low=-1.0, high=1.0), x(2, 2, seed=1, low=-0.5, high=0.5),
+    return run, lambda: (leaf(2, 2, low=-1.0, high=1.0), leaf(2, 2, seed=1, low=-0.5, high=0.5),
                          *_weights(gates, inputs=2, hidden=2))
 
 

@@ -13,7 +13,7 @@ from ..._dtype import wrap_int
 from ..._core.shape import output_mismatch
 from ..elementwise.broadcast import broadcast_shape
 from ..._core.registry import register
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 _ndarray = np.ndarray
 
@@ -88,7 +88,7 @@ def to_copy(input, dtype):
     return ToCopy.apply(input, dtype=dtype)
 
 
-@register(top_level=False, sample=(lambda t: t.to(mt.float64, copy=True), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda t: t.to(mt.float64, copy=True), lambda: (leaf(3, 4),)))
 def to(self, *args, **kwargs):
     """Convert dtype (``to(minitorch.float64)``, ``to(other)``, ``to('cpu', dtype)``); device must be cpu.
 
@@ -154,13 +154,13 @@ def _fill(number_op, tensor_op, input, value):
     return number_op.apply(input, value=value)
 
 
-@register(sample=(lambda x: x.clone().fill_(2.0) * x, lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.clone().fill_(2.0) * x, lambda: (leaf(3, 4),)))
 def fill_(input, value):
     """Fill with a number, or with a one-element tensor (differentiable w.r.t. it)."""
     return _fill(_Fill_, _FillTensor_, input, value)
 
 
-@register(sample=(lambda t, v: (mt.fill(t, v), mt.fill(t, 2.0) * t), lambda: (x(3, 4), x(seed=1))))
+@register(sample=(lambda t, v: (mt.fill(t, v), mt.fill(t, 2.0) * t), lambda: (leaf(3, 4), leaf(seed=1))))
 def fill(input, value):
     """A tensor like ``input`` filled with ``value`` (a number or a 0-dim tensor, which gets the gradient)."""
     return _fill(FillOut, FillOutTensor, input, value)
@@ -171,7 +171,7 @@ def zero_(input):
     return _Zero_.apply(input, value=0)
 
 
-@register(top_level=False, sample=(lambda x, y: x.clone().copy_(y), lambda: (x(3, 4), x(4, seed=1))))
+@register(top_level=False, sample=(lambda x, y: x.clone().copy_(y), lambda: (leaf(3, 4), leaf(4, seed=1))))
 def copy_(input, other, non_blocking=False):
     """Copy ``other`` (broadcast) into ``input`` in place."""
     return _Copy_.apply(input, other)

@@ -31,7 +31,7 @@ from .view import expand, expanded_shape, reshape, unsqueeze
 from ..._core.registry import register
 from ..reduction.sums import sum as sum_
 from .copying import copy_, fill_
-from ..._core.samples import mt, x, idx, one, with_source, constant_times
+from ..._core.samples import mt, leaf, idx, one, with_source, constant_times
 
 _ndarray = np.ndarray
 
@@ -174,7 +174,7 @@ class Alias(_BasicIndex):
     pass
 
 
-@register(top_level=False, sample=(lambda t: t.as_subclass(mt.Tensor), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda t: t.as_subclass(mt.Tensor), lambda: (leaf(3, 4),)))
 def as_subclass(self, cls: type):
     """This tensor as an instance of the Tensor subclass ``cls``: same memory, in the graph as an alias."""
     t = Alias.apply(self, index=(Ellipsis,))
@@ -206,7 +206,7 @@ class MaskedSelect(Op):
         return IndexScatter.apply(g, expand(mask, ctx.shape), shape=ctx.shape, index=(ARRAY,)), None
 
 
-@register(sample=(lambda x: x.select(1, 2), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.select(1, 2), lambda: (leaf(3, 4),)))
 def select(input, dim: int, index: int):
     """The slice at ``index`` along ``dim`` (a view without that dim)."""
     shape = np.shape(input)
@@ -217,7 +217,7 @@ def select(input, dim: int, index: int):
     return Select.apply(input, index=(slice(None),) * d + (index % size, Ellipsis))
 
 
-@register(sample=(lambda x: x.narrow(1, 1, 2), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.narrow(1, 1, 2), lambda: (leaf(3, 4),)))
 def narrow(input, dim: int, start: int, length: int):
     """Elements ``start .. start+length`` along ``dim`` (a view)."""
     shape = np.shape(input)
@@ -481,7 +481,7 @@ class IndexPut_(IndexPut, name="IndexPutBackward0"):
         return _index_put_into(ctx, a, v, arrays, index, accumulate, alpha)
 
 
-@register(sample=(lambda x, v: x.index_put((idx(0, 2),), v), lambda: (x(3, 4), x(4, seed=1))))
+@register(sample=(lambda x, v: x.index_put((idx(0, 2),), v), lambda: (leaf(3, 4), leaf(4, seed=1))))
 def index_put(input, indices, values, accumulate: bool = False):
     """Out-of-place ``input[indices] = values`` (or ``+=`` with accumulate)."""
     template, arrays = _put_index(indices)
@@ -532,7 +532,7 @@ def _check_index(input, dim, index, name, src=None) -> int:
     return d
 
 
-@register(sample=(lambda x: x.gather(1, idx([0, 3], [1, 1], [2, 0])), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.gather(1, idx([0, 3], [1, 1], [2, 0])), lambda: (leaf(3, 4),)))
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (and likewise for other dims)."""
     d = _check_index(input, dim, index, "gather")
@@ -540,7 +540,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
     return Gather.apply(input, *arrays, index=template)
 
 
-@register(sample=(lambda x: x.take_along_dim(idx([0, 3], [1, 1], [2, 0]), 1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.take_along_dim(idx([0, 3], [1, 1], [2, 0]), 1), lambda: (leaf(3, 4),)))
 def take_along_dim(input, indices, dim: int | None = None):
     """The values of ``input`` at ``indices`` along ``dim``, both broadcast except along ``dim``; of the flattened
     ``input`` without ``dim``."""
@@ -616,14 +616,14 @@ def _reduce_is_add(reduce) -> bool:
     return reduce == "add"
 
 
-@register(sample=(lambda x, s: x.scatter(1, idx([0, 1], [2, 3], [1, 0]), s), lambda: (x(3, 4), x(3, 2, seed=1))))
+@register(sample=(lambda x, s: x.scatter(1, idx([0, 1], [2, 3], [1, 0]), s), lambda: (leaf(3, 4), leaf(3, 2, seed=1))))
 def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
     return _scatter((Scatter, ScatterValue), input, dim, index, value if src is None else src, _reduce_is_add(reduce))
 
 
 @register(sample=(lambda x, s: x.scatter_add(1, idx([0, 0], [2, 3], [1, 1]), s),
-                    lambda: (x(3, 4), x(3, 2, seed=1))))
+                    lambda: (leaf(3, 4), leaf(3, 2, seed=1))))
 def scatter_add(input, dim: int, index, src):
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeats add up)."""
     return _scatter((ScatterAdd, ScatterAdd), input, dim, index, src, True)
@@ -645,7 +645,7 @@ def scatter_add_(input, dim: int, index, src):
     return _scatter((_ScatterAdd_, _ScatterAdd_), input, dim, index, src, True)
 
 
-@register(sample=(lambda x: x.index_select(1, idx(3, 0, 3)), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.index_select(1, idx(3, 0, 3)), lambda: (leaf(3, 4),)))
 def index_select(input, dim: int, index):
     """The entries ``index`` (a vector) along ``dim``."""
     if index._data.ndim > 1:
@@ -705,7 +705,7 @@ def _mask_array(mask, select=False):
     return mask if isinstance(mask, Tensor) else m
 
 
-@register(sample=(lambda x: x.masked_fill(mt.tensor([True, False, False, True]), 2.0), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.masked_fill(mt.tensor([True, False, False, True]), 2.0), lambda: (leaf(3, 4),)))
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` where ``mask`` is True."""
     m = _mask_array(mask)
@@ -729,7 +729,7 @@ def masked_fill_(input, mask, value):
     return _MaskedFill_.apply(input, m, value=value)
 
 
-@register(sample=(lambda x: x.masked_select(mt.tensor([True, False, False, True])), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.masked_select(mt.tensor([True, False, False, True])), lambda: (leaf(3, 4),)))
 def masked_select(input, mask):
     """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
     m = _mask_array(mask, select=True)
@@ -761,7 +761,7 @@ def argwhere(input):
 
 
 # ---- compositions of indexing --------------------------------------------------------------------------------
-@register(sample=(lambda a: a.repeat_interleave(mt.tensor([2, 0, 1, 3]), dim=1), lambda: (x(3, 4),)))
+@register(sample=(lambda a: a.repeat_interleave(mt.tensor([2, 0, 1, 3]), dim=1), lambda: (leaf(3, 4),)))
 def repeat_interleave(input, repeats=None, dim: int | None = None, *, output_size: int | None = None):
     """Each element (or slice along ``dim``) repeated ``repeats`` times (an int, or a tensor of counts).
     Given only a 1-D tensor of counts, the indices 0, 1, ... repeated as many times."""
@@ -792,7 +792,7 @@ class Take(Op):
         return flat.reshape(ctx.in_shape), None
 
 
-@register(sample=(lambda a: a.take(idx([0, 5], [11, 5])), lambda: (x(3, 4),)))
+@register(sample=(lambda a: a.take(idx([0, 5], [11, 5])), lambda: (leaf(3, 4),)))
 def take(input, index):
     """The entries of ``input``, read as a flat vector, at ``index`` (any shape)."""
     if index._data.dtype != np.int64:

@@ -20,7 +20,7 @@ from .diagonal import diag
 from .view import expand, reshape
 from .indexing import narrow, select, Slice
 from ..._factories import zeros
-from ..._core.samples import mt, x, pair, vectors
+from ..._core.samples import mt, leaf, pair, vectors
 
 _ndarray = np.ndarray
 
@@ -106,25 +106,25 @@ class UnsafeSplitWithSizes(UnsafeSplit):
     pass
 
 
-@register(sample=(lambda x: x.split(3, 1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.split(3, 1), lambda: (leaf(3, 4),)))
 def split(input, split_size_or_sections, dim: int = 0) -> tuple:
     """Pieces of ``split_size`` (the last may be smaller) or of the given sizes, as views."""
     return _split_with((Split, SplitWithSizes), input, split_size_or_sections, dim)
 
 
-@register(sample=(lambda x: x.split_with_sizes([1, 3], 1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.split_with_sizes([1, 3], 1), lambda: (leaf(3, 4),)))
 def split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
     """Pieces of the given sizes along ``dim``, as views."""
     return split(input, list(split_sizes), dim)
 
 
-@register(sample=(lambda t: t.unsafe_split(3, 1), lambda: (x(3, 4),)))
+@register(sample=(lambda t: t.unsafe_split(3, 1), lambda: (leaf(3, 4),)))
 def unsafe_split(input, split_size: int, dim: int = 0) -> tuple:
     """``split`` whose pieces are not tracked as views of ``input`` (they still share its memory)."""
     return _split_with((UnsafeSplit, UnsafeSplitWithSizes), input, split_size, dim)
 
 
-@register(sample=(lambda t: t.unsafe_split_with_sizes([2, 2], 1), lambda: (x(3, 4),)))
+@register(sample=(lambda t: t.unsafe_split_with_sizes([2, 2], 1), lambda: (leaf(3, 4),)))
 def unsafe_split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
     """``split_with_sizes`` whose pieces are not tracked as views of ``input``."""
     return unsafe_split(input, list(split_sizes), dim)
@@ -137,19 +137,19 @@ def _chunk_size(input, chunks: int, dim: int) -> int:
     return max(1, -(-n // chunks))
 
 
-@register(sample=(lambda x: x.chunk(2, 1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.chunk(2, 1), lambda: (leaf(3, 4),)))
 def chunk(input, chunks: int, dim: int = 0) -> tuple:
     """At most ``chunks`` pieces of equal size (the last may be smaller)."""
     return split(input, _chunk_size(input, chunks, dim), dim)
 
 
-@register(sample=(lambda t: t.unsafe_chunk(2, 1), lambda: (x(3, 4),)))
+@register(sample=(lambda t: t.unsafe_chunk(2, 1), lambda: (leaf(3, 4),)))
 def unsafe_chunk(input, chunks: int, dim: int = 0) -> tuple:
     """``chunk`` whose pieces are not tracked as views of ``input`` (they still share its memory)."""
     return unsafe_split(input, _chunk_size(input, chunks, dim), dim)
 
 
-@register(sample=(lambda x: x.tensor_split(3, 1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.tensor_split(3, 1), lambda: (leaf(3, 4),)))
 def tensor_split(input, indices_or_sections, dim: int = 0) -> tuple:
     """``sections`` nearly equal pieces (the first ``n % sections`` one larger), or the pieces between
     indices (Python slice bounds); each piece is its own slice, unlike ``split``."""
@@ -306,19 +306,19 @@ def _as_3d(t):
     return view.reshape(t, (1, 1, 1) if t.dim() == 0 else (1, -1, 1) if t.dim() == 1 else (*t.shape, 1))
 
 
-@register(method=False, sample=(None, lambda: (x(),)))
+@register(method=False, sample=(None, lambda: (leaf(),)))
 def atleast_1d(*tensors):
     """Each input viewed with at least one dim (a 0-dim tensor becomes shape (1,))."""
     return _atleast(tensors, 1, lambda t: view.reshape(t, 1))
 
 
-@register(method=False, sample=(lambda a, b: mt.atleast_2d(a, b), lambda: (x(), x(4, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.atleast_2d(a, b), lambda: (leaf(), leaf(4, seed=1))))
 def atleast_2d(*tensors):
     """Each input viewed with at least two dims (shape (n,) becomes (1, n))."""
     return _atleast(tensors, 2, _as_2d)
 
 
-@register(method=False, sample=(lambda a, b: mt.atleast_3d([a, b]), lambda: (x(4), x(3, 4, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.atleast_3d([a, b]), lambda: (leaf(4), leaf(3, 4, seed=1))))
 def atleast_3d(*tensors):
     """Each input viewed with at least three dims ((n,) becomes (1, n, 1); (m, n) becomes (m, n, 1))."""
     return _atleast(tensors, 3, _as_3d)
@@ -332,14 +332,14 @@ def _nonempty(tensors, name: str, fill: str | None = None) -> list:
     return tensors
 
 
-@register(method=False, sample=(lambda a, b: mt.hstack([a, b]), lambda: (x(), x(3, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.hstack([a, b]), lambda: (leaf(), leaf(3, seed=1))))
 def hstack(tensors):
     """The tensors (0-dim ones as 1-dim) joined along dim 1, or dim 0 if they are 1-dim."""
     tensors = atleast_1d(_nonempty(tensors, "hstack"))
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
-@register(method=False, sample=(lambda a, b: mt.vstack([a, b]), lambda: (x(4), x(2, 4, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.vstack([a, b]), lambda: (leaf(4), leaf(2, 4, seed=1))))
 def vstack(tensors):
     """The tensors (0-dim and 1-dim ones as rows) joined along dim 0."""
     return cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
@@ -351,7 +351,7 @@ def row_stack(tensors):
     return cat(atleast_2d(_nonempty(tensors, "row_stack", "vstack")), 0)
 
 
-@register(method=False, sample=(lambda a, b: mt.column_stack([a, b]), lambda: (x(3), x(3, 2, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.column_stack([a, b]), lambda: (leaf(3), leaf(3, 2, seed=1))))
 def column_stack(tensors):
     """The tensors side by side as columns (0-dim and 1-dim ones become columns first)."""
     tensors = _nonempty(tensors, "column_stack")
@@ -384,9 +384,9 @@ def _split_along(name: str, dim: int, min_dims: int, sample=None):
     return register(split, sample=sample)
 
 
-hsplit = _split_along("hsplit", 1, 1, sample=(lambda t: t.hsplit([1, 3]), lambda: (x(3, 4),)))
-vsplit = _split_along("vsplit", 0, 2, sample=(lambda t: t.vsplit(3), lambda: (x(3, 4),)))
-dsplit = _split_along("dsplit", 2, 3, sample=(lambda t: t.dsplit(2), lambda: (x(2, 3, 4),)))
+hsplit = _split_along("hsplit", 1, 1, sample=(lambda t: t.hsplit([1, 3]), lambda: (leaf(3, 4),)))
+vsplit = _split_along("vsplit", 0, 2, sample=(lambda t: t.vsplit(3), lambda: (leaf(3, 4),)))
+dsplit = _split_along("dsplit", 2, 3, sample=(lambda t: t.dsplit(2), lambda: (leaf(2, 3, 4),)))
 
 
 @register
@@ -397,7 +397,7 @@ def fliplr(input):
     return view.flip(input, 1)
 
 
-@register(method=False, sample=(lambda a, b, c: mt.block_diag(a, b, c), lambda: (x(2, 3), x(), x(2, seed=1))))
+@register(method=False, sample=(lambda a, b, c: mt.block_diag(a, b, c), lambda: (leaf(2, 3), leaf(), leaf(2, seed=1))))
 def block_diag(*tensors):
     """The tensors (0, 1 or 2 dims, seen as matrices) along the diagonal of one matrix, zeros elsewhere."""
     mats = []
@@ -416,7 +416,7 @@ def block_diag(*tensors):
     return cat(rows, 0) if rows else zeros(1, 0)
 
 
-@register(method=False, sample=(lambda a, b: mt.broadcast_tensors(a, b), lambda: (x(3, 1), x(4, seed=1))))
+@register(method=False, sample=(lambda a, b: mt.broadcast_tensors(a, b), lambda: (leaf(3, 1), leaf(4, seed=1))))
 def broadcast_tensors(*tensors) -> tuple:
     """The tensors expanded (as views) to their common broadcast shape."""
     tensors = _tensors(tensors)
@@ -441,7 +441,7 @@ def cartesian_prod(*tensors):
     return stack([view.reshape(g, -1) for g in meshgrid(*tensors, indexing="ij")], 1)
 
 
-@register(method=False, sample=(lambda t: mt.combinations(t, 3, with_replacement=True), lambda: (x(3),)))
+@register(method=False, sample=(lambda t: mt.combinations(t, 3, with_replacement=True), lambda: (leaf(3),)))
 def combinations(input, r: int = 2, with_replacement: bool = False):
     """The length-``r`` combinations of the elements of a 1-D tensor, one per row, in lexicographic order."""
     _check_1d(input)

@@ -17,7 +17,7 @@ from ..elementwise.clamp import where
 from .view import expand, expanded_shape
 from .indexing import (ARRAY, Index, IndexPut, IndexScatter, Made, MaskedFill, MaskedFillTensor, _check_index, along,
                        as_vector, axis_range, fill, grid, select)
-from ..._core.samples import mt, x, idx, one, with_source, zeros_and_ties, constant_times
+from ..._core.samples import mt, leaf, idx, one, with_source, zeros_and_ties, constant_times
 
 _ndarray = np.ndarray
 
@@ -320,7 +320,7 @@ def _scatter_reductions(a, s):
     return tuple(a.scatter_reduce(1, lines, s, r) for r in ("sum", "prod", "mean", "amax"))
 
 
-@register(sample=(_scatter_reductions, lambda: (zeros_and_ties()[0], x(3, 4, seed=1))))
+@register(sample=(_scatter_reductions, lambda: (zeros_and_ties()[0], leaf(3, 4, seed=1))))
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True):
     """A copy of ``input`` with ``src`` reduced (sum, prod, mean, amax or amin) into the positions ``index``
     along ``dim``; ``include_self=False`` leaves ``input``'s own values at those positions out."""

@@ -17,7 +17,7 @@ from ..._core.function import Op, check_inplace
 from ..._core.registry import register
 from .copying import clone
 from ..._dtype import dtype as dtype_class, from_numpy_dtype
-from ..._core.samples import mt, x
+from ..._core.samples import mt, leaf
 
 _ndarray = np.ndarray
 
@@ -99,7 +99,7 @@ class ReshapeAlias(View):
     """``reshape`` of a non-contiguous tensor whose strides still allow a view."""
 
 
-@register(top_level=False, sample=(lambda x: x.view(2, 6), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: x.view(2, 6), lambda: (leaf(3, 4),)))
 def view(input, *shape, size=None, dtype=None):
     """The same data with another shape (must be compatible with the strides), or another dtype."""
     if len(shape) == 1 and isinstance(shape[0], dtype_class):
@@ -117,7 +117,7 @@ def _view_dtype(input, dt):
     return t
 
 
-@register(sample=(lambda x: x.reshape(4, 3), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.reshape(4, 3), lambda: (leaf(3, 4),)))
 def reshape(input, *args, shape=None):
     """A view when the strides allow it, else a copy (of a tensor, or of an array inside a backward formula)."""
     data = input._data if isinstance(input, Tensor) else input
@@ -155,14 +155,14 @@ def resize_as_(input, the_template, *, memory_format=None):
     return input.resize_(the_template._data.shape)
 
 
-@register(top_level=False, sample=(lambda t: t.resize(4, 3), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda t: t.resize(4, 3), lambda: (leaf(3, 4),)))
 def resize(self, *sizes):
     """Deprecated: ``reshape`` to ``sizes``, which must keep the number of elements."""
     warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
     return _resized(self, sizes)
 
 
-@register(top_level=False, sample=(lambda t, u: t.resize_as(u), lambda: (x(3, 4), x(4, 3, seed=1))))
+@register(top_level=False, sample=(lambda t, u: t.resize_as(u), lambda: (leaf(3, 4), leaf(4, 3, seed=1))))
 def resize_as(self, tensor):
     warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
     return _resized(self, tensor._data.shape)
@@ -178,12 +178,12 @@ def _resized(self, sizes):
     return self.reshape(shape)
 
 
-@register(top_level=False, sample=(None, lambda: (x(3, 4), x(2, 6, seed=1))))
+@register(top_level=False, sample=(None, lambda: (leaf(3, 4), leaf(2, 6, seed=1))))
 def view_as(input, other):
     return view(input, other._data.shape)
 
 
-@register(top_level=False, sample=(None, lambda: (x(3, 4), x(4, 3, seed=1))))
+@register(top_level=False, sample=(None, lambda: (leaf(3, 4), leaf(4, 3, seed=1))))
 def reshape_as(input, other):
     return reshape(input, other._data.shape)
 
@@ -202,7 +202,7 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
     return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
 
 
-@register(sample=(lambda x: x.unflatten(1, (2, 2)), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.unflatten(1, (2, 2)), lambda: (leaf(3, 4),)))
 def unflatten(input, dim: int, sizes):
     shape = input._data.shape
     d = _wrap_dim(dim, len(shape))
@@ -233,7 +233,7 @@ class Permute(Op):
         return permute(g, tuple(np.argsort(ctx.dims)))
 
 
-@register(sample=(lambda x: x.permute(2, 0, 1), lambda: (x(2, 3, 4),)))
+@register(sample=(lambda x: x.permute(2, 0, 1), lambda: (leaf(2, 3, 4),)))
 def permute(input, *args, dims=None):
     """Reorder the dimensions."""
     dims = parse_shape(args, "permute", "dims", dims)
@@ -265,7 +265,7 @@ class T(Transpose):
     pass
 
 
-@register(sample=(lambda x: x.transpose(0, 1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.transpose(0, 1), lambda: (leaf(3, 4),)))
 def transpose(input, dim0: int, dim1: int):
     """Swap two dimensions."""
     nd = np.ndim(input)
@@ -303,7 +303,7 @@ def mT_property(self):
     return Transpose.apply(self, dim0=nd - 2, dim1=nd - 1)
 
 
-@register(sample=(lambda x: x.movedim(0, 2), lambda: (x(2, 3, 4),)))
+@register(sample=(lambda x: x.movedim(0, 2), lambda: (leaf(2, 3, 4),)))
 def movedim(input, source, destination):
     nd = input._data.ndim
     src = [_wrap_dim(d, nd) for d in ((source,) if isinstance(source, int) else source)]
@@ -365,7 +365,7 @@ class Unsqueeze(Op):
         return g.reshape(ctx.in_shape)
 
 
-@register(sample=(lambda x: x.unsqueeze(1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.unsqueeze(1), lambda: (leaf(3, 4),)))
 def unsqueeze(input, dim: int):
     """Insert a dim of size 1 at ``dim``."""
     return Unsqueeze.apply(input, dim=_wrap_dim(dim, np.ndim(input) + 1))
@@ -395,12 +395,12 @@ _transpose_ = _reshaped_in_place(Transpose, "TransposeBackward1")
 _t_ = _reshaped_in_place(T, "TBackward1")
 
 
-@register(top_level=False, sample=(lambda x: (x * 1).unsqueeze_(1), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (x * 1).unsqueeze_(1), lambda: (leaf(3, 4),)))
 def unsqueeze_(input, dim: int):
     return _unsqueeze_(input, dim=_wrap_dim(dim, input.dim() + 1))
 
 
-@register(top_level=False, sample=(lambda x: (x * 1).unsqueeze(1).squeeze_(1), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (x * 1).unsqueeze(1).squeeze_(1), lambda: (leaf(3, 4),)))
 def squeeze_(input, *args, dim=None):
     dim = dims_arg(args, dim, "squeeze_")
     nd = input.dim()
@@ -411,13 +411,13 @@ def squeeze_(input, *args, dim=None):
     return _squeeze_[tuple](input, dims=tuple(_wrap_dim(d, nd) for d in dim))
 
 
-@register(top_level=False, aliases=("swapdims_", "swapaxes_"), sample=(lambda x: (x * 1).transpose_(0, 1), lambda: (x(3, 4),)))
+@register(top_level=False, aliases=("swapdims_", "swapaxes_"), sample=(lambda x: (x * 1).transpose_(0, 1), lambda: (leaf(3, 4),)))
 def transpose_(input, dim0: int, dim1: int):
     nd = input.dim()
     return _transpose_(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
 
 
-@register(top_level=False, sample=(lambda x: (x * 1).t_(), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: (x * 1).t_(), lambda: (leaf(3, 4),)))
 def t_(input):
     nd = input.dim()
     if nd > 2:
@@ -438,7 +438,7 @@ class Expand(Op):
         return sum_to_size(g, ctx.in_shape)
 
 
-@register(top_level=False, sample=(lambda x: x.expand(2, 3, 4), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: x.expand(2, 3, 4), lambda: (leaf(3, 4),)))
 def expand(input, *sizes, size=None, implicit: bool = False):
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
     return Expand.apply(input, shape=expanded_shape(input, parse_shape(sizes, "expand", keyword=size)))
@@ -468,12 +468,12 @@ def expanded_shape(input, sizes) -> tuple:
     return tuple(target)
 
 
-@register(top_level=False, sample=(None, lambda: (x(1, 4), x(3, 4, seed=1))))
+@register(top_level=False, sample=(None, lambda: (leaf(1, 4), leaf(3, 4, seed=1))))
 def expand_as(input, other):
     return expand(input, other.shape)
 
 
-@register(sample=(lambda x: mt.broadcast_to(x, (2, 3, 4)), lambda: (x(3, 4),)))
+@register(sample=(lambda x: mt.broadcast_to(x, (2, 3, 4)), lambda: (leaf(3, 4),)))
 def broadcast_to(input, *args, size=None):
     return expand(input, *args, size=size)
 
@@ -494,7 +494,7 @@ class SumToSize(Op, name="SumBackward1"):
         return expand(g, ctx.in_shape)
 
 
-@register(top_level=False, sample=(lambda t: t.sum_to_size(1, 4), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda t: t.sum_to_size(1, 4), lambda: (leaf(3, 4),)))
 def sum_to_size(input, *args, size=None):
     """Sum ``input`` down to ``size`` (which it must broadcast to)."""
     shape = parse_shape(args, "sum_to_size", keyword=size)
@@ -520,7 +520,7 @@ class Repeat(Op):
         return g.reshape(ctx.in_shape)
 
 
-@register(sample=(lambda x: x.repeat(2, 1), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.repeat(2, 1), lambda: (leaf(3, 4),)))
 def repeat(input, *args, repeats=None):
     """Tile the tensor ``repeats[i]`` times along each dim."""
     repeats = parse_shape(args, "repeat", "repeats", repeats)
@@ -529,7 +529,7 @@ def repeat(input, *args, repeats=None):
     return Repeat.apply(input, repeats=repeats)
 
 
-@register(sample=(lambda x: x.tile(1, 2), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.tile(1, 2), lambda: (leaf(3, 4),)))
 def tile(input, *args, dims=None):
     """Repeat along each dim (``dims`` as ints or one sequence); missing leading dims repeat once."""
     dims = parse_shape(args, "tile", "dims", dims)
@@ -547,7 +547,7 @@ class Flip(Op):
         return flip(g, ctx.dims)
 
 
-@register(sample=(lambda x: x.flip(0), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.flip(0), lambda: (leaf(3, 4),)))
 def flip(input, *args, dims=None):
     nd = np.ndim(input)
     dims = parse_shape(args, "flip", "dims", dims)
@@ -567,7 +567,7 @@ class Roll(Op):
         return Roll.apply(g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
 
 
-@register(sample=(lambda x: x.roll((1, -2), (0, 1)), lambda: (x(3, 4),)))
+@register(sample=(lambda x: x.roll((1, -2), (0, 1)), lambda: (leaf(3, 4),)))
 def roll(input, shifts, dims=None):
     """``input`` with its elements shifted by ``shifts`` along ``dims``, wrapping around."""
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
@@ -579,7 +579,7 @@ def roll(input, shifts, dims=None):
     return Roll.apply(input, shifts=shifts, dims=tuple(_wrap_dim(d, np.ndim(input)) for d in dims))
 
 
-@register(top_level=False, sample=(lambda x: x.t().contiguous(), lambda: (x(3, 4),)))
+@register(top_level=False, sample=(lambda x: x.t().contiguous(), lambda: (leaf(3, 4),)))
 def contiguous(input, memory_format=None):
     """``input`` itself when C-contiguous, else a contiguous copy in the graph."""
     if input._data.flags.c_contiguous:
