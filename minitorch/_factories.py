@@ -756,7 +756,8 @@ def random_(self, from_=_UNSET, to=_UNSET, *, generator=None):
     return _fill_random(self, "Random", lambda n: _rng_integers.randint(gen, n, from_, to, dt))
 
 
-@register(top_level=False, sample=(lambda x: (mt.manual_seed(0), x.clone().exponential_())[1] * x, lambda: (leaf(3, 4),)))
+@register(top_level=False,
+          sample=(lambda x: (mt.manual_seed(0), x.clone().exponential_())[1] * x, lambda: (leaf(3, 4),)))
 def exponential_(self, lambd: float = 1.0, *, generator=None):
     _continuous(self, "Exponential")
     _check_positive("exponential_", "lambda", lambd)

@@ -94,7 +94,8 @@ def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     return dropout_impl(input, p, train, inplace=True, alpha=True)
 
 
-@register(name="feature_alpha_dropout", method=False, sample=(seeded(lambda a: mt.feature_alpha_dropout(a, 0.4, True)), maps))
+@register(name="feature_alpha_dropout", method=False,
+          sample=(seeded(lambda a: mt.feature_alpha_dropout(a, 0.4, True)), maps))
 def feature_alpha_dropout_aten(input: Tensor, p: float, train: bool) -> Tensor:
     """Alpha dropout of whole (N, C) feature maps, when ``train``."""
     return dropout_impl(input, p, train, feature=True, alpha=True)

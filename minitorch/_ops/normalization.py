@@ -330,7 +330,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                  eps=eps)
 
 
-@functional_op(sample=(lambda x, w, b: F.layer_norm(x, (4,), w, b), lambda: (leaf(3, 4), leaf(4, seed=1), leaf(4, seed=2))))
+@functional_op(sample=(lambda x, w, b: F.layer_norm(x, (4,), w, b),
+                       lambda: (leaf(3, 4), leaf(4, seed=1), leaf(4, seed=2))))
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims of each sample."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -341,7 +342,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5) -> Ten
     return NativeLayerNorm.apply(input, weight, bias, eps=eps, axes=axes, param_shape=shape)
 
 
-@functional_op(sample=(lambda x, w, b: F.group_norm(x, 2, w, b), lambda: (leaf(2, 4, 3), leaf(4, seed=1), leaf(4, seed=2))))
+@functional_op(sample=(lambda x, w, b: F.group_norm(x, 2, w, b),
+                       lambda: (leaf(2, 4, 3), leaf(4, seed=1), leaf(4, seed=2))))
 def group_norm(input, num_groups: int, weight=None, bias=None, eps=1e-5) -> Tensor:
     """Normalise each group of channels of each sample."""
     n, c = input.shape[:2]
@@ -375,7 +377,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out.reshape(input.shape)
 
 
-@register(method=False, functional=True, sample=(lambda a, w: mt.rms_norm(a, (3,), w), lambda: (leaf(2, 3), leaf(3, seed=1))))
+@register(method=False, functional=True,
+          sample=(lambda a, w: mt.rms_norm(a, (3,), w), lambda: (leaf(2, 3), leaf(3, seed=1))))
 def rms_norm(input, normalized_shape, weight=None, eps: float | None = None) -> Tensor:
     """``input / sqrt(mean(input^2) + eps) * weight`` over the trailing ``normalized_shape`` dims."""
     if not isinstance(normalized_shape, (tuple, list)):
@@ -422,7 +425,8 @@ def _stats(x: np.ndarray, axes: tuple, eps: float, dtype) -> tuple[Tensor, Tenso
     return Tensor._wrap(mean.astype(dtype)), Tensor._wrap(rstd.astype(dtype))
 
 
-@register(name="batch_norm", method=False, sample=(lambda a, w, b: mt.batch_norm(a, w, b, None, None, True, 0.1, 1e-5, False), norm_inputs))
+@register(name="batch_norm", method=False,
+          sample=(lambda a, w, b: mt.batch_norm(a, w, b, None, None, True, 0.1, 1e-5, False), norm_inputs))
 def batch_norm_aten(input: Tensor, weight, bias, running_mean, running_var, training: bool, momentum: float, eps: float,
                cudnn_enabled: bool) -> Tensor:
     """Batch normalisation over dim 1 (see ``nn.functional.batch_norm``)."""
@@ -458,14 +462,16 @@ def native_layer_norm(input: Tensor, normalized_shape, weight, bias, eps: float)
     return (out, *_stats(input._data, axes, eps, input._data.dtype))
 
 
-@register(name="group_norm", method=False, sample=(lambda a, w, b: mt.group_norm(a.reshape(2, 6, 2), 3, w.repeat(2), b.repeat(2)), norm_inputs))
+@register(name="group_norm", method=False,
+          sample=(lambda a, w, b: mt.group_norm(a.reshape(2, 6, 2), 3, w.repeat(2), b.repeat(2)), norm_inputs))
 def group_norm_aten(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5,
                cudnn_enabled: bool = True) -> Tensor:
     """Normalise each group of channels of each sample (see ``nn.functional.group_norm``)."""
     return group_norm(input, num_groups, weight, bias, eps)
 
 
-@register(method=False, sample=(lambda a: mt.native_group_norm(a, None, None, 4, 3, 2, 3, 1e-5), lambda: (leaf(4, 3, 2),)))
+@register(method=False,
+          sample=(lambda a: mt.native_group_norm(a, None, None, 4, 3, 2, 3, 1e-5), lambda: (leaf(4, 3, 2),)))
 def native_group_norm(input: Tensor, weight, bias, N: int, C: int, HxW: int, group: int,  # noqa: N803
                       eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """(output, mean, 1/std), the statistics (N, group), differentiable as in torch."""
@@ -476,7 +482,8 @@ def native_group_norm(input: Tensor, weight, bias, N: int, C: int, HxW: int, gro
     return out, mean, rstd
 
 
-@register(name="instance_norm", method=False, sample=(lambda a, w, b: mt.instance_norm(a, w, b, None, None, True, 0.1, 1e-5, False), norm_inputs))
+@register(name="instance_norm", method=False,
+          sample=(lambda a, w, b: mt.instance_norm(a, w, b, None, None, True, 0.1, 1e-5, False), norm_inputs))
 def instance_norm_aten(input: Tensor, weight, bias, running_mean, running_var, use_input_stats: bool, momentum: float,
                   eps: float, cudnn_enabled: bool) -> Tensor:
     """Normalise each channel of each sample (see ``nn.functional.instance_norm``)."""

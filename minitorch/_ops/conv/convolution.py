@@ -471,8 +471,9 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, dims):
     return out.squeeze(0) if unbatched else out
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv1d(a, w, b, stride=2, padding=1), lambda: (leaf(2, 2, 5), leaf(3, 2, 3, seed=1),
-                                                                                   leaf(3, seed=2))))
+@register(method=False, functional=True,
+          sample=(lambda a, w, b: mt.conv1d(a, w, b, stride=2, padding=1),
+                  lambda: (leaf(2, 2, 5), leaf(3, 2, 3, seed=1), leaf(3, seed=2))))
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """1-D cross-correlation over (N, C, L) inputs; padding may be 'same' or 'valid'."""
@@ -480,8 +481,9 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv2d(a, w, b, padding=1, groups=2), lambda: (leaf(1, 4, 4, 4),
-                                                                               leaf(2, 2, 3, 3, seed=1), leaf(2, seed=2))))
+@register(method=False, functional=True,
+          sample=(lambda a, w, b: mt.conv2d(a, w, b, padding=1, groups=2),
+                  lambda: (leaf(1, 4, 4, 4), leaf(2, 2, 3, 3, seed=1), leaf(2, seed=2))))
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     """2-D cross-correlation over (N, C, H, W) inputs; padding may be 'same' or 'valid'."""
@@ -489,7 +491,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _convolve(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv3d(a, w, b, stride=(2, 1, 1), padding=(1, 0, 1)),
+@register(method=False, functional=True,
+          sample=(lambda a, w, b: mt.conv3d(a, w, b, stride=(2, 1, 1), padding=(1, 0, 1)),
                lambda: (leaf(1, 2, 3, 3, 3), leaf(2, 2, 2, 2, 2, seed=1), leaf(2, seed=2))))
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
@@ -524,7 +527,8 @@ def _transposed(input, weight, bias, stride, padding, output_padding, groups, di
     return out.squeeze(0) if unbatched else out
 
 
-@register(method=False, functional=True, sample=(lambda a, w: mt.conv_transpose1d(a, w, stride=2, padding=1, output_padding=1),
+@register(method=False, functional=True,
+          sample=(lambda a, w: mt.conv_transpose1d(a, w, stride=2, padding=1, output_padding=1),
                          lambda: (leaf(1, 2, 3), leaf(2, 3, 3, seed=1))))
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
@@ -542,7 +546,8 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return _transposed(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv_transpose3d(a, w, b, stride=(2, 1, 1), output_padding=(1, 0, 0)),
+@register(method=False, functional=True,
+          sample=(lambda a, w, b: mt.conv_transpose3d(a, w, b, stride=(2, 1, 1), output_padding=(1, 0, 0)),
                          lambda: (leaf(1, 2, 2, 2, 2), leaf(2, 1, 2, 2, 2, seed=1), leaf(1, seed=2))))
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
@@ -562,7 +567,9 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padd
     return _convolve(input, weight, bias, stride, padding, dilation, groups, dims)
 
 
-@register(method=False, functional=True, sample=(lambda a, w, b: mt.conv_tbc(a, w, b, 1), lambda: (leaf(4, 2, 2), leaf(2, 2, 3, seed=1), leaf(3, seed=2))))
+@register(method=False, functional=True,
+          sample=(lambda a, w, b: mt.conv_tbc(a, w, b, 1),
+                  lambda: (leaf(4, 2, 2), leaf(2, 2, 3, seed=1), leaf(3, seed=2))))
 def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
     """1-D convolution of a (time, batch, channels) input with a (kernel, in, out) weight."""
     input, weight, bias = lower_precision(input, weight, bias)

@@ -64,7 +64,8 @@ def _blocks(size, kernel, dilation, padding, stride) -> tuple[int, int]:
                                                                                   stride))
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.unfold(a, 2, padding=1, stride=(2, 1)), lambda: (leaf(1, 2, 3, 4),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.unfold(a, 2, padding=1, stride=(2, 1)), lambda: (leaf(1, 2, 3, 4),)))
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Every sliding (kh, kw) block of (N, C, H, W) as a column: (N, C * kh * kw, blocks)."""
     if input.dim() not in (3, 4):
@@ -81,7 +82,8 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     return Im2Col.apply(input, geometry=geometry, kernel=kernel, blocks=blocks)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.fold(a, (3, 4), 2, dilation=(1, 2)), lambda: (leaf(1, 8, 4),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.fold(a, (3, 4), 2, dilation=(1, 2)), lambda: (leaf(1, 8, 4),)))
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """The columns (N, C * kh * kw, blocks) of ``unfold`` summed back into (N, C, H, W) images."""
     if input.dim() not in (2, 3) or 0 in input.shape[-2:]:

@@ -80,7 +80,8 @@ def pixel_unshuffle(input, downscale_factor: int) -> Tensor:
     return PixelUnshuffle.apply(input, downscale_factor=r)
 
 
-@register(method=False, functional=True, aliases=("native_channel_shuffle",), sample=(lambda a: mt.channel_shuffle(a, 2), lambda: (leaf(2, 6, 3),)))
+@register(method=False, functional=True, aliases=("native_channel_shuffle",),
+          sample=(lambda a: mt.channel_shuffle(a, 2), lambda: (leaf(2, 6, 3),)))
 def channel_shuffle(input, groups: int) -> Tensor:
     """(N, g * k, *) -> (N, k * g, *): the channels regrouped, ``[c0 of group 0, c0 of group 1, ...]``."""
     if input.dim() <= 2:

@@ -112,7 +112,8 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, c
                                  kernel=kernel, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
 
 
-@register(method=False, functional=True, sample=(lambda a: mt.max_pool3d(a, 2, padding=1), lambda: (leaf(1, 2, 3, 3, 3),)))
+@register(method=False, functional=True,
+          sample=(lambda a: mt.max_pool3d(a, 2, padding=1), lambda: (leaf(1, 2, 3, 3, 3),)))
 def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False,
                return_indices: bool = False):
     """Maximum over each (D, H, W) window (optionally with the flat indices of the maxima)."""
@@ -135,9 +136,13 @@ def _with_indices(pool):
     return with_indices
 
 
-max_pool1d_with_indices = register(_with_indices(max_pool1d), method=False, functional=True, sample=(lambda a: mt.max_pool1d_with_indices(a, 2)[0], lambda: (leaf(2, 2, 6),)))
-max_pool2d_with_indices = register(_with_indices(max_pool2d), method=False, top_level=False, functional=True, sample=(lambda a: F.max_pool2d_with_indices(a, 2)[0], lambda: (leaf(1, 2, 4, 4),)))
-max_pool3d_with_indices = register(_with_indices(max_pool3d), method=False, top_level=False, functional=True, sample=(lambda a: F.max_pool3d_with_indices(a, 2)[0], lambda: (leaf(1, 2, 2, 4, 4),)))
+max_pool1d_with_indices = register(_with_indices(max_pool1d), method=False, functional=True,
+                                   sample=(lambda a: mt.max_pool1d_with_indices(a, 2)[0], lambda: (leaf(2, 2, 6),)))
+max_pool2d_with_indices = register(_with_indices(max_pool2d), method=False, top_level=False, functional=True,
+                                   sample=(lambda a: F.max_pool2d_with_indices(a, 2)[0], lambda: (leaf(1, 2, 4, 4),)))
+max_pool3d_with_indices = register(_with_indices(max_pool3d), method=False, top_level=False, functional=True,
+                                   sample=(lambda a: F.max_pool3d_with_indices(a, 2)[0],
+                                           lambda: (leaf(1, 2, 2, 4, 4),)))
 
 
 # ---- average pooling ------------------------------------------------------------------------------------------
@@ -151,7 +156,8 @@ def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
                       count_include_pad).squeeze(-2)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda x: F.avg_pool2d(x, 3, stride=2, padding=1), lambda: (leaf(1, 2, 5, 5),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda x: F.avg_pool2d(x, 3, stride=2, padding=1), lambda: (leaf(1, 2, 5, 5),)))
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """Average over each window."""
@@ -172,7 +178,8 @@ def _window_counts(size, out, k, s, p, count_include_pad) -> np.ndarray:
     return end - start
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.avg_pool3d(a, 2, 1, 1, count_include_pad=False), lambda: (leaf(1, 2, 2, 3, 3),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.avg_pool3d(a, 2, 1, 1, count_include_pad=False), lambda: (leaf(1, 2, 2, 3, 3),)))
 def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """Average over each (D, H, W) window."""
@@ -221,7 +228,8 @@ def _adaptive_avg(input, output_size, dims, op):
     return op.apply(input, matrices=_pool.adaptive_avg_matrices(input.shape[-dims:], out, input._data.dtype))
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda x: F.adaptive_avg_pool2d(x, (2, 3)), lambda: (leaf(1, 2, 5, 6),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda x: F.adaptive_avg_pool2d(x, (2, 3)), lambda: (leaf(1, 2, 5, 6),)))
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average pooling to a fixed output size."""
     if input.dim() not in (3, 4):
@@ -229,7 +237,8 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     return _adaptive_avg(input, output_size, 2, _pool.AdaptiveAvgPool2d)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.adaptive_avg_pool3d(a, (2, 1, 3)), lambda: (leaf(1, 2, 3, 2, 5),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.adaptive_avg_pool3d(a, (2, 1, 3)), lambda: (leaf(1, 2, 3, 2, 5),)))
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     """Average pooling of (D, H, W) to a fixed output size."""
     if input.dim() not in (4, 5):
@@ -250,7 +259,8 @@ def _adaptive_max(input, output_size, return_indices, dims, op):
     return (values, Tensor._wrap(flat)) if return_indices else values
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.adaptive_max_pool1d(a, 3), lambda: (leaf(2, 2, 7),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.adaptive_max_pool1d(a, 3), lambda: (leaf(2, 2, 7),)))
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     """adaptive_max_pool2d over (N, C, 1, L)."""
     _pool1d_input(input, "adaptive_max_pool1d")
@@ -258,7 +268,8 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
                      return_indices)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.adaptive_max_pool2d(a, (2, 3)), lambda: (leaf(1, 2, 5, 7),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.adaptive_max_pool2d(a, (2, 3)), lambda: (leaf(1, 2, 5, 7),)))
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
     """Maximum over torch's adaptive windows (start floor(i*H/oh), end ceil((i+1)*H/oh))."""
     if input.dim() not in (3, 4):
@@ -266,7 +277,8 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     return _adaptive_max(input, output_size, return_indices, 2, _pool.AdaptiveMaxPool2D)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.adaptive_max_pool3d(a, (2, 1, 3)), lambda: (leaf(1, 2, 3, 2, 5),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.adaptive_max_pool3d(a, (2, 1, 3)), lambda: (leaf(1, 2, 3, 2, 5),)))
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
     """Maximum over torch's adaptive (D, H, W) windows."""
     if input.dim() not in (4, 5):
@@ -283,17 +295,21 @@ def _adaptive_with_indices(pool):
 
 
 adaptive_max_pool1d_with_indices = register(_adaptive_with_indices(adaptive_max_pool1d), method=False,
-                                            top_level=False, functional=True, sample=(lambda a: F.adaptive_max_pool1d_with_indices(a, 3)[0],
-                                           lambda: (leaf(2, 2, 7),)))
+                                            top_level=False, functional=True,
+                                            sample=(lambda a: F.adaptive_max_pool1d_with_indices(a, 3)[0],
+                                                    lambda: (leaf(2, 2, 7),)))
 adaptive_max_pool2d_with_indices = register(_adaptive_with_indices(adaptive_max_pool2d), method=False,
-                                            top_level=False, functional=True, sample=(lambda a: F.adaptive_max_pool2d_with_indices(a, 2)[0],
-                                           lambda: (leaf(1, 2, 5, 5),)))
+                                            top_level=False, functional=True,
+                                            sample=(lambda a: F.adaptive_max_pool2d_with_indices(a, 2)[0],
+                                                    lambda: (leaf(1, 2, 5, 5),)))
 adaptive_max_pool3d_with_indices = register(_adaptive_with_indices(adaptive_max_pool3d), method=False,
-                                            top_level=False, functional=True, sample=(lambda a: F.adaptive_max_pool3d_with_indices(a, 2)[0],
-                                           lambda: (leaf(1, 2, 3, 3, 3),)))
+                                            top_level=False, functional=True,
+                                            sample=(lambda a: F.adaptive_max_pool3d_with_indices(a, 2)[0],
+                                                    lambda: (leaf(1, 2, 3, 3, 3),)))
 
 
-@register(name="adaptive_max_pool1d", method=False, sample=(lambda a: mt.adaptive_max_pool1d(a, 3)[0], lambda: (leaf(2, 2, 7),)))
+@register(name="adaptive_max_pool1d", method=False,
+          sample=(lambda a: mt.adaptive_max_pool1d(a, 3)[0], lambda: (leaf(2, 2, 7),)))
 def adaptive_max_pool1d_values_indices(input: Tensor, output_size) -> tuple[Tensor, Tensor]:
     """``torch.adaptive_max_pool1d``: the maxima and their indices (``F.adaptive_max_pool1d`` returns only the
     maxima unless asked)."""
@@ -307,19 +323,22 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims, avg):
     return (sign(out) * relu(_abs(out))).mul(math.prod(kernel)).pow(1.0 / norm_type)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.lp_pool1d(a, 3, 2), lambda: (leaf(2, 2, 6),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.lp_pool1d(a, 3, 2), lambda: (leaf(2, 2, 6),)))
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
     """The ``norm_type``-power average over each window, to the power 1 / ``norm_type``, times the window size."""
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1, avg_pool1d)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.lp_pool2d(a, 2, 2, stride=1), lambda: (leaf(1, 2, 3, 3),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.lp_pool2d(a, 2, 2, stride=1), lambda: (leaf(1, 2, 3, 3),)))
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
     """lp_pool1d over (H, W) windows."""
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2, avg_pool2d)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.lp_pool3d(a, 1.5, 2), lambda: (leaf(1, 2, 2, 2, 4),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.lp_pool3d(a, 1.5, 2), lambda: (leaf(1, 2, 2, 2, 4),)))
 def lp_pool3d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
     """lp_pool1d over (D, H, W) windows."""
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3, avg_pool3d)
@@ -380,7 +399,8 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_i
     return (values, Tensor._wrap(np.ravel_multi_index(coords, size))) if return_indices else values
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.fractional_max_pool2d(a, 2, output_size=(2, 3), _random_samples=mt.tensor(
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.fractional_max_pool2d(a, 2, output_size=(2, 3), _random_samples=mt.tensor(
         [[[0.3, 0.7]], [[0.9, 0.1]]], dtype=mt.float64)), lambda: (leaf(2, 1, 4, 5),)))
 def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
                           return_indices: bool = False, _random_samples: Tensor | None = None):
@@ -390,7 +410,8 @@ def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_r
                                 _pool.FractionalMaxPool2D)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.fractional_max_pool3d(a, 2, output_ratio=0.5), lambda: (leaf(1, 2, 4, 4, 4),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.fractional_max_pool3d(a, 2, output_ratio=0.5), lambda: (leaf(1, 2, 4, 4, 4),)))
 def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
                           return_indices: bool = False, _random_samples: Tensor | None = None):
     """fractional_max_pool2d over (D, H, W); ``_random_samples`` is (N, C, 3)."""
@@ -408,11 +429,15 @@ def _fractional_with_indices(pool):
 
 
 fractional_max_pool2d_with_indices = register(_fractional_with_indices(fractional_max_pool2d), method=False,
-                                              top_level=False, functional=True, sample=(lambda a: F.fractional_max_pool2d_with_indices(a, 2, output_size=2)[0],
-                                             lambda: (leaf(1, 2, 4, 4),)))
+                                              top_level=False, functional=True,
+                                              sample=(lambda a: F.fractional_max_pool2d_with_indices(
+                                                          a, 2, output_size=2)[0],
+                                                      lambda: (leaf(1, 2, 4, 4),)))
 fractional_max_pool3d_with_indices = register(_fractional_with_indices(fractional_max_pool3d), method=False,
-                                              top_level=False, functional=True, sample=(lambda a: F.fractional_max_pool3d_with_indices(a, 2, output_size=2)[0],
-                                             lambda: (leaf(1, 1, 4, 4, 4),)))
+                                              top_level=False, functional=True,
+                                              sample=(lambda a: F.fractional_max_pool3d_with_indices(
+                                                          a, 2, output_size=2)[0],
+                                                      lambda: (leaf(1, 1, 4, 4, 4),)))
 
 
 # ---- max_unpool -----------------------------------------------------------------------------------------------
@@ -451,20 +476,23 @@ def _pool_indices(pool, shape, **kw):
     return mt.tensor(indices.tolist())
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.max_unpool1d(a, _pool_indices(F.max_pool1d, (1, 2, 6)), 2), lambda: (leaf(1, 2, 3),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.max_unpool1d(a, _pool_indices(F.max_pool1d, (1, 2, 6)), 2), lambda: (leaf(1, 2, 3),)))
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
     """The inverse of max_pool1d: each value written at its index, zeros elsewhere."""
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1, _pool.MaxUnpool1D)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.max_unpool2d(a, _pool_indices(F.max_pool2d, (1, 2, 4, 4)), 2),
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.max_unpool2d(a, _pool_indices(F.max_pool2d, (1, 2, 4, 4)), 2),
                        lambda: (leaf(1, 2, 2, 2),)))
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
     """The inverse of max_pool2d: each value written at its flat (H * W) index, zeros elsewhere."""
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2, _pool.MaxUnpool2D)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a: F.max_unpool3d(a, _pool_indices(F.max_pool3d, (1, 1, 4, 4, 2)), 2),
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a: F.max_unpool3d(a, _pool_indices(F.max_pool3d, (1, 1, 4, 4, 2)), 2),
                        lambda: (leaf(1, 1, 2, 2, 1),)))
 def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
     """The inverse of max_pool3d: each value written at its flat (D * H * W) index, zeros elsewhere."""

@@ -81,7 +81,8 @@ def _taps(n: int, out: int, mode: str, align_corners: bool, scale) -> list:
     return [(np.minimum(low + k, n - 1), w) for k, w in ((0, 1 - t), (1, t))]
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda x: F.interpolate(x, scale_factor=2), lambda: (leaf(1, 2, 3, 3),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda x: F.interpolate(x, scale_factor=2), lambda: (leaf(1, 2, 3, 3),)))
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
                 recompute_scale_factor=None, antialias: bool = False) -> Tensor:
     """Resize the spatial dims (all but the first two) by ``mode``: 'nearest', 'nearest-exact', 'linear'
@@ -128,14 +129,16 @@ def _deprecated(name: str) -> None:
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=3)
 
 
-@register(method=False, top_level=False, functional=True, sample=(quiet(lambda a: F.upsample_nearest(a, scale_factor=2)), lambda: (leaf(1, 2, 2, 3),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(quiet(lambda a: F.upsample_nearest(a, scale_factor=2)), lambda: (leaf(1, 2, 2, 3),)))
 def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
     """Deprecated: ``interpolate(input, size, scale_factor, mode='nearest')``."""
     _deprecated("upsample_nearest")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
-@register(method=False, top_level=False, functional=True, sample=(quiet(lambda a: F.upsample_bilinear(a, (3, 5))), lambda: (leaf(1, 2, 2, 3),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(quiet(lambda a: F.upsample_bilinear(a, (3, 5))), lambda: (leaf(1, 2, 2, 3),)))
 def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
     """Deprecated: ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)``."""
     _deprecated("upsample_bilinear")
@@ -172,7 +175,8 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     return grid.reshape(size[0], *spatial, len(spatial))
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False), lambda: (leaf(1, 3, 4),)))
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False), lambda: (leaf(1, 3, 4),)))
 def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
     """The sampling grid of a batch of 2-d (N, 2, 3) or 3-d (N, 3, 4) affine maps, for grid_sample."""
     align_corners = _align_warning(align_corners)
@@ -317,7 +321,8 @@ def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, paddin
     return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
-@register(method=False, top_level=False, functional=True, sample=(lambda a, g: F.grid_sample(a, g, "bicubic", "reflection", align_corners=True),
+@register(method=False, top_level=False, functional=True,
+          sample=(lambda a, g: F.grid_sample(a, g, "bicubic", "reflection", align_corners=True),
                       lambda: (leaf(1, 1, 3, 3), leaf(1, 1, 2, 2, low=-1.3, high=0.9, seed=3))))
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool | None = None) -> Tensor:

@@ -625,7 +625,8 @@ def selu_aten(input: Tensor) -> Tensor:
     return selu(input)
 
 
-@register(name="threshold", method=False, sample=(lambda a: mt.threshold(a, 1.0, 0.5), lambda: (leaf(3, 4, low=1.1, high=2.0),)))
+@register(name="threshold", method=False,
+          sample=(lambda a: mt.threshold(a, 1.0, 0.5), lambda: (leaf(3, 4, low=1.1, high=2.0),)))
 def threshold_aten(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it exceeds ``threshold``, else ``value``."""
     return _maybe_inplace(Threshold, input, False, threshold=threshold, value=value)

@@ -585,13 +585,15 @@ def lerp(input, end, weight):
     return Lerp.apply(input, end, weight=_scalar(weight))
 
 
-@register(sample=(lambda a, b, c: mt.addcmul(a, b, c, value=2), lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
+@register(sample=(lambda a, b, c: mt.addcmul(a, b, c, value=2),
+                  lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``."""
     return Addcmul.apply(input, tensor1, tensor2, value=_scalar(value))
 
 
-@register(sample=(lambda a, b, c: a.addcdiv(b, c, value=0.5), lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
+@register(sample=(lambda a, b, c: a.addcdiv(b, c, value=0.5),
+                  lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``."""
     return Addcdiv.apply(input, tensor1, tensor2, value=_scalar(value))

@@ -11,7 +11,8 @@ from ..reduction.norm import vector_norm
 from ..reduction.sums import sum as _sum
 from ..._core.samples import mt, leaf, pair
 
-@register(method=False, sample=(lambda a, b: mt.cdist(a, b), lambda: (leaf(3, 4), leaf(2, 4, low=2.0, high=3.0, seed=1))))
+@register(method=False,
+          sample=(lambda a, b: mt.cdist(a, b), lambda: (leaf(3, 4), leaf(2, 4, low=2.0, high=3.0, seed=1))))
 def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
     """The ``p``-norm distance between each row of ``x1`` and each row of ``x2`` (batched)."""
     x1, x2 = full_precision(x1, x2)

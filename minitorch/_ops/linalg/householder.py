@@ -80,7 +80,8 @@ def householder_product(A, tau, *, out=None):
     return Q if out is None else out.copy_(Q)
 
 
-orgqr = register(householder_product, name="orgqr", sample=(lambda a, t: mt.orgqr(a, t), lambda: (leaf(4, 3, low=-1.0, high=1.0), leaf(2, seed=1))))
+orgqr = register(householder_product, name="orgqr",
+                 sample=(lambda a, t: mt.orgqr(a, t), lambda: (leaf(4, 3, low=-1.0, high=1.0), leaf(2, seed=1))))
 
 
 @register(sample=(lambda a, t, c: mt.ormqr(a, t, c, left=False, transpose=True),

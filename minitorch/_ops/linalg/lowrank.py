@@ -67,7 +67,8 @@ def pca_lowrank(A, q: int | None = None, center: bool = True, niter: int = 2):
     return svd_lowrank(A, q, niter=niter)
 
 
-@register(method=False, sample=(lambda a: mt.lobpcg(a + a.mT, k=1, B=spd(leaf(4, 4, seed=1).detach())), lambda: (leaf(4, 4),)))
+@register(method=False,
+          sample=(lambda a: mt.lobpcg(a + a.mT, k=1, B=spd(leaf(4, 4, seed=1).detach())), lambda: (leaf(4, 4),)))
 def lobpcg(A, k: int | None = None, B=None, X=None, n: int | None = None, iK=None, niter: int | None = None,
            tol: float | None = None, largest: bool | None = None, method: str | None = None, tracker=None,
            ortho_iparams=None, ortho_fparams=None, ortho_bparams=None):

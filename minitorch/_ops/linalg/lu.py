@@ -144,7 +144,8 @@ def lu_factor(A, *, pivot: bool = True, out=None):
     return _outs(linalg_lu_factor(LU, pivots), out)
 
 
-@register(method=False, sample=(lambda a: mt.lu_unpack(*mt.linalg.lu_factor(a))[1:], lambda: (leaf(3, 3, low=-1.0, high=1.0),)))
+@register(method=False,
+          sample=(lambda a: mt.lu_unpack(*mt.linalg.lu_factor(a))[1:], lambda: (leaf(3, 3, low=-1.0, high=1.0),)))
 def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True, unpack_pivots: bool = True, *, out=None):
     """P, L, U from a packed factorization: L unit lower, U upper, P from the pivots (empty when not asked)."""
     m, n = LU_data.shape[-2:]
@@ -189,7 +190,8 @@ def _permuted(P: np.ndarray, B):
     return take_along_dim(B.reshape((1,) * (ndim - B.dim()) + tuple(B.shape)), Tensor._wrap(rows), -2)
 
 
-@register(name="lu_solve", sample=(quiet(lambda a, b: mt.lu_solve(b, *mt.linalg.lu_factor(a))), lambda: (leaf(3, 3, low=-1.0, high=1.0),
+@register(name="lu_solve",
+          sample=(quiet(lambda a, b: mt.lu_solve(b, *mt.linalg.lu_factor(a))), lambda: (leaf(3, 3, low=-1.0, high=1.0),
                                                                              leaf(3, 2, seed=1))))
 def lu_solve_legacy(b, LU_data, LU_pivots, *, out=None):
     """``torch.lu_solve(b, LU_data, LU_pivots)``: ``linalg.lu_solve`` with the arguments in the old order."""

@@ -302,7 +302,8 @@ def deprecated(message: str) -> None:
     warnings.warn(message, UserWarning, stacklevel=3)
 
 
-@register(sample=(lambda i, m, v: mt.addmv(i, m, v, beta=0.5, alpha=2), lambda: (leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2))))
+@register(sample=(lambda i, m, v: mt.addmv(i, m, v, beta=0.5, alpha=2),
+                  lambda: (leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2))))
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat @ vec)``."""
     return _out(Addmv.apply(input, mat, vec, beta=beta, alpha=alpha), out)
@@ -322,18 +323,28 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return _out(Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
-@register(sample=(lambda i, a, b: mt.addbmm(i, a, b, beta=3), lambda: (leaf(2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2))))
+@register(sample=(lambda i, a, b: mt.addbmm(i, a, b, beta=3),
+                  lambda: (leaf(2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2))))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``: the batch of products summed."""
     input, batch1, batch2 = lower_precision(input, batch1, batch2)
     return _out(Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
 
-addmm_ = Addmm.inplace_function("addmm_", sample=(lambda i, a, b: (i * 1).addmm_(a, b, beta=2), lambda: (leaf(2, 4), leaf(2, 3, seed=1), leaf(3, 4, seed=2))))
-addmv_ = Addmv.inplace_function("addmv_", top_level=True, sample=(lambda i, m, v: (i * 1).addmv_(m, v, alpha=2), lambda: (leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2))))  # torch.addmv_ exists; the others are methods only
-addr_ = Addr.inplace_function("addr_", sample=(lambda i, a, b: (i * 1).addr_(a, b), lambda: (leaf(2, 3), leaf(2, seed=1), leaf(3, seed=2))))
-baddbmm_ = Baddbmm.inplace_function("baddbmm_", sample=(lambda i, a, b: (i * 1).baddbmm_(a, b), lambda: (leaf(2, 2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2))))
-addbmm_ = Addbmm.inplace_function("addbmm_", sample=(lambda i, a, b: (i * 1).addbmm_(a, b), lambda: (leaf(2, 4), leaf(2, 2, 3, seed=1), leaf(2, 3, 4, seed=2))))
+addmm_ = Addmm.inplace_function("addmm_", sample=(lambda i, a, b: (i * 1).addmm_(a, b, beta=2),
+                                                   lambda: (leaf(2, 4), leaf(2, 3, seed=1), leaf(3, 4, seed=2))))
+# torch.addmv_ exists; the others are methods only
+addmv_ = Addmv.inplace_function("addmv_", top_level=True,
+                                sample=(lambda i, m, v: (i * 1).addmv_(m, v, alpha=2),
+                                        lambda: (leaf(2), leaf(2, 3, seed=1), leaf(3, seed=2))))
+addr_ = Addr.inplace_function("addr_", sample=(lambda i, a, b: (i * 1).addr_(a, b),
+                                               lambda: (leaf(2, 3), leaf(2, seed=1), leaf(3, seed=2))))
+baddbmm_ = Baddbmm.inplace_function("baddbmm_", sample=(lambda i, a, b: (i * 1).baddbmm_(a, b),
+                                                        lambda: (leaf(2, 2, 4), leaf(2, 2, 3, seed=1),
+                                                                 leaf(2, 3, 4, seed=2))))
+addbmm_ = Addbmm.inplace_function("addbmm_", sample=(lambda i, a, b: (i * 1).addbmm_(a, b),
+                                                     lambda: (leaf(2, 4), leaf(2, 2, 3, seed=1),
+                                                              leaf(2, 3, 4, seed=2))))
 
 
 @register(sample=(None, lambda: (leaf(4), leaf(4, seed=1))))
@@ -342,7 +353,9 @@ def vdot(input, other, *, out=None):
     return _out(Vdot.apply(input, other), out)
 
 
-@register(method=False, sample=(lambda a, b: mt.tensordot(a, b, dims=([0, 2], [1, 0])), lambda: (leaf(2, 3, 4), leaf(4, 2, 5, seed=1))))
+@register(method=False,
+          sample=(lambda a, b: mt.tensordot(a, b, dims=([0, 2], [1, 0])),
+                  lambda: (leaf(2, 3, 4), leaf(4, 2, 5, seed=1))))
 def tensordot(a, b, dims=2, out=None):
     """Sums of products over ``dims``: the last ``dims`` dims of ``a`` with the first of ``b`` (an int), or the
     listed dims of each (a pair of lists)."""
@@ -422,7 +435,8 @@ def multi_dot(tensors, *, out=None):
     return _out(result, out)
 
 
-@register(method=False, sample=(quiet(lambda *a: mt.chain_matmul(*a)), lambda: (leaf(2, 3), leaf(3, 4, seed=1), leaf(4, 2, seed=2))))
+@register(method=False,
+          sample=(quiet(lambda *a: mt.chain_matmul(*a)), lambda: (leaf(2, 3), leaf(3, 4, seed=1), leaf(4, 2, seed=2))))
 def chain_matmul(*matrices, out=None):
     """Deprecated form of ``linalg.multi_dot`` taking the matrices as arguments."""
     deprecated("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
@@ -624,7 +638,8 @@ class Einsum(Op):
         return tuple(grads)
 
 
-@register(sample=(lambda a, b, c: mt.einsum("ij,jk,k->i", a, b, c), lambda: (leaf(2, 3), leaf(3, 4, seed=1), leaf(4, seed=2))))
+@register(sample=(lambda a, b, c: mt.einsum("ij,jk,k->i", a, b, c),
+                  lambda: (leaf(2, 3), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def einsum(equation: str, *operands):
     """Sums of products over the indices ``equation`` names, as ``numpy.einsum``/``torch.einsum``."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
@@ -678,7 +693,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return View.apply(out, shape=tuple(shape[:-1]) + (weight.shape[0],))
 
 
-@register(method=False, functional=True, sample=(None, lambda: (leaf(2, 3), leaf(2, 4, seed=1), leaf(5, 3, 4, seed=2), leaf(5, seed=3))))
+@register(method=False, functional=True,
+          sample=(None, lambda: (leaf(2, 3), leaf(2, 4, seed=1), leaf(5, 3, 4, seed=2), leaf(5, seed=3))))
 def bilinear(input1, input2, weight, bias=None) -> Tensor:
     """``y[..., o] = input1 @ weight[o] @ input2 + bias[o]``."""
     if input1.dim() != input2.dim():

@@ -392,7 +392,8 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
                          reduction=reduction, label_smoothing=label_smoothing)
 
 
-@register(name="binary_cross_entropy_with_logits", method=False, sample=(lambda a, t: mt.binary_cross_entropy_with_logits(a, t, None, None, 2),
+@register(name="binary_cross_entropy_with_logits", method=False,
+          sample=(lambda a, t: mt.binary_cross_entropy_with_logits(a, t, None, None, 2),
                                          lambda: (leaf(3, 4), leaf(3, 4, low=0.1, high=0.9, seed=1))))
 def binary_cross_entropy_with_logits_aten(input: Tensor, target: Tensor, weight=None, pos_weight=None,
                                      reduction: int = 0) -> Tensor:

@@ -124,7 +124,9 @@ def _lengths(v) -> np.ndarray:
     return np.atleast_1d(np.asarray(v._data if isinstance(v, Tensor) else v, np.int64))
 
 
-@register(method=False, top_level=False, functional=True, double_backward=False, sample=(lambda a: F.ctc_loss(a.log_softmax(2), idx([1, 2], [3, 3]), [6, 5], [2, 2]), lambda: (leaf(6, 2, 4),)))
+@register(method=False, top_level=False, functional=True, double_backward=False,
+          sample=(lambda a: F.ctc_loss(a.log_softmax(2), idx([1, 2], [3, 3]), [6, 5], [2, 2]),
+                  lambda: (leaf(6, 2, 4),)))
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0,
              reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
     """The CTC loss of (T, N, C) (or unbatched (T, C)) log-probabilities against targets padded to (N, S) or

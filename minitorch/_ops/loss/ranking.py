@@ -108,7 +108,8 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return reduce_loss((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
-@register(name="cosine_embedding_loss", method=False, sample=(lambda a, b: mt.cosine_embedding_loss(a, b, mt.tensor([1.0, -1.0, 1.0],
+@register(name="cosine_embedding_loss", method=False,
+          sample=(lambda a, b: mt.cosine_embedding_loss(a, b, mt.tensor([1.0, -1.0, 1.0],
                                                                                     dtype=mt.float64), 0.1, 0),
                               lambda: (leaf(3, 4, low=-1.0, high=1.0), leaf(3, 4, low=-1.0, high=1.0, seed=1))))
 def cosine_embedding_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
@@ -116,14 +117,16 @@ def cosine_embedding_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, m
     return cosine_embedding_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])
 
 
-@register(name="hinge_embedding_loss", method=False, sample=(lambda a: mt.hinge_embedding_loss(a, mt.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
+@register(name="hinge_embedding_loss", method=False,
+          sample=(lambda a: mt.hinge_embedding_loss(a, mt.tensor([[1.0, -1.0, 1.0, -1.0]] * 3,
                                                                             dtype=mt.float64), 2.0, 2),
                              lambda: (leaf(3, 4),)))
 def hinge_embedding_loss_aten(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 0) -> Tensor:
     return hinge_embedding_loss(input, target, margin, reduction=REDUCTIONS[reduction])
 
 
-@register(name="margin_ranking_loss", method=False, sample=(lambda a, b: mt.margin_ranking_loss(a, b, mt.tensor([1.0, -1.0, 1.0, -1.0],
+@register(name="margin_ranking_loss", method=False,
+          sample=(lambda a, b: mt.margin_ranking_loss(a, b, mt.tensor([1.0, -1.0, 1.0, -1.0],
                                                                                 dtype=mt.float64), 2.0, 0),
                             lambda: (leaf(4), leaf(4, seed=1))))
 def margin_ranking_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
@@ -131,7 +134,8 @@ def margin_ranking_loss_aten(input1: Tensor, input2: Tensor, target: Tensor, mar
     return margin_ranking_loss(input1, input2, target, margin, reduction=REDUCTIONS[reduction])
 
 
-@register(name="triplet_margin_loss", method=False, sample=(lambda a, p, n: mt.triplet_margin_loss(a, p, n, 3.0, 2.0, 1e-6, True, 2), triple))
+@register(name="triplet_margin_loss", method=False,
+          sample=(lambda a, p, n: mt.triplet_margin_loss(a, p, n, 3.0, 2.0, 1e-6, True, 2), triple))
 def triplet_margin_loss_aten(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
                         eps: float = 1e-6, swap: bool = False, reduction: int = 0) -> Tensor:
     return triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,

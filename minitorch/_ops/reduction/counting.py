@@ -167,7 +167,8 @@ def histogram(input, bins, *, range=None, weight=None, density: bool = False):  
     return return_types.histogram(_leaf(hist), edges[0])
 
 
-@register(method=False, sample=(constant_times(lambda: mt.histogramdd(mt.tensor([[0.1, 0.5], [0.6, 0.2]]), 2).hist), one))
+@register(method=False,
+          sample=(constant_times(lambda: mt.histogramdd(mt.tensor([[0.1, 0.5], [0.6, 0.2]]), 2).hist), one))
 def histogramdd(input, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
     """A ``D``-dimensional histogram of the points in the last dim of ``input``; ``bins`` an int, one per
     dimension, or the edges of each."""

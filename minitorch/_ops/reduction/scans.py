@@ -211,7 +211,8 @@ def _trapezoid_parts(y, x, dx, dim):
     return d, diff(x, dim=d) if n else 0.0, ends
 
 
-@register(method=False, sample=(lambda y, s: mt.trapezoid(y, s, dim=0), lambda: (leaf(3, 4), leaf(3, seed=1, low=0.0, high=3.0))))
+@register(method=False,
+          sample=(lambda y, s: mt.trapezoid(y, s, dim=0), lambda: (leaf(3, 4), leaf(3, seed=1, low=0.0, high=3.0))))
 def trapezoid(y, x=None, *, dx=None, dim: int = -1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)

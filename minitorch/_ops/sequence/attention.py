@@ -259,9 +259,9 @@ def _mha(q, k, v, w_in, b_in, w_out):
         q, k, v, 4, 2, w_in, b_in, None, None, False, 0.0, w_out, None, key_padding_mask=padding)
 
 
-@functional_op(sample=(
-        _mha, lambda: (leaf(2, 2, 4), leaf(3, 2, 4, seed=1), leaf(3, 2, 4, seed=2), leaf(12, 4, low=-0.5, high=0.5, seed=3),
-                       leaf(12, seed=4), leaf(4, 4, low=-0.5, high=0.5, seed=5))))
+@functional_op(sample=(_mha, lambda: (leaf(2, 2, 4), leaf(3, 2, 4, seed=1), leaf(3, 2, 4, seed=2),
+                                      leaf(12, 4, low=-0.5, high=0.5, seed=3), leaf(12, seed=4),
+                                      leaf(4, 4, low=-0.5, high=0.5, seed=5))))
 def multi_head_attention_forward(
         query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
         in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None, bias_v: Tensor | None,

@@ -164,7 +164,8 @@ def one_hot(tensor, num_classes: int = -1) -> Tensor:
     return Tensor._wrap((idx[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-@register(name="embedding", method=False, sample=(lambda w: mt.embedding(w, idx([0, 2], [2, 1])), lambda: (leaf(3, 4),)))
+@register(name="embedding", method=False,
+          sample=(lambda w: mt.embedding(w, idx([0, 2], [2, 1])), lambda: (leaf(3, 4),)))
 def embedding_aten(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
     """Rows of ``weight`` picked by ``indices``; a negative ``padding_idx`` means none."""

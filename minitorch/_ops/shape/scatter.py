@@ -691,7 +691,8 @@ def map_(input, other, callable):  # noqa: A002
     return _python_map("map_", input, callable, other)
 
 
-@register(top_level=False, sample=(constant_times(lambda: mt.ones(2).map2_(mt.ones(2), mt.ones(1), lambda a, b, c: a + b + c)), one))
+@register(top_level=False,
+          sample=(constant_times(lambda: mt.ones(2).map2_(mt.ones(2), mt.ones(1), lambda a, b, c: a + b + c)), one))
 def map2_(input, x, y, callable):  # noqa: A002
     """Replace each element ``a`` by ``callable(a, b, c)`` with the matching elements of ``x`` and ``y``."""
     return _python_map("map2_", input, callable, x, y)

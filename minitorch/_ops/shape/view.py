@@ -411,7 +411,8 @@ def squeeze_(input, *args, dim=None):
     return _squeeze_[tuple](input, dims=tuple(_wrap_dim(d, nd) for d in dim))
 
 
-@register(top_level=False, aliases=("swapdims_", "swapaxes_"), sample=(lambda x: (x * 1).transpose_(0, 1), lambda: (leaf(3, 4),)))
+@register(top_level=False, aliases=("swapdims_", "swapaxes_"),
+          sample=(lambda x: (x * 1).transpose_(0, 1), lambda: (leaf(3, 4),)))
 def transpose_(input, dim0: int, dim1: int):
     nd = input.dim()
     return _transpose_(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))

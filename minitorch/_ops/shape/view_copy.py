@@ -64,17 +64,24 @@ detach_copy = _copy_of(_detach, "detach_copy")
 slice_copy = _copy_of(_slice, "slice_copy", sample=(lambda t: mt.slice_copy(t, 1, 1, None, 2), lambda: (leaf(3, 4),)))
 expand_copy = _copy_of(_expand, "expand_copy", sample=(lambda t: mt.expand_copy(t, (2, 3, 4)), lambda: (leaf(3, 4),)))
 diagonal_copy = _copy_of(_diagonal.diagonal, "diagonal_copy")
-select_copy = _copy_of(indexing.select, "select_copy", sample=(lambda t: mt.select_copy(t, 1, -1), lambda: (leaf(3, 4),)))
-permute_copy = _copy_of(view.permute, "permute_copy", sample=(lambda t: mt.permute_copy(t, (2, 0, 1)), lambda: (leaf(2, 3, 4),)))
+select_copy = _copy_of(indexing.select, "select_copy",
+                       sample=(lambda t: mt.select_copy(t, 1, -1), lambda: (leaf(3, 4),)))
+permute_copy = _copy_of(view.permute, "permute_copy",
+                        sample=(lambda t: mt.permute_copy(t, (2, 0, 1)), lambda: (leaf(2, 3, 4),)))
 squeeze_copy = _copy_of(view.squeeze, "squeeze_copy")
-unsqueeze_copy = _copy_of(view.unsqueeze, "unsqueeze_copy", sample=(lambda t: mt.unsqueeze_copy(t, 1), lambda: (leaf(3, 4),)))
+unsqueeze_copy = _copy_of(view.unsqueeze, "unsqueeze_copy",
+                          sample=(lambda t: mt.unsqueeze_copy(t, 1), lambda: (leaf(3, 4),)))
 t_copy = _copy_of(view.t, "t_copy")
-transpose_copy = _copy_of(view.transpose, "transpose_copy", sample=(lambda t: mt.transpose_copy(t, 0, 1), lambda: (leaf(3, 4),)))
+transpose_copy = _copy_of(view.transpose, "transpose_copy",
+                          sample=(lambda t: mt.transpose_copy(t, 0, 1), lambda: (leaf(3, 4),)))
 split_copy = _copy_of(joins.split, "split_copy", sample=(lambda t: mt.split_copy(t, 3, 1), lambda: (leaf(3, 4),)))
-split_with_sizes_copy = _copy_of(joins.split_with_sizes, "split_with_sizes_copy", sample=(lambda t: mt.split_with_sizes_copy(t, [1, 3], 1), lambda: (leaf(3, 4),)))
+split_with_sizes_copy = _copy_of(joins.split_with_sizes, "split_with_sizes_copy",
+                                 sample=(lambda t: mt.split_with_sizes_copy(t, [1, 3], 1), lambda: (leaf(3, 4),)))
 unbind_copy = _copy_of(joins.unbind, "unbind_copy")
-as_strided_copy = _copy_of(scatter.as_strided, "as_strided_copy", sample=(lambda t: mt.as_strided_copy(t, (3, 3), (1, 2), 1), lambda: (leaf(3, 4),)))
-unfold_copy = _copy_of(scatter.unfold, "unfold_copy", sample=(lambda t: mt.unfold_copy(t, 1, 2, 1), lambda: (leaf(3, 4),)))
+as_strided_copy = _copy_of(scatter.as_strided, "as_strided_copy",
+                           sample=(lambda t: mt.as_strided_copy(t, (3, 3), (1, 2), 1), lambda: (leaf(3, 4),)))
+unfold_copy = _copy_of(scatter.unfold, "unfold_copy",
+                       sample=(lambda t: mt.unfold_copy(t, 1, 2, 1), lambda: (leaf(3, 4),)))
 
 
 @register(sample=(lambda t: t.narrow_copy(1, 1, 2), lambda: (leaf(3, 4),)))
