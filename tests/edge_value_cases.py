@@ -1,9 +1,9 @@
 """The edge-value sweep's cases, run the same way by minitorch (tests/ops/test_edge_values.py) and by PyTorch
 (tests/fixtures/make_edge_value_fixtures.py, which records PyTorch's answers in tests/fixtures/edge_values.json).
 
-Every registered differentiable op runs on its registry sample (tests/registry_cases.py and
-tests/registry_samples_*.py) with ``nan``, then ``inf``/``-inf``, then ``-0.0``/``0.0`` written into one floating
-input at a time, and with the op's boundary points where its registry row lists them in ``EDGES``. A case's
+Every registered differentiable op runs on its registry sample (on its registry row; tests/registry_cases.py) with
+``nan``, then ``inf``/``-inf``, then ``-0.0``/``0.0`` written into one floating input at a time, and with the op's
+boundary points where tests/registry_cases.py lists them in ``EDGES``. A case's
 result is its outputs and the gradient of a fixed weighting of its outputs with respect to every input.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Registry sweep inputs for the elementwise ops of minitorch/_ops/elementwise/numeric.py and the in-place forms of
-arithmetic.py and comparison.py: second inputs, domains away from kinks, and the ops without gradients; and the
-boundary points of the elementwise functions sampled by default (a (3, 4) input in [0.5, 1.5))."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the elementwise ops
+(minitorch/_ops/elementwise/): the ops without gradients, and the boundary points of the edge-value sweep
+(``EDGES``), for the functions swept on the default (3, 4) input in [0.5, 1.5) too."""
 from math import inf as INF
 from math import nan as NAN
 

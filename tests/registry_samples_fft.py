@@ -1,4 +1,4 @@
-"""Registry sweep inputs for the complex-number ops (minitorch/_ops/elementwise/complex.py) and stft (minitorch/_ops/fft.py):
-complex inputs (gradcheck treats them as pairs of reals), and real ones where the op makes complex numbers."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the complex-number ops
+(minitorch/_ops/elementwise/complex.py): the ones without gradients."""
 
 NOT_DIFFERENTIABLE = {"is_conj"}

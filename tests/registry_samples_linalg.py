@@ -1,5 +1,4 @@
-"""Registry sweep inputs for the linear algebra ops (minitorch/_ops/linalg.py, decompositions.py,
-factorizations.py, lu.py, householder.py): operands of matching shapes, well-conditioned square matrices,
-symmetric positive-definite ones for the Cholesky family, distinct singular values for the SVD."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the linear algebra ops
+(minitorch/_ops/linalg/): the ones without gradients."""
 
 NOT_DIFFERENTIABLE = {"geqrf"}

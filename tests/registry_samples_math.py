@@ -1,5 +1,6 @@
-"""Registry sweep inputs for the inverse trigonometric and special functions (minitorch/_ops/elementwise/trigonometric.py,
-elementwise/special.py): their domains, and the binary ones' second input."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the inverse trigonometric
+and special functions (minitorch/_ops/elementwise/trigonometric.py, special.py): the ends and beyond of their
+domains for the edge-value sweep (``EDGES``)."""
 from math import inf as INF
 from math import nan as NAN
 

@@ -1,4 +1,5 @@
-"""Registry-sweep inputs for the nn.functional forms added with the extra layers (tests/registry_cases.py)."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the nn.functional forms:
+their boundary points for the edge-value sweep (``EDGES``)."""
 from math import inf as INF
 from math import nan as NAN
 

@@ -1,6 +1,5 @@
-"""Registry-sweep inputs for the nn ops registered beside their ops in minitorch/_ops (dropout, activations,
-normalization, embedding, distances, losses) and their nn.functional forms. Random ops reseed before each call, so
-that gradcheck's repeated evaluations see one mask."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the nn ops of
+minitorch/_ops (activations, losses): their boundary points for the edge-value sweep (``EDGES``)."""
 from math import inf as INF
 from math import nan as NAN
 

@@ -1,5 +1,5 @@
-"""Registry sweep inputs for the random draws (minitorch/_factories.py): their values do not depend on the
-input's values, so the gradient reaching the input must be exactly zero (as torch records them)."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the random draws
+(minitorch/_factories.py): the ones without a derivative or a graph."""
 
 NO_DERIVATIVE = {"binomial"}
 

@@ -1,5 +1,4 @@
-"""Registry sweep inputs for the reductions, scans, selections and scatters (minitorch/_ops/reduction/scans.py,
-statistics.py, sorting.py, scatter.py, counting.py): their arguments, and inputs with zeros or ties where
-the gradient has a special case."""
+"""Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the reductions, scans,
+selections and scatters (minitorch/_ops/reduction/, shape/scatter.py): the ones without gradients."""
 
 NOT_DIFFERENTIABLE = {"isin", "unique_consecutive"}

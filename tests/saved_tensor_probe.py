@@ -1,6 +1,6 @@
 """What a graph keeps for backward, probed from outside, the same way for minitorch and PyTorch.
 
-For one registered op, run its registry sample (tests/registry_cases.py, tests/registry_samples_*.py) and ask:
+For one registered op, run its registry sample (on its registry row; tests/registry_cases.py) and ask:
 
 - ``second``: does a second ``backward()`` without ``retain_graph`` go through (``"ok"``) or raise
   "Trying to backward through the graph a second time" (``"freed"``)?
@@ -8,7 +8,7 @@ For one registered op, run its registry sample (tests/registry_cases.py, tests/r
   ``tensor(...)`` call, in order), does an in-place change of it between forward and backward go through
   (``"ok"``) or raise the version error (``"version: <the error's text up to its hint>"``)?
 
-``torch_registry()`` loads the same samples a second time with PyTorch in place of minitorch, so
+``torch_registry()`` gives the same samples rewritten for PyTorch (``edge_value_cases.TorchForm``), so
 tests/fixtures/make_saved_tensor_fixtures.py can record PyTorch's answers and tests/autograd/test_saved_tensors.py can
 compare minitorch's with them (with or without PyTorch installed).
 """

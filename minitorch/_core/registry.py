@@ -4,7 +4,8 @@ Every public op function is registered where it is defined, by ``Op.function()``
 ``Op.inplace_function()`` or the ``@register`` decorator. From this registry alone
 ``minitorch._ops`` binds the Tensor methods, ``minitorch`` its top-level functions and
 ``minitorch.nn.functional`` the entries it shares with them; ``tests/ops/test_registry.py``
-checks that they agree and sweeps every registered differentiable op with gradcheck.
+checks that they agree and sweeps every registered differentiable op with gradcheck, on the sample inputs
+its row names (``SAMPLES``; see ``minitorch._core.samples``).
 
 A reader (or an IDE) finds any method's definition from its name: ``Tensor.exp`` *is* the
 registered function, so ``inspect.getsourcefile(minitorch.Tensor.exp)`` names its file, and
