@@ -7,6 +7,7 @@ import numpy as np
 import registry_cases as reg
 from edge_value_cases import TorchForm
 
+
 class Library:
     """minitorch, or torch (with the samples rewritten for it by ``edge_value_cases.TorchForm``)."""
 

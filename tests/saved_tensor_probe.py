@@ -13,11 +13,8 @@ tests/fixtures/make_saved_tensor_fixtures.py can record PyTorch's answers and te
 compare minitorch's with them (with or without PyTorch installed).
 """
 import contextlib
-import pathlib
 import types
 import warnings
-
-HERE = pathlib.Path(__file__).parent
 
 
 class _Recording:
