@@ -186,7 +186,41 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     return _leaf(arr)
 
 
-asarray = as_tensor
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
+    """``obj`` as a tensor: shares memory with a tensor or numpy array where no conversion is needed (``copy=True``:
+    never; ``copy=False``: always, or an error); ``requires_grad`` given is set on a shared tensor in place."""
+    _check_device(device)
+    if isinstance(obj, Tensor):
+        if requires_grad is None and obj.requires_grad:
+            _warn_asarray_requires_grad()
+        if requires_grad is not None:
+            obj.requires_grad_(requires_grad)
+        converts = dtype is not None and _dtype.to_dtype(dtype) is not obj.dtype
+        if converts and copy is False:
+            raise _alias_error(obj.dtype, dtype)
+        return obj.to(dtype, copy=bool(copy)) if converts or copy else obj
+    if copy is False and not isinstance(obj, (np.ndarray, np.generic)):
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    arr = _infer(obj, None if isinstance(obj, (np.ndarray, np.generic)) else dtype)
+    if dtype is not None and arr.dtype != _np_dtype(dtype):
+        if copy is False:
+            raise _alias_error(_dtype.from_numpy_dtype(arr.dtype), dtype)
+        arr = arr.astype(_np_dtype(dtype))
+    elif copy and arr is obj:
+        arr = arr.copy()
+    return _leaf(arr, bool(requires_grad))
+
+
+def _alias_error(have, want) -> ValueError:
+    return ValueError(f"can't alias tensor with dtype '{_dtype.C_NAMES[have]}' into dtype "
+                      f"'{_dtype.C_NAMES[_dtype.to_dtype(want)]}'.")
+
+
+@functools.cache
+def _warn_asarray_requires_grad() -> None:  # (once per process, as torch's)
+    warnings.warn("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. Pass "
+                  "requires_grad=False explicitly to get the old behavior and silence this warning.", UserWarning,
+                  stacklevel=3)
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:

@@ -43,14 +43,14 @@ def diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1):
 
 
 @with_out
-def matrix_exp(A):
+def matrix_exp(input):
     """The matrix exponential."""
-    return _matrix_exp(A)
+    return _matrix_exp(input)
 
 
-def matrix_power(A, n: int, *, out=None):
+def matrix_power(input, n: int, *, out=None):
     """``A`` to the integer power ``n`` (through the inverse for negative ``n``)."""
-    result = _matrix_power(A, n)
+    result = _matrix_power(input, n)
     return result if out is None else out.copy_(result)
 
 

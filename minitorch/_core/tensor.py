@@ -143,9 +143,8 @@ class Tensor:
         from minitorch._ops.shape.triangular import (tril, tril_, triu, triu_)
         from minitorch._ops.shape.view import (broadcast_to, contiguous, expand, expand_as, flatten, flip,
             moveaxis, movedim, permute, ravel, repeat, reshape, reshape_as, resize, resize_, resize_as, resize_as_,
-            roll, rot90, squeeze, squeeze_, sum_to_size, swapaxes, transpose_ as swapaxes_, swapdims,
-            transpose_ as swapdims_, t, t_, tile, transpose, transpose_, unflatten, unsqueeze, unsqueeze_, view,
-            view_as)
+            roll, rot90, squeeze, squeeze_, sum_to_size, swapaxes, swapaxes_, swapdims, transpose_ as swapdims_, t,
+            t_, tile, transpose, transpose_, unflatten, unsqueeze, unsqueeze_, view, view_as)
         from minitorch._ops.shape.view_copy import narrow_copy
         # end of the generated block
 

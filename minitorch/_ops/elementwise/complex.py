@@ -339,12 +339,12 @@ class Eig(Op, name="LinalgEigBackward0"):
         return np.linalg.solve(vh, inner @ vh)
 
 
-def eig(A: Tensor, *, out=None):
+def eig(input: Tensor, *, out=None):
     """``(eigenvalues, eigenvectors)`` of square matrices ``A`` (complex), as ``torch.linalg.eig``; differentiable
     (first derivatives). Eigenvectors are of unit norm; their phase is LAPACK's choice, as in torch."""
-    return _eig_result()(*Eig.apply(A))
+    return _eig_result()(*Eig.apply(input))
 
 
-def eigvals(A: Tensor, *, out=None) -> Tensor:
+def eigvals(input: Tensor, *, out=None) -> Tensor:
     """The (complex) eigenvalues of square matrices ``A``, as ``torch.linalg.eigvals``."""
-    return Eig.apply(A, name="eigvals")[0]
+    return Eig.apply(input, name="eigvals")[0]

@@ -250,9 +250,21 @@ class Addbmm(_AddProduct):
         return (matmul(g, batch2.mT) if need1 else None), (matmul(batch1.mT, g) if need2 else None)
 
 
+def _no_out_dtype_kernel(op: str, out_dtype, out=None) -> None:
+    """The ``out_dtype`` overloads of the matrix products have no CPU kernel in torch: a dtype given raises its
+    dispatcher's error."""
+    if out_dtype is not None:
+        overload = "dtype_out" if out is not None else "dtype"
+        raise NotImplementedError(
+            f"Could not run 'aten::{op}.{overload}' with arguments from the 'CPU' backend. This could be because the "
+            "operator doesn't exist for this backend, or was omitted during the selective/custom build process (if "
+            "using custom build).")
+
+
 @register
-def mm(input, mat2):
+def mm(input, mat2, out_dtype=None):
     """Matrix product of two 2-D tensors (the first one may be sparse: see ``minitorch.sparse``)."""
+    _no_out_dtype_kernel("mm", out_dtype)
     if input.is_sparse:
         return input.mm(mat2)
     input, mat2 = lower_precision(input, mat2)
@@ -260,8 +272,9 @@ def mm(input, mat2):
 
 
 @register
-def bmm(input, mat2):
+def bmm(input, mat2, out_dtype=None):
     """Batched matrix product of two 3-D tensors with the same batch size."""
+    _no_out_dtype_kernel("bmm", out_dtype)
     input, mat2 = lower_precision(input, mat2)
     return Bmm.apply(input, mat2)
 
@@ -291,7 +304,9 @@ def inner(input, other):
 
 
 @register
-def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+def addmm(input, mat1, mat2, out_dtype=None, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat1 @ mat2)``."""
+    _no_out_dtype_kernel("addmm", out_dtype)
     input, mat1, mat2 = lower_precision(input, mat1, mat2)
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
@@ -314,8 +329,9 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
 
 
 @register
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+def baddbmm(input, batch1, batch2, out_dtype=None, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)``."""
+    _no_out_dtype_kernel("baddbmm", out_dtype, out)
     input, batch1, batch2 = lower_precision(input, batch1, batch2)
     return _out(Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 

@@ -271,7 +271,13 @@ def transpose(input, dim0: int, dim1: int):
     return Transpose.apply(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
 
 
-swapaxes = swapdims = register(transpose, aliases=("swapaxes", "swapdims"))
+swapdims = register(transpose, aliases=("swapdims",))
+
+
+@register
+def swapaxes(input, axis0: int, axis1: int):
+    """``transpose`` under numpy's name and parameter names."""
+    return transpose(input, axis0, axis1)
 
 
 @register
@@ -410,10 +416,15 @@ def squeeze_(input, *args, dim=None):
     return _squeeze_[tuple](input, dims=tuple(_wrap_dim(d, nd) for d in dim))
 
 
-@register(top_level=False, aliases=("swapdims_", "swapaxes_"))
+@register(top_level=False, aliases=("swapdims_",))
 def transpose_(input, dim0: int, dim1: int):
     nd = input.dim()
     return _transpose_(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
+
+
+@register(top_level=False)
+def swapaxes_(input, axis0: int, axis1: int):
+    return transpose_(input, axis0, axis1)
 
 
 @register(top_level=False)
