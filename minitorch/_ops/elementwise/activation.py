@@ -17,6 +17,7 @@ import numpy as np
 from ..amp import lower_precision
 from ... import _dtype
 from ..._core.function import Op
+from ..._core.out import _out
 from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._rng import u53
@@ -521,12 +522,6 @@ def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool 
 
 
 @functional_op
-def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
-    """In-place rrelu."""
-    return _rrelu(input, lower, upper, training, True)
-
-
-@functional_op
 def softsign(input) -> Tensor:
     return input / (input.abs() + 1)
 
@@ -560,8 +555,8 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
 
 
 @register(functional=True)
-def hardshrink(input, lambd: float = 0.5) -> Tensor:
-    return Hardshrink.apply(input, lambd=lambd)
+def hardshrink(input, lambd: float = 0.5, *, out=None) -> Tensor:
+    return _out(Hardshrink.apply(input, lambd=lambd), out)
 
 
 @functional_op
@@ -637,7 +632,7 @@ def rrelu_aten(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, tr
     return _rrelu(input, lower, upper, training, False, generator)
 
 
-@register(name="rrelu_", method=False)
+@register(name="rrelu_", method=False, functional=True)  # (nn.functional.rrelu_ is torch.rrelu_)
 def rrelu_aten_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
            generator=None) -> Tensor:
     """In-place ``rrelu``."""

@@ -167,7 +167,7 @@ def histogram(input, bins, *, range=None, weight=None, density: bool = False):  
 
 
 @register(method=False)
-def histogramdd(input, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
+def histogramdd(input, bins, range=None, weight=None, density: bool = False):  # noqa: A002
     """A ``D``-dimensional histogram of the points in the last dim of ``input``; ``bins`` an int, one per
     dimension, or the edges of each."""
     hist, edges = _histogramdd(input, bins, range, weight, density)

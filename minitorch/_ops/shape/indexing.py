@@ -25,6 +25,7 @@ import numpy as np
 from ..._dtype import C_NAMES, from_numpy_dtype, wrap_int
 from ..._core.tensor import _C_TYPE_NAMES, _wrap_dim, Tensor
 from ..._core.function import Op
+from ..._core.out import _out
 from ..elementwise.clamp import where
 from ..elementwise.broadcast import broadcast_shape
 from .view import expand, expanded_shape, reshape, unsqueeze
@@ -746,11 +747,14 @@ def nonzero(input, *, as_tuple: bool = False):
 
 
 @register
-def nonzero_static(input, *, size: int, fill_value: int = -1):
+def nonzero_static(input, *, size: int, fill_value: int = -1, out=None):
     """``nonzero(input)`` cut or padded with ``fill_value`` rows to exactly ``size`` rows."""
+    if out is not None and out._data.dtype != np.int64:
+        raise RuntimeError("nonzero_static: Expected out tensor to have scalar type Long but got scalar type"
+                           f"{C_NAMES[out.dtype]}")  # (no space before the dtype in torch's text)
     found = nonzero(input)._data[:size]
     pad = np.full((size - found.shape[0], found.shape[1]), fill_value, np.int64)
-    return Tensor._wrap(np.concatenate([found, pad]))
+    return _out(Tensor._wrap(np.concatenate([found, pad])), out)
 
 
 @register
