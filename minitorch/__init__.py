@@ -80,7 +80,7 @@ if TYPE_CHECKING:
         sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, tan, tan_, tanh, tanh_, trunc, trunc_)
     from minitorch._ops.fft import (istft, stft)
     from minitorch._ops.linalg.decompositions import (cholesky_legacy as cholesky, cholesky_inverse,
-        cholesky_solve, det, inv as inverse, logdet, slogdet, triangular_solve)
+        cholesky_solve, det, inverse, logdet, slogdet, triangular_solve)
     from minitorch._ops.linalg.distance import (cdist, cosine_similarity, pairwise_distance, pdist)
     from minitorch._ops.linalg.factorizations import (frobenius_norm, matrix_exp, matrix_power, nuclear_norm,
         pinverse, qr_legacy as qr, svd_legacy as svd, vander)

@@ -110,7 +110,7 @@ class Tensor:
             tanh_, trunc, trunc_)
         from minitorch._ops.fft import (istft, stft)
         from minitorch._ops.linalg.decompositions import (cholesky_legacy as cholesky, cholesky_inverse,
-            cholesky_solve, det, inv as inverse, logdet, slogdet, triangular_solve)
+            cholesky_solve, det, inverse, logdet, slogdet, triangular_solve)
         from minitorch._ops.linalg.factorizations import (matrix_exp, matrix_power, pinverse, qr_legacy as qr,
             svd_legacy as svd)
         from minitorch._ops.linalg.householder import (geqrf, orgqr, ormqr)
@@ -271,6 +271,18 @@ class Tensor:
 
     def is_shared(self) -> bool:
         return False
+
+    def to_dense(self, dtype=None, *, masked_grad=None) -> "Tensor":
+        """A strided tensor is dense: itself (converted when another ``dtype`` is given)."""
+        return self if dtype is None or _dtype.to_dtype(dtype) is self.dtype else self.to(dtype)
+
+    def sparse_dim(self) -> int:
+        """The number of sparse dims: none for a strided tensor."""
+        return 0
+
+    def dense_dim(self) -> int:
+        """The number of dense dims: all of a strided tensor's."""
+        return self.dim()
 
     const_data_ptr = data_ptr
 

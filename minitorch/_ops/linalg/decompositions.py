@@ -251,22 +251,27 @@ class Solve(Op, name="LinalgSolveExBackward0"):
         return -matmul(gb, _mT(x)), gb
 
 
-@register(name="inverse")
 def inv(A, *, out=None):
     """The inverse of a square matrix (or a batch of them)."""
     return _out(Inv.apply(A), out)
 
 
 @register
-def det(A):
-    """The determinant of a square matrix (or a batch of them)."""
-    return Det.apply(A)
+def inverse(input, *, out=None):
+    """``linalg.inv`` (whose parameter is ``A``)."""
+    return inv(input, out=out)
 
 
 @register
-def slogdet(A):
+def det(input):
+    """The determinant of a square matrix (or a batch of them)."""
+    return Det.apply(input)
+
+
+@register
+def slogdet(input, *, out=None):
     """The sign and log of the absolute value of the determinant."""
-    return return_types.slogdet(*Slogdet.apply(A))
+    return _outs(return_types.slogdet(*Slogdet.apply(input)), out)
 
 
 def linalg_slogdet(A, *, out=None):
@@ -275,9 +280,9 @@ def linalg_slogdet(A, *, out=None):
 
 
 @register
-def logdet(A):
-    """log(det(A)): nan where the determinant is negative."""
-    sign, logabsdet = Slogdet.apply(A)
+def logdet(input):
+    """log(det(input)): nan where the determinant is negative."""
+    sign, logabsdet = Slogdet.apply(input)
     return where(sign < 0, float("nan"), where(sign == 0, float("-inf"), logabsdet))
 
 
