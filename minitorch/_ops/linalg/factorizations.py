@@ -475,7 +475,7 @@ def norm(input, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=No
         return _out(vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype), out)
     if dim is None and input.dim() != 2:
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
-                           f"{A.dim()}D.")
+                           f"{input.dim()}D.")
     return matrix_norm(input, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype,
                        out=out)
 
@@ -586,7 +586,7 @@ def tensorsolve(input, other, dims=None, *, out=None):
     if math.prod(input.shape[:other.dim()]) != result_size:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
                            f"prod(self.shape[:other.ndim]), but got {result_size} != "
-                           f"{math.prod(A.shape[:B.dim()])}")
+                           f"{math.prod(input.shape[:other.dim()])}")
     X = solve(input.reshape(result_size, result_size), other.reshape(result_size))
     return _out(X.reshape(*rest), out)
 

@@ -83,10 +83,10 @@ def ldl_factor_ex(input, *, hermitian: bool = False, check_errors: bool = False,
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if input._data.dtype.kind not in "fV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
-                           f"{_type_name(A._data).capitalize()}")
+                           f"{_type_name(input._data).capitalize()}")
     if input.shape[-1] != input.shape[-2]:
-        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {A.shape[-2]} by "
-                           f"{A.shape[-1]} matrices")
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {input.shape[-2]} by "
+                           f"{input.shape[-1]} matrices")
     a = np.tril(input._data).copy()
     batch, n = a.shape[:-2], a.shape[-1]
     pivots = np.zeros(batch + (n,), np.int32)

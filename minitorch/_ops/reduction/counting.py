@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 from ..._dtype import C_NAMES, from_numpy_dtype
+from ..._core.out import _out
 from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..return_types import _return_type, return_types
@@ -83,14 +84,14 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
 
 
 @register
-def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
+def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False, out=None):
     """Whether each of ``elements`` occurs in ``test_elements`` (either may be a number)."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         raise TypeError("isin() received an invalid combination of arguments - got "
                         f"({type(elements).__name__}, {type(test_elements).__name__})")
     values = elements._data if isinstance(elements, Tensor) else np.asarray(elements)
     tests = test_elements._data if isinstance(test_elements, Tensor) else np.asarray(test_elements)
-    return _leaf(np.isin(values, tests, invert=invert))
+    return _out(_leaf(np.isin(values, tests, invert=invert)), out)
 
 
 @register

@@ -69,7 +69,7 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  
         input = input.to(_dtype.to_dtype(dtype))
     if input._data.dtype.kind not in "fV":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{_dtype.C_NAMES[x.dtype].capitalize()}")
+                           f"{_dtype.C_NAMES[input.dtype].capitalize()}")
     return LinalgVectorNorm.apply(input, ord=float(ord), dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
 
 

@@ -5,6 +5,7 @@ gradient)."""
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import warnings
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..._dtype import promote_types
 from ..._core.function import Op
-from ..._core.registry import register
+from ..._core.registry import TOP_LEVEL_FORMS, register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..elementwise.broadcast import broadcast_shape, result_dtype
 from . import view
@@ -376,10 +377,18 @@ def _split_along(name: str, dim: int, min_dims: int):
                                    f"dimension {size} is not divisible by the split_size {indices_or_sections}!")
         return tensor_split(input, indices_or_sections, d)
 
-    split.__name__ = split.__qualname__ = name
+    def method(input, indices_or_sections, *indices):
+        return split(input, (indices_or_sections, *indices) if indices else indices_or_sections)
+
     split.__doc__ = f"``tensor_split`` along dim {dim}" + (" (dim 0 of a 1-dim tensor)" if name == "hsplit" else "") \
         + "; an int number of sections must divide that dim."
-    return register(split)
+    method.__doc__ = split.__doc__ + " As a method, the indices may also come one by one (``x.dsplit(1, 3)``)."
+    for fn in (split, method):
+        fn.__name__ = fn.__qualname__ = name
+    split.__signature__ = inspect.signature(split)  # its own, not the one of the function it is indexed by:
+    split.__wrapped__ = method  # (the index of definitions finds the method in this module)
+    TOP_LEVEL_FORMS[name] = split  # minitorch.<name> takes the indices as one sequence, as torch.<name>
+    return register(method)
 
 
 hsplit = _split_along("hsplit", 1, 1)
