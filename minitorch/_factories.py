@@ -198,7 +198,9 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
         converts = dtype is not None and _dtype.to_dtype(dtype) is not obj.dtype
         if converts and copy is False:
             raise _alias_error(obj.dtype, dtype)
-        return obj.to(dtype, copy=bool(copy)) if converts or copy else obj
+        if converts:
+            return obj.to(dtype)
+        return obj.clone() if copy else obj
     if copy is False and not isinstance(obj, (np.ndarray, np.generic)):
         raise ValueError("can't alias arbitrary sequence into a tensor.")
     arr = _infer(obj, None if isinstance(obj, (np.ndarray, np.generic)) else dtype)

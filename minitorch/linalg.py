@@ -55,7 +55,7 @@ def matrix_exp(input):
 
 
 def matrix_power(input, n: int, *, out=None):
-    """``A`` to the integer power ``n`` (through the inverse for negative ``n``)."""
+    """``input`` to the integer power ``n`` (through the inverse for negative ``n``)."""
     result = _matrix_power(input, n)
     return result if out is None else out.copy_(result)
 

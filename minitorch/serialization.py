@@ -162,13 +162,13 @@ def load(f: FileLike, map_location=None, pickle_module=None, *, weights_only: bo
             raise RuntimeError(f"minitorch.load: {name} {e}") from None
 
 
-_TRUE = ("1", "y", "yes", "true")
+_TRUE = ("1", "y", "yes", "true")  # the values of torch's environment variables that count as set
 
 
 def _standard_pickle(module, fn: str) -> None:
     if module is not pickle:
         raise NotImplementedError(f"minitorch.{fn}: pickle_module={getattr(module, '__name__', module)!r} is not "
-                                  "supported (minitorch reads and writes torch's pickles with its own (un)pickler)")  # the values of torch's environment variables that count as set
+                                  "supported (minitorch reads and writes torch's pickles with its own (un)pickler)")
 
 
 def _unpickles_anything(weights_only) -> bool:

@@ -13,6 +13,7 @@ import pytest
 
 import minitorch as mt
 import minitorch.nn.functional as F
+from minitorch._factories import _warn_asarray_requires_grad
 from minitorch.autograd import gradcheck
 from torch_answers import assert_matches, torch_answer
 
@@ -158,6 +159,12 @@ def test_asarray_shares_copies_and_sets_requires_grad():
     with pytest.raises(ValueError, match="can't alias arbitrary sequence into a tensor."):
         mt.asarray([1, 2], copy=False)
     assert mt.asarray(x, requires_grad=True) is x and x.requires_grad  # set in place, as torch
+    _warn_asarray_requires_grad.cache_clear()  # (torch warns once per process)
+    with pytest.warns(UserWarning, match="unspecified requires_grad now defaults to obj.requires_grad"):
+        assert mt.asarray(x) is x
+    y = x * 2
+    assert mt.asarray(y, copy=True).grad_fn.name() == "CloneBackward0"
+    assert mt.asarray(y, dtype=mt.float64).grad_fn.name() == "ToCopyBackward0"
     assert mt.asarray(x, requires_grad=False) is x and not x.requires_grad
     a = np.array([1.0, 2.0])
     shared, own = mt.asarray(a), mt.asarray(a, copy=True)

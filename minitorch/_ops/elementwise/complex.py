@@ -340,11 +340,11 @@ class Eig(Op, name="LinalgEigBackward0"):
 
 
 def eig(input: Tensor, *, out=None):
-    """``(eigenvalues, eigenvectors)`` of square matrices ``A`` (complex), as ``torch.linalg.eig``; differentiable
+    """``(eigenvalues, eigenvectors)`` of square matrices ``input`` (complex), as ``torch.linalg.eig``; differentiable
     (first derivatives). Eigenvectors are of unit norm; their phase is LAPACK's choice, as in torch."""
     return _eig_result()(*Eig.apply(input))
 
 
 def eigvals(input: Tensor, *, out=None) -> Tensor:
-    """The (complex) eigenvalues of square matrices ``A``, as ``torch.linalg.eigvals``."""
+    """The (complex) eigenvalues of square matrices ``input``, as ``torch.linalg.eigvals``."""
     return Eig.apply(input, name="eigvals")[0]

@@ -339,8 +339,8 @@ def pinverse(input, rcond: float = 1e-15):
 
 
 def lstsq(input, b, rcond=None, *, driver=None):
-    """The least-squares solution of ``A X = B`` (``torch.linalg.lstsq``), through the pseudo-inverse;
-    ``residuals`` (squared norms of ``A X - B``) for tall full-rank ``A`` and a driver other than 'gelsy',
+    """The least-squares solution X of ``input X = b`` (``torch.linalg.lstsq``), through the pseudo-inverse;
+    ``residuals`` (squared norms of ``input X - b``) for a tall full-rank ``input`` and a driver other than 'gelsy',
     ``rank`` and ``singular_values`` as the driver gives them."""
     driver = driver or "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
@@ -471,7 +471,8 @@ def norm(input, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=No
         raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
     if isinstance(ord, str):
         return matrix_norm(input, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
-    if isinstance(dim, int) or (dim is not None and len(dim) == 1) or (dim is None and (input.dim() == 1 or ord is None)):
+    if isinstance(dim, int) or (dim is not None and len(dim) == 1) or (
+            dim is None and (input.dim() == 1 or ord is None)):
         return _out(vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype), out)
     if dim is None and input.dim() != 2:
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
@@ -497,7 +498,7 @@ def frobenius_norm(input, dim=(-2, -1), keepdim: bool = False, *, out=None):
 
 
 def cond(input, p=None, *, out=None):
-    """The condition number of ``A`` in the ``p`` norm (the 2-norm by default: largest over smallest singular
+    """The condition number of ``input`` in the ``p`` norm (the 2-norm by default: largest over smallest singular
     value)."""
     if p not in (None, "fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
@@ -565,8 +566,8 @@ def vander(x, N: int | None = None, increasing: bool = False):
 
 
 def tensorinv(input, ind: int = 2, *, out=None):
-    """The tensor ``X`` with ``tensordot(A, X, ind)`` the identity: ``inv`` of ``A`` as a matrix of its first
-    ``ind`` dims by the rest, reshaped to ``A.shape[ind:] + A.shape[:ind]``."""
+    """The tensor ``X`` with ``tensordot(input, X, ind)`` the identity: ``inv`` of ``input`` as a matrix of its
+    first ``ind`` dims by the rest, reshaped to ``input.shape[ind:] + input.shape[:ind]``."""
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     rows, cols = tuple(input.shape[:ind]), tuple(input.shape[ind:])
@@ -577,7 +578,7 @@ def tensorinv(input, ind: int = 2, *, out=None):
 
 
 def tensorsolve(input, other, dims=None, *, out=None):
-    """The ``X`` with ``tensordot(A, X, X.ndim) == B``; ``dims``: dims of ``A`` moved to the end first."""
+    """The ``X`` with ``tensordot(input, X, X.ndim) == other``; ``dims``: dims of ``input`` moved to the end first."""
     if dims is not None:
         dims = [d % input.dim() for d in dims]
         input = input.permute(*[d for d in range(input.dim()) if d not in dims], *dims)

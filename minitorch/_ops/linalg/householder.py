@@ -59,7 +59,7 @@ def _reflect(C, v, tau_j, j: int, left: bool):
 
 
 def householder_product(input, tau, *, out=None):
-    """The first n columns of H_1 ... H_k for the reflectors in ``A`` (m x n) and their scales ``tau``."""
+    """The first n columns of H_1 ... H_k for the reflectors in ``input`` (m x n) and their scales ``tau``."""
     m, n = input.shape[-2:]
     k = tau.shape[-1]
     if m < n:

@@ -64,7 +64,7 @@ def norm_backward(g, a, r, p: float, dims, keepdim: bool):
 
 
 def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A002
-    """The ``ord``-norm of ``x`` over ``dim`` (all elements by default), as ``torch.linalg.vector_norm``."""
+    """The ``ord``-norm of ``input`` over ``dim`` (all elements by default), as ``torch.linalg.vector_norm``."""
     if dtype is not None:
         input = input.to(_dtype.to_dtype(dtype))
     if input._data.dtype.kind not in "fV":
