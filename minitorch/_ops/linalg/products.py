@@ -3,6 +3,7 @@ it (batch dims folded into one ``mm`` or ``bmm``, then viewed back); the fused `
 tensordot, multi_dot and the adjoint."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -560,7 +561,7 @@ def _folded(a, b):
     big = transpose(b, -1, -2) if swap else a
     small = (t(a) if np.ndim(a) == 2 else a) if swap else b
     sizes = np.shape(big)
-    folded = reshape(big, -1, sizes[-1])
+    folded = reshape(big, math.prod(sizes[:-1]), sizes[-1])  # not -1: ambiguous when a size is 0
     if np.ndim(small) == 1:
         return UnsafeView.apply(Mv.apply(folded, small), shape=sizes[:-1])
     out = UnsafeView.apply(Mm.apply(folded, small), shape=sizes[:-1] + (np.shape(small)[1],))
@@ -573,11 +574,12 @@ def _batched(a, b):
     n, m1 = (sa[-2] if len(sa) > 1 else 1), sa[-1]
     m2, p = (sb[-2], sb[-1]) if len(sb) > 1 else (sb[0], 1)
     batch = broadcast_shape(sa[:-2], sb[:-2])
-    a3 = reshape(expand(a, batch + (n, m1)), -1, n, m1)
+    count = math.prod(batch)  # not -1: ambiguous when a size is 0
+    a3 = reshape(expand(a, batch + (n, m1)), count, n, m1)
     if len(sb) > 1:
-        b3 = reshape(expand(b, batch + (m2, p)), -1, m2, p)
+        b3 = reshape(expand(b, batch + (m2, p)), count, m2, p)
     else:
-        b3 = unsqueeze(reshape(expand(b, batch + (m2,)), -1, m2), 2)
+        b3 = unsqueeze(reshape(expand(b, batch + (m2,)), count, m2), 2)
     out = Bmm.apply(a3, b3)
     shape = batch + ((n,) if len(sa) > 1 else ()) + ((p,) if len(sb) > 1 else ())
     return UnsafeView.apply(out if len(sb) > 1 else squeeze(out, -1), shape=shape)
