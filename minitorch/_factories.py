@@ -616,7 +616,7 @@ def _bernoulli_draws(gen, like: np.ndarray, p, axes: list[int]) -> np.ndarray:
     return in_memory_order(_rng_dist.bernoulli_scalar(gen, like.size, p), like, axes)
 
 
-@register
+@register(out=True)
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
     """0/1 samples with probabilities ``input`` (or ``p`` for every element); recorded with a zero gradient."""
     # torch's output is a new row-major tensor, whatever the input's layout
@@ -634,7 +634,7 @@ def poisson(input, generator=None) -> Tensor:
     return _DRAWS["Poisson"].apply(input, values=numpy_generator(generator).poisson(input._data))
 
 
-@register(method=False)
+@register(derivative=False, method=False)
 def binomial(count, prob, generator=None) -> Tensor:
     """Binomial samples: successes in ``count`` trials of probability ``prob`` (floating tensors)."""
     if count._data.dtype.kind not in "fV":
@@ -646,7 +646,7 @@ def binomial(count, prob, generator=None) -> Tensor:
     return _BinomialDraw.apply(count, prob, values=draws)
 
 
-@register
+@register(differentiable=False, out=True)
 def multinomial(input, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
     """Indices sampled from the rows of ``input`` (unnormalised probabilities)."""
     probs = input._data
@@ -784,45 +784,45 @@ def geometric_(self, p: float, *, generator=None):
 
 
 # ---- factories from an existing tensor (Tensor methods) ----------------------------------------------
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory: bool = False) -> Tensor:
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def new_zeros(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
               requires_grad=False) -> Tensor:
     return zeros(_size(_shape_arg(args, size, "new_zeros"), "new_zeros"), dtype=dtype or self.dtype, device=device,
                  requires_grad=requires_grad)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def new_ones(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
              requires_grad=False) -> Tensor:
     return ones(_size(_shape_arg(args, size, "new_ones"), "new_ones"), dtype=dtype or self.dtype, device=device,
                 requires_grad=requires_grad)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def new_empty(self, *args, size=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
               requires_grad=False) -> Tensor:
     return empty(_size(_shape_arg(args, size, "new_empty"), "new_empty"), dtype=dtype or self.dtype, device=device,
                  requires_grad=requires_grad)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
              requires_grad=False) -> Tensor:
     return full(_size((size,), "new_full"), fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory: bool = False,
                       requires_grad: bool = False) -> Tensor:
     return empty_strided(size, stride, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def new(self, *args, **kwargs) -> Tensor:
     """Legacy: ``new(*sizes)`` is uninitialised, ``new(data)`` copies ``data``; both of this dtype."""
     if len(args) == 1 and isinstance(args[0], Tensor) and args[0].dtype is not self.dtype:

@@ -15,5 +15,3 @@ SAMPLES = {
     "bernoulli": (_seeded(mt.bernoulli), lambda: (x(3, 4, low=0.1, high=0.9),)),
     "poisson": (_seeded(mt.poisson), lambda: (x(3, 4),)),
 }
-NO_DERIVATIVE = {"binomial"}
-NOT_DIFFERENTIABLE = {"multinomial"}

@@ -24,7 +24,7 @@ from .grad_mode import no_grad, set_grad_enabled, state
 from .graph import NO_EDGE, RELEASED_MESSAGE, Node, _sequence, forward_name, gradient_edge
 from .lowered import narrow, remap_saved, rounds_to_bfloat16, widen, widen_all
 from .out import _out
-from .registry import register
+from .registry import operator_alias, register
 from .shape import broadcast_shape, output_mismatch
 from .tensor import Tensor
 
@@ -58,7 +58,10 @@ class Op(Node):
        ``minitorch.*`` function; ``tests/ops/test_registry.py`` sweeps every registered op with
        gradcheck and gradgradcheck.
 
-    Class flags: ``inplace`` (the first input is modified and returned),
+    Class flags: ``operators`` and ``inplace_operators``: the Python operators bound to ``apply`` (``"__add__"``)
+    and to the in-place form's (``"__iadd__"``); ``complex_grad`` (False: the derivative formulas assume real
+    numbers, so a complex result is refused rather than given a wrong gradient);
+    ``inplace`` (the first input is modified and returned),
     ``view`` (the result shares memory and version counter with the first input),
     ``bfloat16_native`` (forward takes bfloat16 arrays as they are; see ``_core.lowered``).
     """
@@ -77,6 +80,9 @@ class Op(Node):
         if name is not None or "Backward" not in cls.__name__:
             cls.__name__ = name or cls.__name__ + "Backward0"
         cls.apply = staticmethod(_applier(cls, "apply", f"{cls.__qualname__}.apply"))
+        operator_alias(*cls.__dict__.get("operators", ()))(cls.apply)
+        if "inplace_operators" in cls.__dict__:
+            operator_alias(*cls.inplace_operators)(cls.inplace_variant().apply)
 
     # ---- ctx API used by forward/backward --------------------------------------
     def save_for_backward(self, *arrays) -> None:
@@ -186,7 +192,7 @@ class Op(Node):
         function.__signature__ = _signature(cls)
         function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
         function.__module__ = cls.__module__
-        return register(function, **where)
+        return register(function, **{"derivative": not issubclass(cls, NoDerivative), **where})
 
     @classmethod
     def inplace_function(cls, name: str | None = None, **where):
@@ -195,7 +201,7 @@ class Op(Node):
         function = _applier(cls.inplace_variant(), name, name)
         function.__signature__ = _signature(cls)
         function.__module__ = cls.__module__
-        return register(function, **{"top_level": False, **where})
+        return register(function, **{"top_level": False, "derivative": not issubclass(cls, NoDerivative), **where})
 
 
 def zeros_for(g):

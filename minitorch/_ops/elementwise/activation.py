@@ -559,7 +559,7 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
     return _log_softmax(input, _softmax_dim(input, dim, "log_softmax"), dtype=dtype)
 
 
-@register(functional=True)
+@register(out=True, functional=True)
 def hardshrink(input, lambd: float = 0.5) -> Tensor:
     return Hardshrink.apply(input, lambd=lambd)
 
@@ -624,7 +624,7 @@ def selu_aten(input: Tensor) -> Tensor:
     return selu(input)
 
 
-@register(name="threshold", method=False)
+@register(out=True, name="threshold", method=False)
 def threshold_aten(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it exceeds ``threshold``, else ``value``."""
     return _maybe_inplace(Threshold, input, False, threshold=threshold, value=value)

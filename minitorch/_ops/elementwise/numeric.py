@@ -186,20 +186,20 @@ def ldexp_(input: Tensor, other: Tensor) -> Tensor:
     return Ldexp.inplace_variant().apply(input, other)
 
 
-@register
+@register(out=True)
 def frexp(input: Tensor):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent``, as ``return_types.frexp``."""
     return return_types.frexp(*Frexp.apply(input))
 
 
-@register
+@register(derivative=False)
 def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
     """1 where ``input > 0``, 0 where ``input < 0``, ``values`` where ``input == 0``."""
     _tensor_arg("heaviside", "values", values)
     return _out(Heaviside.apply(input, values), out)
 
 
-@register(top_level=False)
+@register(derivative=False, top_level=False)
 def heaviside_(input: Tensor, values: Tensor) -> Tensor:
     _tensor_arg("heaviside_", "values", values)
     return Heaviside.inplace_variant().apply(input, values)
@@ -232,7 +232,7 @@ def _integer_pair(ufunc, name, doc):
         return _out(Tensor._wrap(binary(ufunc, a, b, dt)), out)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
-    return register(op)
+    return register(op, differentiable=False)
 
 
 gcd = _integer_pair(np.gcd, "gcd", "The greatest common divisor of integer tensors, elementwise (never negative).")

@@ -593,7 +593,7 @@ digamma_ = Digamma.inplace_function()
 sinc_ = Sinc.inplace_function()
 
 
-@register
+@register(out=True)
 def xlogy(input, other):
     """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan); either may be a number."""
     if isinstance(other, Tensor) or not isinstance(input, Tensor):
@@ -617,7 +617,7 @@ def _polygamma_args(n, input):
     return n, input
 
 
-@register
+@register(out=True)
 def polygamma(n, input):
     """The n-th derivative of digamma (n = 0: digamma itself)."""
     n, input = _polygamma_args(n, input)
@@ -634,7 +634,7 @@ def polygamma_(input, n):
     return _PolygammaInplace.inplace_variant().apply(input, n=n)
 
 
-@register
+@register(out=True)
 def logit(input, eps=None):
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when ``eps`` is given."""
     return Logit.apply(input, eps=eps)
@@ -651,7 +651,7 @@ def _mvlgamma_p(p):
     return p
 
 
-@register
+@register(out=True)
 def mvlgamma(input, p):
     """The multivariate log-gamma function of dimension ``p``, elementwise."""
     return Mvlgamma.apply(input, p=_mvlgamma_p(p))

@@ -379,7 +379,7 @@ def _not_for(a, kinds: str, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{C_NAMES[from_numpy_dtype(a.dtype)]}'")
 
 
-neg = Neg.function()
+neg = Neg.function(operators=("__neg__",))
 exp = Exp.function()
 log = Log.function()
 log1p = Log1p.function()
@@ -389,7 +389,7 @@ log10 = Log10.function()
 sqrt = Sqrt.function()
 rsqrt = Rsqrt.function()
 reciprocal = Reciprocal.function()
-abs = Abs.function()
+abs = Abs.function(operators=("__abs__",))
 sign = Sign.function()
 sin = Sin.function()
 cos = Cos.function()
@@ -405,7 +405,7 @@ absolute = register(abs, name="absolute")  # noqa: A001
 fix = register(trunc, name="fix")
 
 
-@register
+@register(operators=("__pos__",))
 def positive(input):
     """``input`` itself (unary ``+``); refused for bool tensors, as in torch."""
     if input._data.dtype == np.bool_:
@@ -413,7 +413,7 @@ def positive(input):
     return input
 
 
-@register
+@register(out=True)
 def round(input, *, decimals: int = 0):  # noqa: A001
     """Round half to even, to ``decimals`` decimal places."""
     return RoundDecimals.apply(input, decimals=decimals) if decimals else Round.apply(input)

@@ -14,7 +14,7 @@ from ..._core.function import Op
 from ..._core.out import _out
 from ..elementwise.broadcast import broadcast_shape
 from ..elementwise.complex import conj_if_complex as _conj
-from ..._core.registry import functional_op, register
+from ..._core.registry import functional_op, operator_alias, register
 from ..shape.view import (Squeeze, UnsafeView, View, contiguous, expand, expanded_shape, permute, reshape, squeeze,
                           sum_to_size, t, transpose, unsqueeze, view)
 from ..shape.joins import stack
@@ -250,7 +250,7 @@ class Addbmm(_AddProduct):
         return (matmul(g, batch2.mT) if need1 else None), (matmul(batch1.mT, g) if need2 else None)
 
 
-@register
+@register(out=True)
 def mm(input, mat2):
     """Matrix product of two 2-D tensors (the first one may be sparse: see ``minitorch.sparse``)."""
     if input.is_sparse:
@@ -259,25 +259,25 @@ def mm(input, mat2):
     return Mm.apply(input, mat2)
 
 
-@register
+@register(out=True)
 def bmm(input, mat2):
     """Batched matrix product of two 3-D tensors with the same batch size."""
     input, mat2 = lower_precision(input, mat2)
     return Bmm.apply(input, mat2)
 
 
-@register
+@register(out=True)
 def mv(input, vec):
     return Mv.apply(input, vec)
 
 
-@register
+@register(out=True)
 def dot(input, tensor):
     """Inner product of two 1-D tensors."""
     return Dot.apply(input, tensor)
 
 
-@register
+@register(binary=True, out=True)
 def inner(input, other):
     """Sum of products over the last dims: shape ``input.shape[:-1] + other.shape[:-1]``."""
     input, other = lower_precision(input, other)
@@ -290,7 +290,7 @@ def inner(input, other):
     return view(Mm.apply(reshape(input, -1, sa[-1]), t(reshape(other, -1, sb[-1]))), sa[:-1] + sb[:-1])
 
 
-@register
+@register(out=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     input, mat1, mat2 = lower_precision(input, mat1, mat2)
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
@@ -464,7 +464,7 @@ def H_property(self):
     return transpose(self, 0, 1)
 
 
-@register
+@register(binary=True, out=True)
 def outer(input, vec2):
     """``input[i] * vec2[j]`` for 1-D tensors."""
     for name, x in (("self", input), ("vec2", vec2)):
@@ -482,7 +482,7 @@ class SqueezeOut(Squeeze, name="SqueezeBackward4"):
     view = False
 
 
-@register
+@register(binary=True)
 def matmul(input, other, *, out=None):
     """Matrix product with torch's rules for 1-D operands and broadcast batch dims.
 
@@ -494,6 +494,12 @@ def matmul(input, other, *, out=None):
     return _out(_product(input, other), out)
 
 
+@operator_alias("__rmatmul__")
+def _rproduct(self, other):
+    return _product(other, self)
+
+
+@operator_alias("__matmul__")
 def _product(input, other):
     """``matmul`` without ``out``."""
     if getattr(input, "is_sparse", False):
@@ -632,7 +638,7 @@ def einsum(equation: str, *operands):
 
 
 # ---- products and distances written with other ops -----------------------------------------------------------
-@register
+@register(out=True)
 def cross(input, other, dim: int | None = None):
     """The cross product of 3-vectors along ``dim`` (the first dim of size 3 when not given)."""
     if dim is None:
@@ -647,7 +653,7 @@ def cross(input, other, dim: int | None = None):
     return stack(parts, d)
 
 
-@register
+@register(out=True)
 def kron(input, other):
     """The Kronecker product: every entry of ``input`` times the whole of ``other``, tiled."""
     nd = max(input.dim(), other.dim())

@@ -113,7 +113,7 @@ def to(self, *args, **kwargs):
     return to_copy(self, dt)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def set_(self, source=None):
     """Make this tensor use ``source``'s memory, shape and strides (no argument: an empty tensor)."""
     check_inplace(self)

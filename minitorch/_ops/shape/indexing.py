@@ -28,7 +28,7 @@ from ..._core.function import Op
 from ..elementwise.clamp import where
 from ..elementwise.broadcast import broadcast_shape
 from .view import expand, expanded_shape, reshape, unsqueeze
-from ..._core.registry import register
+from ..._core.registry import operator_alias, register
 from ..reduction.sums import sum as sum_
 from .copying import copy_, fill_
 
@@ -371,6 +371,7 @@ def _advanced_index(advanced) -> tuple:
     return tuple(index), [source for _, _, source in advanced]
 
 
+@operator_alias("__getitem__", any_operand=True)
 def getitem(self, index):
     """``self[index]`` with torch's semantics."""
     steps, advanced = _expand_index(self, index)
@@ -381,6 +382,7 @@ def getitem(self, index):
     return Index.apply(x, *arrays, index=template)
 
 
+@operator_alias("__setitem__", any_operand=True)
 def setitem(self, index, value) -> None:
     """``self[index] = value`` (a tensor or a number): a fill or copy into a view, or ``index_put_`` for tensor
     indices."""
@@ -531,7 +533,7 @@ def _check_index(input, dim, index, name, src=None) -> int:
     return d
 
 
-@register
+@register(out=True)
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (and likewise for other dims)."""
     d = _check_index(input, dim, index, "gather")
@@ -539,7 +541,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
     return Gather.apply(input, *arrays, index=template)
 
 
-@register
+@register(out=True)
 def take_along_dim(input, indices, dim: int | None = None):
     """The values of ``input`` at ``indices`` along ``dim``, both broadcast except along ``dim``; of the flattened
     ``input`` without ``dim``."""
@@ -615,13 +617,13 @@ def _reduce_is_add(reduce) -> bool:
     return reduce == "add"
 
 
-@register
+@register(out=True)
 def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
     return _scatter((Scatter, ScatterValue), input, dim, index, value if src is None else src, _reduce_is_add(reduce))
 
 
-@register
+@register(out=True)
 def scatter_add(input, dim: int, index, src):
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeats add up)."""
     return _scatter((ScatterAdd, ScatterAdd), input, dim, index, src, True)
@@ -643,7 +645,7 @@ def scatter_add_(input, dim: int, index, src):
     return _scatter((_ScatterAdd_, _ScatterAdd_), input, dim, index, src, True)
 
 
-@register
+@register(out=True)
 def index_select(input, dim: int, index):
     """The entries ``index`` (a vector) along ``dim``."""
     if index._data.ndim > 1:
@@ -727,7 +729,7 @@ def masked_fill_(input, mask, value):
     return _MaskedFill_.apply(input, m, value=value)
 
 
-@register
+@register(out=True)
 def masked_select(input, mask):
     """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
     m = _mask_array(mask, select=True)
@@ -735,7 +737,7 @@ def masked_select(input, mask):
     return MaskedSelect.apply(input, m)
 
 
-@register
+@register(differentiable=False, out=True)
 def nonzero(input, *, as_tuple: bool = False):
     """Indices of the nonzero elements: an (n, ndim) tensor, or a tuple of index vectors."""
     a = input._data
@@ -753,7 +755,7 @@ def nonzero_static(input, *, size: int, fill_value: int = -1):
     return Tensor._wrap(np.concatenate([found, pad]))
 
 
-@register
+@register(differentiable=False)
 def argwhere(input):
     return nonzero(input)
 
@@ -790,7 +792,7 @@ class Take(Op):
         return flat.reshape(ctx.in_shape), None
 
 
-@register
+@register(out=True)
 def take(input, index):
     """The entries of ``input``, read as a flat vector, at ``index`` (any shape)."""
     if index._data.dtype != np.int64:
