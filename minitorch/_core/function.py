@@ -74,6 +74,7 @@ class Op(Node):
     save_for = None
     _lowered = False      # computed in float32 for bfloat16 inputs (_core.lowered): backward widens too
     bfloat16_native = False  # forward computes bfloat16 inputs itself (not widened to float32 first)
+    complex_grad = True   # its derivative formulas hold for complex numbers (see ``RealOp``)
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -224,15 +225,9 @@ def _needed(items, save_for, edges):
     return kept
 
 
-# The elementwise math whose derivative formulas assume real numbers (a complex one needs conj(f'(z))):
-# refused on complex results rather than giving wrong gradients, unless the class sets ``complex_grad = True``.
-_REAL_ONLY_MODULES = frozenset(f"minitorch._ops.elementwise.{m}" for m in ("unary", "trigonometric", "activation", "special"))
-
-
 def _complex_grad(node) -> bool:
     """True if ``node`` may record a complex result; else torch-style NotImplementedError."""
-    cls = type(node)
-    if cls.__module__ in _REAL_ONLY_MODULES and not getattr(cls, "complex_grad", False):
+    if not node.complex_grad:
         raise NotImplementedError(f"minitorch: the derivative of {node.name()} is not implemented for complex "
                                   "tensors")
     return True
@@ -365,6 +360,14 @@ def _make_views(src, results, multi_output: bool):
             t._view_of_multi_output = True
         if views is not None:
             views.add(t)
+
+
+class RealOp(Op):
+    """Base of the elementwise math whose derivative formulas assume real numbers (a complex one needs
+    ``conj(f'(z))``): a complex result is refused rather than given a wrong gradient, unless the op sets
+    ``complex_grad = True``."""
+
+    complex_grad = False
 
 
 class NoDerivative(Op, name="NotImplemented"):

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..amp import lower_precision
 from ... import _dtype
-from ..._core.function import Op
+from ..._core.function import RealOp
 from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._rng import u53
@@ -84,7 +84,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return out.astype(x.dtype, copy=False)
 
 
-class Erf(Op):
+class Erf(RealOp):
     @staticmethod
     def forward(ctx, a):
         a = floating(a)
@@ -100,7 +100,7 @@ class Erf(Op):
 erf = Erf.function()
 
 
-class Hardtanh(Op):
+class Hardtanh(RealOp):
     @staticmethod
     def forward(ctx, a, min_val=-1.0, max_val=1.0):
         ctx.save_for_backward(a)
@@ -114,7 +114,7 @@ class Hardtanh(Op):
         return where((a <= lo) | (a >= hi), 0.0, g)
 
 
-class LeakyRelu(Op):
+class LeakyRelu(RealOp):
     @staticmethod
     def forward(ctx, a, negative_slope=0.01):
         ctx.slope = negative_slope
@@ -156,7 +156,7 @@ def _gelu_erf_grad(g, a):
     return g * (cdf + a * pdf)
 
 
-class Gelu(Op):
+class Gelu(RealOp):
     """x * Phi(x) (Phi the standard normal CDF), or its tanh approximation."""
 
     @staticmethod
@@ -180,7 +180,7 @@ class Gelu(Op):
         return g * (cdf + a * pdf)
 
 
-class Silu(Op):
+class Silu(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -193,7 +193,7 @@ class Silu(Op):
         return g * s * (a * (1.0 - s) + 1.0)
 
 
-class Hardswish(Op):
+class Hardswish(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -205,7 +205,7 @@ class Hardswish(Op):
         return g * where(a <= -3.0, 0.0, where(a < 3.0, a / 3.0 + 0.5, 1.0))
 
 
-class Hardsigmoid(Op):
+class Hardsigmoid(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -217,7 +217,7 @@ class Hardsigmoid(Op):
         return g * ((a > -3.0) & (a < 3.0)) * (1 / 6)
 
 
-class Elu(Op):
+class Elu(RealOp):
     """scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1)); selu fixes the constants."""
 
     @staticmethod
@@ -241,7 +241,7 @@ class Celu(Elu):
     pass
 
 
-class Softplus(Op):
+class Softplus(RealOp):
     """log(1 + exp(beta * x)) / beta, linear above ``threshold``."""
 
     @staticmethod
@@ -258,7 +258,7 @@ class Softplus(Op):
         return g * where(z > ctx.threshold, 1.0, sigmoid(z))
 
 
-class LogSigmoid(Op):
+class LogSigmoid(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -270,7 +270,7 @@ class LogSigmoid(Op):
         return g * sigmoid(-a)
 
 
-class Mish(Op):
+class Mish(RealOp):
     """x * tanh(softplus(x))."""
 
     @staticmethod
@@ -285,7 +285,7 @@ class Mish(Op):
         return g * (t + a * sigmoid(a) * (1.0 - t * t))
 
 
-class Threshold(Op):
+class Threshold(RealOp):
     @staticmethod
     def forward(ctx, a, threshold=0.0, value=0.0):
         ctx.save_for_backward(a)
@@ -298,7 +298,7 @@ class Threshold(Op):
         return where(a <= ctx.threshold, 0.0, g)
 
 
-def _inplace(op: type[Op], node_name: str | None = None) -> type[Op]:
+def _inplace(op: type[RealOp], node_name: str | None = None) -> type[RealOp]:
     variant = op.inplace_variant()
     variant.__name__ = node_name or variant.__name__
     return variant
@@ -312,7 +312,7 @@ INPLACE = {Hardtanh: _inplace(Hardtanh), LeakyRelu: _inplace(LeakyRelu, "LeakyRe
            Threshold: _inplace(Threshold, "ThresholdBackward1")}
 
 
-class Hardshrink(Op):
+class Hardshrink(RealOp):
     """x where |x| > lambd, else 0."""
 
     @staticmethod
@@ -342,7 +342,7 @@ class Softshrink(Hardshrink):
         return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, a * 0)).astype(a.dtype, copy=False)
 
 
-class Glu(Op):
+class Glu(RealOp):
     """a * sigmoid(b), ``a`` and ``b`` the halves of the input along ``dim``."""
 
     @staticmethod
@@ -360,7 +360,7 @@ class Glu(Op):
         return Cat.apply(g * s, g * first * s * (1.0 - s), dim=ctx.dim)
 
 
-class Prelu(Op, name="PreluKernelBackward0"):
+class Prelu(RealOp, name="PreluKernelBackward0"):
     """x where x > 0, else weight * x (``weight`` broadcast against ``x``)."""
 
     @staticmethod
