@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from minitorch._ops.dropout import (alpha_dropout_aten as alpha_dropout, alpha_dropout_,
         dropout_aten as dropout, dropout_, feature_alpha_dropout_aten as feature_alpha_dropout,
         feature_alpha_dropout_, feature_dropout, feature_dropout_, native_dropout)
-    from minitorch._ops.elementwise.activation import (celu_aten as celu, celu_, erf, hardshrink, prelu,
+    from minitorch._ops.elementwise.activation import (celu_aten as celu, celu_, erf, erf_, hardshrink, prelu,
         rrelu_aten as rrelu, rrelu_aten_ as rrelu_, selu_aten as selu, selu_, threshold_aten as threshold,
         threshold_)
     from minitorch._ops.elementwise.arithmetic import (add, addcdiv, addcmul, div, divide, floor_divide, fmod,
@@ -65,8 +65,8 @@ if TYPE_CHECKING:
         lt, ne, not_equal, signbit)
     from minitorch._ops.elementwise.complex import (angle, complex, conj, conj_physical, imag, is_conj, polar,
         real, resolve_conj, sgn, view_as_complex, view_as_real)
-    from minitorch._ops.elementwise.numeric import (copysign, erf_, float_power, frexp, gcd, gcd_, heaviside, lcm,
-        lcm_, ldexp, ldexp_, nextafter)
+    from minitorch._ops.elementwise.numeric import (copysign, float_power, frexp, gcd, gcd_, heaviside, lcm, lcm_,
+        ldexp, ldexp_, nextafter)
     from minitorch._ops.elementwise.special import (digamma, erfc, erfc_, erfinv, exp2, exp2_, i0, i0_, lgamma,
         logaddexp, logaddexp2, logit, logit_, mvlgamma, polygamma, sinc, sinc_, xlogy, xlogy_)
     from minitorch._ops.elementwise.trigonometric import (acos, acos_, acosh, acosh_, acos as arccos,

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import functools
 import inspect
+import linecache
+import re
+import sys
 import weakref
 
 import numpy as np
@@ -24,7 +27,7 @@ from .grad_mode import no_grad, set_grad_enabled, state
 from .graph import NO_EDGE, RELEASED_MESSAGE, Node, _sequence, forward_name, gradient_edge
 from .lowered import narrow, remap_saved, rounds_to_bfloat16, widen, widen_all
 from .out import _out
-from .registry import operator_alias, register
+from .registry import located, operator_alias, register
 from .shape import broadcast_shape, output_mismatch
 from .tensor import Tensor
 
@@ -189,7 +192,7 @@ class Op(Node):
         """The public function applying this op (``exp`` for ``Exp``), registered as a Tensor method and,
         unless ``where`` says otherwise, a ``minitorch.*`` function (see ``minitorch._core.registry.register``)."""
         name = name or cls.__qualname__.lower()
-        function = _applier(cls, name, name)
+        function = _located(_applier(cls, name, name), cls)
         function.__signature__ = _signature(cls)
         function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
         function.__module__ = cls.__module__
@@ -199,7 +202,7 @@ class Op(Node):
     def inplace_function(cls, name: str | None = None, **where):
         """The public in-place function (``exp_``), registered as a Tensor method (and as ``where`` says)."""
         name = name or cls.__qualname__.lower() + "_"
-        function = _applier(cls.inplace_variant(), name, name)
+        function = _located(_applier(cls.inplace_variant(), name, name), cls)
         function.__signature__ = _signature(cls)
         function.__module__ = cls.__module__
         return register(function, **{"top_level": False, "derivative": not issubclass(cls, NoDerivative), **where})
@@ -231,6 +234,17 @@ def _complex_grad(node) -> bool:
         raise NotImplementedError(f"minitorch: the derivative of {node.name()} is not implemented for complex "
                                   "tensors")
     return True
+
+
+def _located(function, cls):
+    """``function`` placed at ``cls.forward`` (or, where that is inherited from another file, the ``class`` line):
+    the file and line that ``inspect.getsourcefile``/``getsource`` and tracebacks give for an op's public function."""
+    filename = sys.modules[cls.__module__].__file__
+    line = cls.forward.__code__.co_firstlineno
+    if cls.forward.__code__.co_filename != filename:
+        pattern = re.compile(rf"class {cls.__qualname__}\b")
+        line = next(nr for nr, text in enumerate(linecache.getlines(filename), 1) if pattern.match(text))
+    return located(function, filename, line)
 
 
 def _applier(cls, name: str, qualname: str):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 from typing import Callable, NamedTuple
 
 from .out import with_out
@@ -69,7 +70,7 @@ def register(function: Callable | None = None, *, name: str | None = None, metho
             if functional:
                 _add(FUNCTIONAL, n, fn, fn)
             if known.out and top_level:
-                TOP_LEVEL_FORMS[n] = with_out(fn)
+                TOP_LEVEL_FORMS[n] = located(with_out(fn), fn.__code__.co_filename, fn.__code__.co_firstlineno)
         if not known.double_backward:
             NO_DOUBLE_BACKWARD.add(fn)
         operator_alias(*operators)(fn)
@@ -92,6 +93,31 @@ def operator_alias(*names: str, any_operand: bool = False) -> Callable:
                 ANY_OPERAND.add(n)
         return fn
     return bind
+
+
+def located(fn: Callable, filename: str, line: int) -> Callable:
+    """``fn`` (a function made by a shared factory: ``Op.function``'s applier, the ``out=`` wrapper) with its code
+    placed at ``filename``, ``line``: the op's own definition, so that ``inspect.getsourcefile`` and tracebacks name
+    the op's file rather than the factory's. Every instruction maps to that one line. Same closure, globals and
+    attributes: it runs as ``fn`` does."""
+    code = _at_line(fn.__code__, filename, line).replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
+    moved = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    moved.__kwdefaults__ = fn.__kwdefaults__
+    moved.__qualname__ = fn.__qualname__
+    moved.__dict__.update(fn.__dict__)
+    moved.__module__, moved.__doc__ = fn.__module__, fn.__doc__
+    return moved
+
+
+def _at_line(code: types.CodeType, filename: str, line: int) -> types.CodeType:
+    # a location table whose every entry is "no column, line unchanged" (the format of CPython 3.11 and later)
+    units, table = len(code.co_code) // 2, bytearray()
+    while units:
+        n = min(units, 8)
+        table += bytes((0x80 | 13 << 3 | n - 1, 0))
+        units -= n
+    consts = tuple(_at_line(c, filename, line) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_firstlineno=line, co_linetable=bytes(table), co_consts=consts)
 
 
 def row(fn: Callable) -> Row:

@@ -77,7 +77,7 @@ class Tensor:
         from minitorch._factories import (bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_,
             multinomial, new, new_empty, new_empty_strided, new_full, new_ones, new_tensor, new_zeros, normal_,
             poisson, random_, uniform_)
-        from minitorch._ops.elementwise.activation import (erf, hardshrink, prelu)
+        from minitorch._ops.elementwise.activation import (erf, erf_, hardshrink, prelu)
         from minitorch._ops.elementwise.arithmetic import (add, add_, addcdiv, addcdiv_, addcmul, addcmul_, div,
             div_, divide, divide_, floor_divide, floor_divide_, fmod, fmod_, lerp, lerp_, mul, mul_, multiply,
             multiply_, pow, pow_, remainder, remainder_, square, square_, sub, sub_, subtract, subtract_,
@@ -92,8 +92,8 @@ class Tensor:
             less, less_, less_equal, less_equal_, logical_and, logical_and_, logical_not, logical_not_, logical_or,
             logical_or_, logical_xor, logical_xor_, lt, lt_, ne, ne_, not_equal, not_equal_, signbit)
         from minitorch._ops.elementwise.complex import (angle, conj, conj_physical, is_conj, resolve_conj, sgn)
-        from minitorch._ops.elementwise.numeric import (copysign, copysign_, erf_, float_power, float_power_,
-            frexp, gcd, gcd_, heaviside, heaviside_, lcm, lcm_, ldexp, ldexp_, nextafter, nextafter_)
+        from minitorch._ops.elementwise.numeric import (copysign, copysign_, float_power, float_power_, frexp, gcd,
+            gcd_, heaviside, heaviside_, lcm, lcm_, ldexp, ldexp_, nextafter, nextafter_)
         from minitorch._ops.elementwise.special import (digamma, digamma_, erfc, erfc_, erfinv, erfinv_, exp2,
             exp2_, i0, i0_, lgamma, lgamma_, logaddexp, logaddexp2, logit, logit_, mvlgamma, mvlgamma_, polygamma,
             polygamma_, sinc, sinc_, xlogy, xlogy_)

@@ -2,6 +2,9 @@
 the generated index blocks are current, and every registered differentiable op passes gradcheck
 and gradgradcheck in float64 (a new op is swept as soon as it is registered)."""
 import inspect
+import os
+import sys
+import traceback
 
 import numpy as np
 import pytest
@@ -82,6 +85,29 @@ def test_tensor_methods_are_exactly_the_registered_methods():
     bound = {n for n, v in vars(mt.Tensor).items()
              if inspect.isfunction(v) and v.__module__.startswith(OP_MODULES) and n not in _registry.OPERATORS}
     assert bound == set(methods)
+
+
+_EVERY_FORM = {**{f"Tensor.{n}": f for n, f in _registry.methods().items()},
+               **{f"minitorch.{n}": f for n, f in _registry.top_level().items()},
+               **{f"F.{n}": f for n, f in _registry.functional().items()},
+               **{f"Tensor.{n}": inspect.unwrap(f) for n, f in _registry.OPERATORS.items()}}
+
+
+@pytest.mark.parametrize("name", sorted(_EVERY_FORM))
+def test_every_registered_function_names_its_own_file_as_its_source(name):
+    fn = _EVERY_FORM[name]
+    assert os.path.samefile(inspect.getsourcefile(fn), sys.modules[fn.__module__].__file__)
+
+
+def test_an_op_made_from_its_class_shows_that_class_as_its_source():
+    assert inspect.getsourcefile(mt.Tensor.exp).endswith(os.path.join("elementwise", "unary.py"))
+    assert "np.exp(" in inspect.getsource(mt.Tensor.exp)  # Exp.forward
+    assert "np.exp(" in inspect.getsource(mt.Tensor.exp_)
+    assert "def cat(" in inspect.getsource(mt.cat)  # the out= form made by the registry: cat's own source
+    with pytest.raises(TypeError) as error:
+        mt.exp(mt.ones(2), 3)
+    frames = [(f.filename, f.name) for f in traceback.extract_tb(error.value.__traceback__)]
+    assert (inspect.getsourcefile(mt.exp), "exp") in frames
 
 
 def test_top_level_functions_are_exactly_the_registered_ones():

@@ -98,6 +98,7 @@ class Erf(RealOp):
 
 
 erf = Erf.function()
+erf_ = Erf.inplace_function(top_level=True)  # (torch.erf_ too)
 
 
 class Hardtanh(RealOp):

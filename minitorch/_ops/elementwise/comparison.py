@@ -15,7 +15,7 @@ from ..._core.shape import type_name
 from ..._core.function import Op, _write_back, check_inplace, zeros_for
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
 from .unary import _not_for
-from ..._core.registry import operator_alias, register
+from ..._core.registry import located, operator_alias, register
 
 _ndarray = np.ndarray
 
@@ -232,6 +232,7 @@ def _inplace_write(name, function, top_level=False, operators=()):
     signature = inspect.signature(function)
     op_.__signature__ = signature.replace(parameters=[p for p in signature.parameters.values() if p.name != "out"])
     op_.__module__ = function.__module__  # where op_ is bound to a name (the generated index finds it there)
+    op_ = located(op_, function.__code__.co_filename, function.__code__.co_firstlineno)  # (and its source)
     return register(op_, top_level=top_level, operators=operators, differentiable=False)
 
 

@@ -9,7 +9,6 @@ import numpy as np
 from ... import _dtype
 from ..._core.tensor import Tensor
 from ..._core.function import NoDerivative, Op, zeros_for
-from .activation import Erf
 from .arithmetic import pow as _pow, pow_ as _pow_
 from .clamp import where
 from ..._core.out import _out
@@ -241,8 +240,6 @@ gcd_ = _inplace_write("gcd", gcd, top_level=True)
 lcm_ = _inplace_write("lcm", lcm, top_level=True)
 
 
-# torch.<name>_ for in-place forms of ops defined in activation.py and special.py
-erf_ = Erf.inplace_function(top_level=True)
-erf_.__module__ = __name__  # bound here (the generated index looks for it in its module)
+# torch.<name>_ for in-place forms of ops defined in special.py
 for _fn in (erfc_, exp2_, i0_, logit_, sinc_, xlogy_):
     register(_fn, top_level=True)
