@@ -677,13 +677,13 @@ class _RandomFill(Fill):
         return np.asarray(values, a.dtype)
 
 
-_FILLS = {kind: type(kind, (_RandomFill,), {}, name=kind + suffix).inplace_variant()
+_FILLS = {kind: _RandomFill.named(kind, kind + suffix).inplace_variant()
           for kind, suffix in (("Uniform", "Backward0"), ("Normal", "Backward0"), ("Bernoulli", "Backward2"),
                                ("Random", "Backward2"), ("Exponential", "Backward0"), ("Cauchy", "Backward0"),
                                               ("Geometric", "Backward0"), ("LogNormal", "Backward0"))}
 
 
-_DRAWS = {kind: type(kind, (_RandomFill,), {}, name=kind + "Backward0") for kind in ("Bernoulli", "Poisson")}
+_DRAWS = {kind: _RandomFill.named(kind, kind + "Backward0") for kind in ("Bernoulli", "Poisson")}
 
 
 class _BinomialDraw(NoDerivative):

@@ -188,6 +188,14 @@ class Op(Node):
         return variant
 
     @classmethod
+    def named(cls, qualname: str, node_name: str) -> type:
+        """This op recorded under another of torch's node names: ``SumDim = Sum.named("SumDim", "SumBackward1")``
+        (``sum(x, dim)`` records ``SumBackward1``). The formulas are the same; a type of its own carries the name
+        because a node's name is its type's (``type(grad_fn).__name__``), as in torch."""
+        module = sys._getframe(1).f_globals.get("__name__", cls.__module__)  # (where the variant is bound)
+        return type(qualname, (cls,), {"__qualname__": qualname, "__module__": module}, name=node_name)
+
+    @classmethod
     def function(cls, name: str | None = None, **where):
         """The public function applying this op (``exp`` for ``Exp``), registered as a Tensor method and,
         unless ``where`` says otherwise, a ``minitorch.*`` function (see ``minitorch._core.registry.register``)."""

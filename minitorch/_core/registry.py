@@ -100,8 +100,8 @@ def located(fn: Callable, filename: str, line: int) -> Callable:
     placed at ``filename``, ``line``: the op's own definition, so that ``inspect.getsourcefile`` and tracebacks name
     the op's file rather than the factory's. Every instruction maps to that one line. Same closure, globals and
     attributes: it runs as ``fn`` does."""
-    code = _at_line(fn.__code__, filename, line).replace(co_name=fn.__name__, co_qualname=fn.__qualname__)
-    moved = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    moved = types.FunctionType(_at_line(fn.__code__, filename, line), fn.__globals__, fn.__name__, fn.__defaults__,
+                               fn.__closure__)
     moved.__kwdefaults__ = fn.__kwdefaults__
     moved.__qualname__ = fn.__qualname__
     moved.__dict__.update(fn.__dict__)

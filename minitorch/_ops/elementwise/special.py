@@ -624,8 +624,8 @@ def polygamma(n, input):
     return Polygamma.apply(input, n=n)
 
 
-class _PolygammaInplace(Polygamma, name="PolygammaBackward1"):
-    """torch names the in-place form's node differently."""
+# torch names the in-place form's node differently.
+_PolygammaInplace = Polygamma.named("_PolygammaInplace", "PolygammaBackward1")
 
 
 @register(top_level=False)

@@ -210,8 +210,7 @@ cosh_ = Cosh.inplace_function(top_level=True)
 
 def _renamed_inplace(op):
     """The in-place form of ``op``, ``torch.<name>_``: torch names its node AsinhBackward1 (not 0), ..."""
-    node = type(op.__qualname__, (op,), {"__module__": __name__}, name=op.__name__[:-1] + "1")
-    return node.inplace_function(top_level=True)
+    return op.named(op.__qualname__, op.__name__[:-1] + "1").inplace_function(top_level=True)
 
 
 asinh_, acosh_, atanh_ = _renamed_inplace(Asinh), _renamed_inplace(Acosh), _renamed_inplace(Atanh)

@@ -29,16 +29,10 @@ class _Picked(Op):
         return put_along(g, index, ctx.shape, ctx.dim), None
 
 
-class Sort(_Picked, name="SortBackward0"):
-    pass
-
-
-class SortStable(_Picked, name="SortBackward1"):
-    """``sort`` called with ``stable=`` (torch's other overload; minitorch's sort is always stable)."""
-
-
-class Topk(_Picked, name="TopkBackward0"):
-    pass
+Sort = _Picked.named("Sort", "SortBackward0")
+# ``sort`` called with ``stable=`` (torch's other overload; minitorch's sort is always stable).
+SortStable = _Picked.named("SortStable", "SortBackward1")
+Topk = _Picked.named("Topk", "TopkBackward0")
 
 
 def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
@@ -114,12 +108,8 @@ class Mode(_Selected):
     pass
 
 
-class MedianDim(_Selected, name="MedianBackward1"):
-    pass
-
-
-class NanmedianDim(_Selected, name="NanmedianBackward1"):
-    pass
+MedianDim = _Selected.named("MedianDim", "MedianBackward1")
+NanmedianDim = _Selected.named("NanmedianDim", "NanmedianBackward1")
 
 
 return_types.kthvalue = _return_type("kthvalue")

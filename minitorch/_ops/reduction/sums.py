@@ -82,8 +82,7 @@ class Sum(Op):
         return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim)
 
 
-class SumDim(Sum, name="SumBackward1"):
-    pass
+SumDim = Sum.named("SumDim", "SumBackward1")
 
 
 @register(out=True)
@@ -109,8 +108,7 @@ class Mean(Op):
         return _restore(g / ctx.count, ctx.in_shape, ctx.dims, ctx.keepdim)
 
 
-class MeanDim(Mean, name="MeanBackward1"):
-    pass
+MeanDim = Mean.named("MeanDim", "MeanBackward1")
 
 
 @register(out=True)
@@ -145,8 +143,7 @@ class Prod(Op):
         return g_full * (_prod_of_others_in_graph(a, ctx.dim) if ctx._as_tensors else _prod_of_others(arr, ctx.dim))
 
 
-class ProdDim(Prod, name="ProdBackward1"):
-    pass
+ProdDim = Prod.named("ProdDim", "ProdBackward1")
 
 
 def _prod_of_others(a, dim):

@@ -588,8 +588,7 @@ class Scatter(Op, name="ScatterBackward0"):
         return (ga, gsrc, *(None,) * len(arrays))
 
 
-class ScatterValue(Scatter, name="ScatterBackward1"):
-    pass
+ScatterValue = Scatter.named("ScatterValue", "ScatterBackward1")
 
 
 class ScatterAdd(Scatter):

@@ -294,8 +294,7 @@ def _prod_grads(ctx, g, a, src, out, arrays):
     return ga, gs
 
 
-class IndexReduce(ScatterReduce, name="IndexReduceBackward0"):
-    pass
+IndexReduce = ScatterReduce.named("IndexReduce", "IndexReduceBackward0")
 
 
 _ScatterReduce_, _IndexReduce_ = ScatterReduce.inplace_variant(), IndexReduce.inplace_variant()

@@ -331,12 +331,8 @@ class Squeeze(Op):
         return g.reshape(ctx.in_shape)
 
 
-class SqueezeDim(Squeeze, name="SqueezeBackward1"):
-    pass
-
-
-class SqueezeDims(Squeeze, name="SqueezeBackward2"):
-    pass
+SqueezeDim = Squeeze.named("SqueezeDim", "SqueezeBackward1")
+SqueezeDims = Squeeze.named("SqueezeDims", "SqueezeBackward2")
 
 
 @register
