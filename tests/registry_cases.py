@@ -13,7 +13,7 @@ from registry_inputs import INF, NAN
 from registry_inputs import idx as _idx
 from registry_inputs import x as _x
 
-OP_MODULES = ("minitorch._ops.", "minitorch._factories")
+OP_MODULES = ("minitorch._ops.", "minitorch._factories", "minitorch._random_factories")
 
 
 # Inputs for the ops that take more than one (3, 4) float tensor in (0.5, 1.5): name -> (function, inputs).

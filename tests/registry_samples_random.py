@@ -1,4 +1,4 @@
-"""Registry sweep inputs for the random draws (minitorch/_factories.py): their values do not depend on the
+"""Registry sweep inputs for the random draws (minitorch/_random_factories.py): their values do not depend on the
 input's values, so the gradient reaching the input must be exactly zero (as torch records them)."""
 import minitorch as mt
 from registry_inputs import x

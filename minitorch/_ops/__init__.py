@@ -7,7 +7,7 @@ import builtins
 
 import numpy as np
 
-from .. import _factories  # noqa: F401  (the factories' Tensor methods: new_zeros, bernoulli_, ...)
+from .. import _factories, _random_factories  # noqa: F401  (the factories' Tensor methods: new_zeros, uniform_, ...)
 from .._core import registry as _registry
 from .._core.tensor import Tensor
 from . import dropout, fft, normalization  # noqa: F401  (importing an op module registers its ops)
@@ -19,7 +19,8 @@ from .linalg import decompositions, distance, factorizations, householder, ldl, 
 from .loss import classification, ctc, ranking, reduction, regression  # noqa: F401
 from .reduction import counting, extrema, norm, scans, softmax, sorting, statistics, sums  # noqa: F401
 from .sequence import attention, embedding, rnn  # noqa: F401
-from .shape import copying, diagonal, indexing, joins, scatter, triangular, view, view_copy  # noqa: F401
+from .shape import (copying, diagonal, indexing, joins, scatter, subscript, triangular, view,  # noqa: F401
+                    view_copy)
 
 for _name, _function in _registry.methods().items():
     setattr(Tensor, _name, _function)
