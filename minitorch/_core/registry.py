@@ -1,10 +1,12 @@
 """The one registry of public operations.
 
 Every public op function is registered where it is defined, by ``Op.function()``,
-``Op.inplace_function()`` or the ``@register`` decorator. From this registry alone
-``minitorch._ops`` binds the Tensor methods, ``minitorch`` its top-level functions and
+``Op.inplace_function()`` or the ``@register`` decorator, with the facts of its row (``Row``: ``out=``,
+differentiability, ...) and the Python operators bound to it. From this registry alone
+``minitorch._ops`` binds the Tensor methods and operators, ``minitorch`` its top-level functions and
 ``minitorch.nn.functional`` the entries it shares with them; ``tests/ops/test_registry.py``
-checks that they agree and sweeps every registered differentiable op with gradcheck.
+checks that they agree and sweeps every registered differentiable op with gradcheck (the tests' tables
+of binary, not differentiable and underivable ops are read from the rows).
 
 A reader (or an IDE) finds any method's definition from its name: ``Tensor.exp`` *is* the
 registered function, so ``inspect.getsourcefile(minitorch.Tensor.exp)`` names its file, and
