@@ -60,7 +60,7 @@ def register(function: Callable | None = None, *, name: str | None = None, metho
     function is registered first; an alias registered later keeps them. Usable as a decorator, with or
     without arguments; returns ``function`` unchanged.
     """
-    Row()._replace(**facts)  # (a TypeError names an unknown fact, before anything is registered)
+    Row()._replace(**facts)  # (a ValueError names an unknown fact, before anything is registered)
 
     def add(fn: Callable) -> Callable:
         if facts:
