@@ -137,30 +137,28 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
         scale, offset = np.maximum(n - nan_count - 1, 0), 0
     else:  # a NaN in the line: the (NaN) last value
         scale, offset = np.where(nan_count > 0, 0, n - 1), np.where(nan_count > 0, n - 1, 0)
-    ranks = np.moveaxis(qs * scale + offset, -1, 0)[..., None]  # (len(q), *lines, 1)
+    ranks = qs * scale + offset  # (*lines, len(q)): each line's quantiles side by side in memory, as torch's
     if interpolation == "nearest":
         ranks = np.round(ranks)
     low, high = np.floor(ranks).astype(np.int64), np.ceil(ranks).astype(np.int64)
-    line_values = values.unsqueeze(0).expand(len(qs), *values.shape)
     if interpolation == "higher":
-        out = gather(line_values, -1, Tensor._wrap(high))
+        out = gather(values, -1, Tensor._wrap(high))
     elif interpolation in ("lower", "nearest"):
-        out = gather(line_values, -1, Tensor._wrap(low))
+        out = gather(values, -1, Tensor._wrap(low))
     else:
         if interpolation == "midpoint":
             weight = 0.5
         elif isinstance(q, Tensor):  # in the graph: q gets its gradient through the weight
             fixed = (nan_count > 0) & (not skip_nan)  # ranks that do not depend on q
-            weight = where(fixed, (ranks - low).astype(a.dtype), q.reshape((-1,) + (1,) * (ranks.ndim - 1))
-                           * scale.astype(a.dtype) + (offset - low).astype(a.dtype))
+            weight = where(fixed, (ranks - low).astype(a.dtype), q * scale.astype(a.dtype) + (offset - low).astype(a.dtype))
         else:
             weight = Tensor._wrap((ranks - low).astype(a.dtype))
-        out = lerp(gather(line_values, -1, Tensor._wrap(low)), gather(line_values, -1, Tensor._wrap(high)), weight)
+        out = lerp(gather(values, -1, Tensor._wrap(low)), gather(values, -1, Tensor._wrap(high)), weight)
     if keepdim:
         shape = kept
     else:
         shape = () if dim is None else a.shape[:d] + a.shape[d + 1:]
-    return out.reshape(shape if scalar else (len(qs),) + shape)
+    return out.reshape(shape) if scalar else out.reshape(shape + (len(qs),)).movedim(-1, 0)
 
 
 @register(out=True)
