@@ -10,34 +10,18 @@ from math import nan as NAN
 
 import minitorch as mt
 from minitorch._core import registry as _registry
-from minitorch._core.samples import one
 from minitorch._core.samples import leaf as _x
+from minitorch._core.samples import one
 
 # name -> (function, inputs) from each op's registry row; ``None`` as the function means "the registered function".
 SAMPLES = dict(_registry.SAMPLES)
 
-OP_MODULES = ("minitorch._ops.", "minitorch._factories")
+OP_MODULES = ("minitorch._ops.", "minitorch._factories", "minitorch._random_factories")
 
-
-# Binary ops taking two tensors of one shape (a second one from another seed; away from ties).
-BINARY = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "maximum", "minimum", "fmax",
-          "fmin", "remainder", "fmod", "matmul", "inner", "outer", "ger", "where"}
+# The shapes of the binary ops (see BINARY below) that take other than two (3, 4) tensors.
 BINARY_SHAPES = {"matmul": ((3, 4), (4, 2)), "inner": ((3, 4), (2, 4)), "outer": ((3,), (4,)), "ger": ((3,), (4,))}
-# Not differentiable: boolean or integer results (comparisons, indices, counts), new tensors from nothing
-# differentiable (new_zeros, ...); floor division (below).
-NOT_DIFFERENTIABLE = {
-    "all", "any", "argmax", "argmin", "argwhere", "count_nonzero", "nonzero", "allclose", "equal",
-    "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "signbit", "eq", "ne", "not_equal", "lt",
-    "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "logical_and", "logical_or",
-    "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "F.one_hot",
-    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "argsort", "unique", "bincount", "histc",
-    "searchsorted", "bucketize",
-}
 
-# Recorded in the graph, but (as in torch) backward raises "derivative for aten::<name> is not implemented".
-NO_DERIVATIVE = {"floor_divide"}
-
-# Boundary points for the edge-value sweep (tests/ops/test_edge_values.py), beside the sample they are written into:
+# Boundary points for the edge-value sweep (tests/ops/test_edge_values.py), written into the ops' samples:
 # name -> the points, written in order into the sample's first input, or {input position: points} (nan, inf,
 # -inf and -0.0 are swept for every op already; these are the points where an op changes formula).
 EDGES = {
@@ -66,19 +50,26 @@ EDGES = {
     "topk": (2.0, 2.0, NAN, 2.0),
 }
 
-# Every tests/registry_samples_*.py may define NOT_DIFFERENTIABLE, NO_DERIVATIVE and EDGES in the same form.
+# Every tests/registry_samples_*.py may define EDGES in the same form.
 for _path in sorted(pathlib.Path(__file__).resolve().parent.glob("registry_samples_*.py")):
     _spec = importlib.util.spec_from_file_location(_path.stem, _path)
     _module = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(_module)
-    NOT_DIFFERENTIABLE |= getattr(_module, "NOT_DIFFERENTIABLE", set())
-    NO_DERIVATIVE |= getattr(_module, "NO_DERIVATIVE", set())
     EDGES.update(getattr(_module, "EDGES", {}))
 
 
 # Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.
 OPS = {name: e.function for name, e in _registry.ENTRIES.items()}
 OPS.update({"F." + name: fn for name, fn in _registry.FUNCTIONAL.items() if fn not in OPS.values()})
+
+# The facts of the ops' registry rows (``minitorch._core.registry.Row``), by public name:
+# binary ops take two tensors of one shape (a second one from another seed; away from ties; BINARY_SHAPES above
+# where they need others); the not differentiable ones record no graph (boolean or integer results, new tensors
+# from nothing differentiable); those without a derivative are recorded, but (as in torch) backward raises
+# "derivative for aten::<name> is not implemented".
+BINARY = {name for name, fn in OPS.items() if _registry.row(fn).binary}
+NOT_DIFFERENTIABLE = {name for name, fn in OPS.items() if not _registry.row(fn).differentiable}
+NO_DERIVATIVE = {name for name, fn in OPS.items() if not _registry.row(fn).derivative}
 
 
 def _sampled_name(name):

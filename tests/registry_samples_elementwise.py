@@ -1,17 +1,8 @@
 """Registry-sweep facts kept in tests (the sample inputs sit on the registry rows) about the elementwise ops
-(minitorch/_ops/elementwise/): the ops without gradients, and the boundary points of the edge-value sweep
-(``EDGES``), for the functions swept on the default (3, 4) input in [0.5, 1.5) too."""
+(minitorch/_ops/elementwise/): the boundary points of the edge-value sweep (``EDGES``), for the functions swept on
+the default (3, 4) input in [0.5, 1.5) too."""
 from math import inf as INF
 from math import nan as NAN
-
-# integer-only ops, and the logical and bitwise in-place forms (torch records no graph for them)
-NOT_DIFFERENTIABLE = {
-    "gcd", "gcd_", "lcm", "lcm_", "bitwise_left_shift", "bitwise_left_shift_", "bitwise_right_shift",
-    "bitwise_right_shift_", "logical_and_", "logical_or_", "logical_xor_", "logical_not_", "bitwise_and_",
-    "bitwise_or_", "bitwise_xor_", "bitwise_not_",
-}
-
-NO_DERIVATIVE = {"heaviside", "heaviside_", "floor_divide_"}
 
 EDGES = {
     "F.relu6": (6.0, NAN, INF, -INF, -0.0),

@@ -18,8 +18,8 @@ from ..._core.out import _out
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype
 from .complex import conj_if_complex as _conj
 from .clamp import where
-from .unary import log
-from ..._core.registry import register
+from .unary import log, reciprocal
+from ..._core.registry import operator_alias, register
 from ..._core.samples import mt, leaf, three
 
 _ndarray = np.ndarray
@@ -27,6 +27,8 @@ _NUMBERS = (int, float, complex, bool)  # Python numbers (exactly: numpy's scala
 
 
 class Add(Op):
+    operators, inplace_operators = ("__add__", "__radd__"), ("__iadd__",)
+
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
@@ -39,6 +41,8 @@ class Add(Op):
 
 
 class Sub(Op):
+    operators, inplace_operators = ("__sub__",), ("__isub__",)
+
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         r = _sub(ctx, a, b, alpha)
@@ -96,6 +100,7 @@ class RsubTensor(Op, name="RsubBackward0"):
 
 
 class Mul(Op):
+    operators = ("__mul__", "__rmul__")
     save_for = (1, 0)  # a for b's gradient, b for a's
 
     @staticmethod
@@ -113,6 +118,7 @@ class Mul(Op):
 
 
 class Div(Op):
+    operators = ("__truediv__",)
     save_for = (1, None)  # a for b's gradient; b for both
 
     @staticmethod
@@ -309,14 +315,14 @@ def _alpha_first(name: str, other, rest: tuple, alpha):
     raise TypeError(f"{name}() takes 2 positional arguments but {2 + len(rest)} were given")
 
 
-@register
+@register(binary=True)
 def add(input, other, *rest, alpha=1, out=None):
     """``input + alpha * other`` with broadcasting."""
     other, alpha = _alpha_first("add", other, rest, alpha)
     return _out(Add.apply(input, other, alpha=alpha), out)
 
 
-@register
+@register(binary=True)
 def sub(input, other, *rest, alpha=1, out=None):
     """``input - alpha * other`` with broadcasting."""
     other, alpha = _alpha_first("sub", other, rest, alpha)
@@ -326,7 +332,7 @@ def sub(input, other, *rest, alpha=1, out=None):
 subtract = register(sub, name="subtract")
 
 
-@register(method=False, sample=(lambda x: mt.rsub(x, 2.0), lambda: (leaf(3, 4),)))
+@register(method=False, operators=("__rsub__",), sample=(lambda x: mt.rsub(x, 2.0), lambda: (leaf(3, 4),)))
 def rsub(input, other, alpha=1):
     """``other - alpha * input``."""
     if _is_number(other):
@@ -334,7 +340,7 @@ def rsub(input, other, alpha=1):
     return RsubTensor.apply(input, other, alpha=alpha)
 
 
-@register
+@register(binary=True)
 def mul(input, other, *, out=None):
     return _out(Mul.apply(input, other), out)
 
@@ -342,13 +348,18 @@ def mul(input, other, *, out=None):
 multiply = register(mul, name="multiply")
 
 
-@register
+@register(binary=True)
 def div(input, other, *, rounding_mode=None, out=None):
     """True division, or ``rounding_mode='floor'`` / ``'trunc'`` (integers stay integers)."""
     return _out(_div_op(rounding_mode, Div, DivRounded).apply(input, other, **_mode(rounding_mode)), out)
 
 
 divide = true_divide = register(div, aliases=("divide", "true_divide"))
+
+
+@operator_alias("__rtruediv__")
+def _rtruediv(self, other):
+    return reciprocal(self) * other
 
 
 def _div_op(rounding_mode, true_op, rounded_op):
@@ -364,13 +375,18 @@ def _mode(rounding_mode):
     return {} if rounding_mode is None else {"mode": rounding_mode}
 
 
-@register
+@register(derivative=False, out=True, operators=("__floordiv__",))
 def floor_divide(input, other):
     """``input // other``, rounded down."""
     return FloorDivide.apply(input, other)
 
 
-@register
+@operator_alias("__rfloordiv__")
+def _rfloordiv(self, other):
+    return floor_divide(other, self)
+
+
+@register(binary=True, out=True, operators=("__mod__",))
 def remainder(input, other):
     """``input - floor(input / other) * other``."""
     if _is_number(other):
@@ -378,7 +394,12 @@ def remainder(input, other):
     return Remainder.apply(input, other)
 
 
-@register
+@operator_alias("__rmod__")
+def _rmod(self, other):
+    return remainder(other, self)
+
+
+@register(binary=True, out=True)
 def fmod(input, other):
     """``input - trunc(input / other) * other``."""
     if _is_number(other):
@@ -386,7 +407,7 @@ def fmod(input, other):
     return Fmod.apply(input, other)
 
 
-@register(sample=(None, lambda: (leaf(3, 4), leaf(3, 4, seed=1))))
+@register(out=True, operators=("__pow__",), sample=(None, lambda: (leaf(3, 4), leaf(3, 4, seed=1))))
 def pow(input, exponent):  # noqa: A001
     """``input ** exponent``; either may be a number."""
     if _is_number(exponent):
@@ -396,7 +417,12 @@ def pow(input, exponent):  # noqa: A001
     return Pow.apply(input, exponent)
 
 
-@register
+@operator_alias("__rpow__")
+def _rpow(self, other):
+    return pow(other, self)
+
+
+@register(out=True)
 def square(input):
     return PowScalar.apply(input, exponent=2)
 
@@ -417,19 +443,19 @@ def sub_(input, other, *rest, alpha=1):
     return _Sub_.apply(input, other, alpha=alpha)
 
 
-mul_ = Mul.inplace_function()
+mul_ = Mul.inplace_function(operators=("__imul__",))
 _Div_ = Div.inplace_variant()
 _PowScalar_ = PowScalar.inplace_variant()
 _Pow_ = Pow.inplace_variant()
 _DivRounded_ = DivRounded.inplace_variant()
 
 
-@register(top_level=False)
+@register(top_level=False, operators=("__itruediv__",))
 def div_(input, other, *, rounding_mode=None):
     return _div_op(rounding_mode, _Div_, _DivRounded_).apply(input, other, **_mode(rounding_mode))
 
 
-@register(top_level=False)
+@register(top_level=False, operators=("__ipow__",))
 def pow_(input, exponent):
     if _is_number(exponent):
         return _PowScalar_.apply(input, exponent=_scalar(exponent))
@@ -577,7 +603,7 @@ def _check_lerp(a, other, name):
     broadcast_shape(a.shape, other.shape)  # torch's operand order (the formula computes end - input first)
 
 
-@register(sample=(lambda a, b, w: a.lerp(b, w), lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
+@register(out=True, sample=(lambda a, b, w: a.lerp(b, w), lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def lerp(input, end, weight):
     """``input + weight * (end - input)``."""
     if isinstance(weight, Tensor):
@@ -585,14 +611,16 @@ def lerp(input, end, weight):
     return Lerp.apply(input, end, weight=_scalar(weight))
 
 
-@register(sample=(lambda a, b, c: mt.addcmul(a, b, c, value=2),
+@register(out=True,
+          sample=(lambda a, b, c: mt.addcmul(a, b, c, value=2),
                   lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``."""
     return Addcmul.apply(input, tensor1, tensor2, value=_scalar(value))
 
 
-@register(sample=(lambda a, b, c: a.addcdiv(b, c, value=0.5),
+@register(out=True,
+          sample=(lambda a, b, c: a.addcdiv(b, c, value=0.5),
                   lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(4, seed=2))))
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``."""

@@ -195,7 +195,7 @@ def conj(input: Tensor) -> Tensor:
     return Conj.apply(input) if input._data.dtype.kind == "c" else input
 
 
-@register(sample=(None, lambda: (cx(3, 4),)))
+@register(out=True, sample=(None, lambda: (cx(3, 4),)))
 def conj_physical(input: Tensor) -> Tensor:
     """The complex conjugate, always a new tensor."""
     return ConjPhysical.apply(input) if input._data.dtype.kind == "c" else input.clone()
@@ -207,7 +207,7 @@ def resolve_conj(input: Tensor) -> Tensor:
     return input
 
 
-@register
+@register(differentiable=False)
 def is_conj(input: Tensor) -> bool:
     """False: conjugates here are computed, never marked lazily."""
     return False
@@ -252,13 +252,13 @@ class Polar(Op):
         return Real.apply(g * sgn(z)), Real.apply(g * (z * 1j))
 
 
-@register(method=False, sample=(None, lambda: (leaf(3, 4), leaf(3, 4, low=-3.0, high=3.0, seed=1))))
+@register(out=True, method=False, sample=(None, lambda: (leaf(3, 4), leaf(3, 4, low=-3.0, high=3.0, seed=1))))
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argument names)
     """The complex tensor with modulus ``abs`` and phase ``angle``."""
     return Polar.apply(abs, angle)
 
 
-@register(sample=(None, lambda: (cx(3, 4),)))
+@register(out=True, sample=(None, lambda: (cx(3, 4),)))
 def sgn(input: Tensor) -> Tensor:
     """``z / |z|`` (0 where ``z`` is 0) for complex tensors; the sign for real ones."""
     from .unary import Sgn, abs  # (unary builds on this module)
@@ -340,12 +340,12 @@ class Eig(Op, name="LinalgEigBackward0"):
         return np.linalg.solve(vh, inner @ vh)
 
 
-def eig(A: Tensor, *, out=None):
-    """``(eigenvalues, eigenvectors)`` of square matrices ``A`` (complex), as ``torch.linalg.eig``; differentiable
+def eig(input: Tensor, *, out=None):
+    """``(eigenvalues, eigenvectors)`` of square matrices ``input`` (complex), as ``torch.linalg.eig``; differentiable
     (first derivatives). Eigenvectors are of unit norm; their phase is LAPACK's choice, as in torch."""
-    return _eig_result()(*Eig.apply(A))
+    return _eig_result()(*Eig.apply(input))
 
 
-def eigvals(A: Tensor, *, out=None) -> Tensor:
-    """The (complex) eigenvalues of square matrices ``A``, as ``torch.linalg.eigvals``."""
-    return Eig.apply(A, name="eigvals")[0]
+def eigvals(input: Tensor, *, out=None) -> Tensor:
+    """The (complex) eigenvalues of square matrices ``input``, as ``torch.linalg.eigvals``."""
+    return Eig.apply(input, name="eigvals")[0]

@@ -51,14 +51,14 @@ def _softmax_input(input, dim, dtype, name):
     return input, _wrap_dim(dim, input._data.ndim)
 
 
-@register(sample=(lambda x: x.softmax(1), lambda: (leaf(3, 4),)))
+@register(out=True, sample=(lambda x: x.softmax(1), lambda: (leaf(3, 4),)))
 def softmax(input, dim: int, dtype=None):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "softmax")
     return Softmax.apply(input, dim=d)
 
 
-@register(sample=(lambda x: x.log_softmax(1), lambda: (leaf(3, 4),)))
+@register(out=True, sample=(lambda x: x.log_softmax(1), lambda: (leaf(3, 4),)))
 def log_softmax(input, dim: int, dtype=None):
     """``x - logsumexp(x, dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "log_softmax")

@@ -154,7 +154,7 @@ def _index_add(op, input, dim, index, source, alpha):
     return op.apply(input, source, as_vector(index), index=at, accumulate=True, alpha=alpha)
 
 
-@register(sample=(lambda a, s: a.index_add(1, idx(3, 0, 3), s, alpha=2), with_source(3, 3)))
+@register(out=True, sample=(lambda a, s: a.index_add(1, idx(3, 0, 3), s, alpha=2), with_source(3, 3)))
 def index_add(input, dim: int, index, source, *, alpha=1):
     """A copy of ``input`` with ``alpha * source`` added at the positions ``index`` along ``dim``."""
     return _index_add(IndexAdd, input, dim, index, source, alpha)
@@ -170,7 +170,7 @@ def _index_copy(op, input, dim, index, source):
     return op.apply(input, source, as_vector(index), index=at, accumulate=False)
 
 
-@register(sample=(lambda a, s: a.index_copy(0, idx(2, 0), s), with_source(2, 4)))
+@register(out=True, sample=(lambda a, s: a.index_copy(0, idx(2, 0), s), with_source(2, 4)))
 def index_copy(input, dim: int, index, source):
     """A copy of ``input`` with the slices of ``source`` written at the positions ``index`` along ``dim``."""
     return _index_copy(IndexCopy, input, dim, index, source)
@@ -295,8 +295,7 @@ def _prod_grads(ctx, g, a, src, out, arrays):
     return ga, gs
 
 
-class IndexReduce(ScatterReduce, name="IndexReduceBackward0"):
-    pass
+IndexReduce = ScatterReduce.named("IndexReduce", "IndexReduceBackward0")
 
 
 _ScatterReduce_, _IndexReduce_ = ScatterReduce.inplace_variant(), IndexReduce.inplace_variant()
@@ -320,7 +319,7 @@ def _scatter_reductions(a, s):
     return tuple(a.scatter_reduce(1, lines, s, r) for r in ("sum", "prod", "mean", "amax"))
 
 
-@register(sample=(_scatter_reductions, lambda: (zeros_and_ties()[0], leaf(3, 4, seed=1))))
+@register(out=True, sample=(_scatter_reductions, lambda: (zeros_and_ties()[0], leaf(3, 4, seed=1))))
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True):
     """A copy of ``input`` with ``src`` reduced (sum, prod, mean, amax or amin) into the positions ``index``
     along ``dim``; ``include_self=False`` leaves ``input``'s own values at those positions out."""
@@ -339,7 +338,7 @@ def _index_reduce(op, input, dim, index, source, reduce, include_self):
     return op.apply(input, source, as_vector(index), index=template, reduce=reduce, include_self=include_self)
 
 
-@register(sample=(lambda a, s: (a.index_reduce(0, idx(2, 0, 2), s, "prod"),
+@register(out=True, sample=(lambda a, s: (a.index_reduce(0, idx(2, 0, 2), s, "prod"),
                                    a.index_reduce(1, idx(1, 1), s[:, :2] * 1, "mean", include_self=False)),
                      with_source(3, 4)))
 def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True):
@@ -493,7 +492,7 @@ def select_scatter(input, src, dim: int, index: int):
     return _embed(SelectScatter, input, src, (slice(None),) * d + (index % shape[d],), shape[:d] + shape[d + 1:])
 
 
-@register(sample=(lambda a, s: mt.slice_scatter(a, s, 1, 1, None, 2), with_source(3, 2)))
+@register(out=True, sample=(lambda a, s: mt.slice_scatter(a, s, 1, 1, None, 2), with_source(3, 2)))
 def slice_scatter(input, src, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1):
     """A copy of ``input`` with ``src`` written into the slice ``start:end:step`` along ``dim``."""
     shape = input._data.shape

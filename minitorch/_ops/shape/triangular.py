@@ -31,13 +31,13 @@ class Triu(Tril):
 _Tril_, _Triu_ = Tril.inplace_variant(), Triu.inplace_variant()
 
 
-@register(sample=(lambda x: x.tril(1), lambda: (leaf(3, 4),)))
+@register(out=True, sample=(lambda x: x.tril(1), lambda: (leaf(3, 4),)))
 def tril(input, diagonal: int = 0):
     """The lower triangle (on and below ``diagonal``) of the last two dims; zeros elsewhere."""
     return Tril.apply(input, diagonal=diagonal)
 
 
-@register(sample=(lambda x: x.triu(-1), lambda: (leaf(3, 4),)))
+@register(out=True, sample=(lambda x: x.triu(-1), lambda: (leaf(3, 4),)))
 def triu(input, diagonal: int = 0):
     """The upper triangle (on and above ``diagonal``) of the last two dims; zeros elsewhere."""
     return Triu.apply(input, diagonal=diagonal)

@@ -13,8 +13,8 @@ from ..._dtype import dtype as dtype_class
 from ..._core.samples import mt, leaf
 
 
-def _copy_of(view_fn, name: str, sample=None):
-    """``name``: ``view_fn`` with each result copied into fresh (contiguous) memory."""
+def _copy_of(view_fn, name: str, **facts):
+    """``name``: ``view_fn`` with each result copied into fresh (contiguous) memory (taking ``out=``, as torch's)."""
     @functools.wraps(view_fn)
     def copy_variant(input, *args, **kwargs):
         out = view_fn(input, *args, **kwargs)
@@ -25,7 +25,7 @@ def _copy_of(view_fn, name: str, sample=None):
     copy_variant.__doc__ = f"``{view_fn.__name__}`` as a new tensor that shares no memory with ``input``."
     copy_variant.__signature__ = inspect.signature(view_fn)  # for help(); its source is here, not the view op's
     del copy_variant.__wrapped__
-    return register(copy_variant, method=False, sample=sample)
+    return register(copy_variant, method=False, out=True, **facts)
 
 
 def _view(input, *shape, size=None, dtype=None):
@@ -60,7 +60,7 @@ def _detach(input):
 
 view_copy = _copy_of(_view, "view_copy", sample=(lambda t: mt.view_copy(t.t(), (2, 6)), lambda: (leaf(3, 4),)))
 alias_copy = _copy_of(_alias, "alias_copy")
-detach_copy = _copy_of(_detach, "detach_copy")
+detach_copy = _copy_of(_detach, "detach_copy", differentiable=False)
 slice_copy = _copy_of(_slice, "slice_copy", sample=(lambda t: mt.slice_copy(t, 1, 1, None, 2), lambda: (leaf(3, 4),)))
 expand_copy = _copy_of(_expand, "expand_copy", sample=(lambda t: mt.expand_copy(t, (2, 3, 4)), lambda: (leaf(3, 4),)))
 diagonal_copy = _copy_of(_diagonal.diagonal, "diagonal_copy")
@@ -84,7 +84,7 @@ unfold_copy = _copy_of(scatter.unfold, "unfold_copy",
                        sample=(lambda t: mt.unfold_copy(t, 1, 2, 1), lambda: (leaf(3, 4),)))
 
 
-@register(sample=(lambda t: t.narrow_copy(1, 1, 2), lambda: (leaf(3, 4),)))
+@register(out=True, sample=(lambda t: t.narrow_copy(1, 1, 2), lambda: (leaf(3, 4),)))
 def narrow_copy(input, dim: int, start: int, length: int):
     """``narrow`` as a new tensor that shares no memory with ``input``."""
     return clone(indexing.narrow(input, dim, start, length))
