@@ -58,6 +58,9 @@ CASES = {
     "depthwise_stride2_multiplier2": (lambda x, w: F.conv2d(x, w, stride=2, padding=1, groups=47),
                                       [_data(5, 47, 45, 45), _data(94, 1, 3, 3)]),
     "relu6": (lambda x: F.relu6(x * 4), [_data(7, 30011)]),
+    "layer_norm": (lambda x, w, b: F.layer_norm(x, (389,), w, b), [_data(7, 53, 389), _data(389), _data(389)]),
+    "layer_norm_2d_no_affine": (lambda x: F.layer_norm(x, (23, 17)), [_data(377, 23, 17)]),
+    "group_norm": (lambda x, w, b: F.group_norm(x, 3, w, b), [_data(13, 12, 37, 41), _data(12), _data(12)]),
 }
 
 
