@@ -35,6 +35,11 @@ def _max_pool_grad(x, g):
     return minitorch.autograd.grad(F.max_pool2d(x, 3, 2, 1), x, g, create_graph=True)[0]
 
 
+def _attention_dropout(q, k, v):
+    minitorch.manual_seed(0)  # the same dropout mask at every thread count
+    return F.scaled_dot_product_attention(q, k, v, dropout_p=0.3)
+
+
 RUNNING = (_data(5), _data(5) ** 2)
 # Sizes for the kernels split by planes (pooling, depthwise taps): at least 4 grains of planes, in uneven chunks.
 CASES = {
@@ -61,6 +66,13 @@ CASES = {
     "layer_norm": (lambda x, w, b: F.layer_norm(x, (389,), w, b), [_data(7, 53, 389), _data(389), _data(389)]),
     "layer_norm_2d_no_affine": (lambda x: F.layer_norm(x, (23, 17)), [_data(377, 23, 17)]),
     "group_norm": (lambda x, w, b: F.group_norm(x, 3, w, b), [_data(13, 12, 37, 41), _data(12), _data(12)]),
+    # attention: products split by the first batch dim, softmax rows by rows
+    "attention_causal": (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                         [_data(13, 3, 67, 16), _data(13, 3, 71, 16), _data(13, 3, 71, 24)]),
+    "attention_float_mask_shared_kv": (lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
+                                       [_data(13, 3, 67, 16), _data(1, 3, 71, 16), _data(3, 71, 24),
+                                        _data(67, 71)]),
+    "attention_dropout": (_attention_dropout, [_data(13, 3, 67, 16), _data(13, 3, 71, 16), _data(13, 3, 71, 24)]),
 }
 
 
