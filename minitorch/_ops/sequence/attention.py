@@ -118,8 +118,8 @@ def _scores(q, k, bias, scale: float) -> np.ndarray:
 
 
 def _softmax_rows(s: np.ndarray, safe: bool) -> tuple:
-    """Softmax over the last dim of ``s``, in place, row by row, the rows split across the threads; returns its
-    log-normaliser and, with ``safe``, the rows that attend to nothing (all -inf, left all 0), or None."""
+    """Softmax over the last dim of C-contiguous ``s``, in place, row by row, the rows split across the threads;
+    returns its log-normaliser and, with ``safe``, the rows that attend to nothing (all -inf, left all 0), or None."""
     rows = s.reshape(math.prod(s.shape[:-1]), s.shape[-1])
     m, total = np.empty((rows.shape[0], 1), s.dtype), np.empty((rows.shape[0], 1), s.dtype)
     dead = np.zeros(m.shape, bool)
