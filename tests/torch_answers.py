@@ -39,8 +39,9 @@ TESTS = pathlib.Path(__file__).parent
 RECORDINGS = TESTS / "fixtures" / "torch_answers"
 SCRIPT = "tests/fixtures/record_torch.py"
 MODE = os.environ.get("MINITORCH_TORCH_ANSWERS", "")  # "", "record" (merge) or "record-all" (rewrite)
-# how far torch's live answer may drift from its recording (another CPU, another BLAS kernel) before it is stale
-STALE_TOL = {"float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2), "float32": (1e-5, 1e-5), "float64": (1e-10, 1e-10)}
+# how far torch's live answer may drift from its recording (another CPU, another BLAS kernel, another thread count:
+# a float32 convolution's weight gradient moves by 1.6e-5 relative between 1 and 2 threads) before it is stale
+STALE_TOL = {"float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2), "float32": (1e-4, 1e-4), "float64": (1e-10, 1e-10)}
 
 
 class TensorAnswer:
