@@ -23,6 +23,7 @@ from ._core.grad_mode import state
 from ._rng import distributions as _rng_dist
 from ._rng import cast, in_memory_order, memory_axes
 from ._rng import integers as _rng_integers
+from ._rng.fma import fma32, fma64
 from ._rng.normal import normal as _rng_normal
 from ._rng.uniform import uniform as _rng_uniform
 from .random import Generator, default_generator, numpy_generator
@@ -307,7 +308,35 @@ def linspace(start, end, steps: int, *, dtype=None, layout=None, device=None, pi
     _check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return _leaf(np.linspace(float(start), float(end), int(steps)).astype(_np_dtype(dtype)), requires_grad)
+    return _leaf(_linspace(start, end, int(steps), _np_dtype(dtype)), requires_grad)
+
+
+def _linspace(start, end, steps: int, dtype: np.dtype) -> np.ndarray:
+    """torch's CPU kernel, bit for bit: ``start + step * i`` for the first half, ``end - step * (steps - 1 - i)``
+    for the second; fused multiply-adds in float32 and float64 (complex: per part), float64 then truncation for
+    integers, a rounding after every operation in float16 and bfloat16 (c10's Half and BFloat16 arithmetic)."""
+    if steps <= 1:
+        return np.full(steps, start.item() if isinstance(start, Tensor) else start).astype(dtype)
+    if dtype.kind == "b":
+        raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
+    if dtype.kind == "c":
+        start, end, part = complex(start), complex(end), np.dtype(np.float32 if dtype == np.complex64 else np.float64)
+        return _linspace(start.real, end.real, steps, part) + 1j * _linspace(start.imag, end.imag, steps, part)
+    integral, half_type = dtype.kind in "iu", dtype.kind in "fV" and dtype.itemsize == 2
+    half = steps // 2
+    up, down = np.arange(half), np.arange(steps - half - 1, -1, -1)
+    if half_type:
+        def r(a):
+            return np.asarray(a, np.float32).astype(dtype).astype(np.float32)
+        first, last = r(float(start)), r(float(end))
+        step = r(r(last - first) / r(steps - 1))
+        return np.concatenate([r(first + r(step * r(up))), r(last - r(step * r(down)))]).astype(dtype)
+    work = np.float64 if integral else dtype.type
+    first, last = (np.array(int(v) if integral else float(v), dtype).astype(work) for v in (start, end))
+    step = (last - first) / work(steps - 1)
+    fma = fma64 if work is np.float64 else fma32
+    values = np.concatenate([fma(step, up.astype(work), first), fma(-step, down.astype(work), last)])
+    return (np.trunc(values) if integral else values).astype(dtype)
 
 
 @_with_out

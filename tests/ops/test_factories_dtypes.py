@@ -193,6 +193,37 @@ def test_ranges(lib, make, expected, dtype):
                                np.array(expected, dtype=np.float64).reshape(-1), rtol=1e-6)
 
 
+def _linspace_cases():
+    """Random spans over six decades and lengths that leave odd and even halves, per dtype."""
+    rng = np.random.default_rng(11)
+    for dtype in ("float32", "float64", "float16", "bfloat16", "complex64", "int64", "int16", "uint8"):
+        for _ in range(25):
+            if dtype.startswith(("int", "uint")):
+                low = 0 if dtype == "uint8" else -100
+                yield dtype, int(rng.integers(low, 100)), int(rng.integers(low, 100)), int(rng.integers(2, 300))
+            else:
+                start, end = (float(rng.normal() * 10.0 ** rng.integers(-3, 4)) for _ in range(2))
+                if dtype == "complex64":
+                    start, end = complex(start, rng.normal()), complex(end, -rng.normal())
+                yield dtype, start, end, int(rng.integers(2, 2000))
+
+
+def _linspaces(lib, cases):
+    out = []
+    for dtype, start, end, steps in cases:
+        t = lib.linspace(start, end, steps, dtype=getattr(lib, dtype))
+        out.append((t.float() if dtype == "bfloat16" else t).numpy())
+    return out
+
+
+def test_linspace_is_torchs_kernel_bit_for_bit():
+    """torch computes each half from its own end with fused multiply-adds (a rounding per operation in the 16-bit
+    floats): numpy's linspace differs from it in the last bit in most of these cases."""
+    cases = list(_linspace_cases())
+    for mine, theirs, case in zip(_linspaces(minitorch, cases), torch_answer(_linspaces, cases), cases):
+        assert np.array_equal(mine, theirs), case
+
+
 def test_arange_with_float_step_has_the_exact_length(lib):
     assert tuple(lib.arange(0, 1, 0.1).shape) == (10,)
     assert tuple(lib.arange(0.0, 1.0, 0.3).shape) == (4,)

@@ -23,11 +23,7 @@ COLUMN_MAJOR = {"cholesky_inverse", "cholesky_solve", "inverse", "lu", "lu_solve
                 "stft", "svd", "svd_lowrank", "triangular_solve"}
 # conj of a complex tensor is a view with PyTorch's conjugate bit; numpy has no lazy conjugation: minitorch copies.
 LAZY_CONJUGATE = {"conj"}
-# Equal but for the strides of size-1 dims (grid_sampler's result is permuted to channels-first and made contiguous,
-# which leaves a size-1 dim's stride as numpy had it; PyTorch writes a fresh tensor).
-SIZE_ONE_STRIDES = {"F.grid_sample", "grid_sampler_3d"}
-KNOWN = {**dict.fromkeys(COLUMN_MAJOR, "column-major in PyTorch"), **dict.fromkeys(LAZY_CONJUGATE, "lazy conj"),
-         **dict.fromkeys(SIZE_ONE_STRIDES, "a size-1 dim's stride")}
+KNOWN = {**dict.fromkeys(COLUMN_MAJOR, "column-major in PyTorch"), **dict.fromkeys(LAZY_CONJUGATE, "lazy conj")}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=True))

@@ -15,6 +15,7 @@ import numpy as np
 from ... import _dtype
 from ..._core.registry import register
 from ..._core.tensor import Tensor
+from ..._core.shape import contiguous_format
 from . import pooling as _pool
 from ..elementwise.clamp import where
 from ..shape.indexing import ARRAY, Index, Made, axis_range
@@ -295,8 +296,8 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
 
 
 def _channels_first(out: Tensor) -> Tensor:
-    """(N, *S, C) -> (N, C, *S), contiguous as torch's."""
-    return out.permute(0, out.dim() - 1, *range(1, out.dim() - 1)).contiguous()
+    """(N, *S, C) -> (N, C, *S), a fresh contiguous tensor as torch's (its size-1 dims' strides too)."""
+    return out.permute(0, out.dim() - 1, *range(1, out.dim() - 1)).clone(memory_format=contiguous_format)
 
 
 @register(method=False)
