@@ -220,7 +220,7 @@ def _conv_weight_grad(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple[i
 
         def channels(b: int, e: int) -> None:  # each weight's dot products with the images, added in image order
             for k, win in enumerate(windows):
-                dots = np.einsum("ncp,ncmp->ncm", win.reshape(n, c, -1)[:, b:e], ug[:, b:e])
+                dots = np.vecdot(win.reshape(n, c, 1, -1)[:, b:e], ug[:, b:e])
                 gw[b:e, :, k] = dots[0]
                 for image in dots[1:]:
                     gw[b:e, :, k] += image
