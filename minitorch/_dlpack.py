@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._device import _check_device
 from ._factories import from_numpy
 from ._core.tensor import Tensor
 
@@ -24,11 +25,16 @@ class _Capsule:
         return _CPU
 
 
-def from_dlpack(ext_tensor) -> Tensor:
-    """A tensor sharing memory with ``ext_tensor`` (a CPU DLPack exporter or capsule)."""
+def from_dlpack(ext_tensor, *, device=None, copy: bool | None = None) -> Tensor:
+    """A tensor sharing memory with ``ext_tensor`` (a CPU DLPack exporter or capsule); a copy with ``copy=True``.
+    ``device``: the CPU only."""
+    if isinstance(device, int):
+        raise AssertionError(f"from_dlpack: unsupported device type: {type(device)}")
+    _check_device(device)
     if not hasattr(ext_tensor, "__dlpack__"):
         ext_tensor = _Capsule(ext_tensor)
-    return from_numpy(np.from_dlpack(ext_tensor))
+    arr = np.from_dlpack(ext_tensor)
+    return from_numpy(arr.copy() if copy else arr)
 
 
 def to_dlpack(tensor: Tensor):

@@ -266,8 +266,9 @@ class _Unpickler(pickle._Unpickler):  # the pure-Python unpickler, whose opcodes
 
     dispatch: ClassVar[dict] = dict(pickle._Unpickler.dispatch)
 
-    def __init__(self, file: BinaryIO, storage: Callable | None = None):
-        super().__init__(_Bounded(file), encoding="utf-8")
+    def __init__(self, file: BinaryIO, storage: Callable | None = None, *, encoding: str = "utf-8",
+                 errors: str = "strict", fix_imports: bool = True):
+        super().__init__(_Bounded(file), encoding=encoding, errors=errors, fix_imports=fix_imports)
         self._storage = storage
 
     def find_class(self, module, name):
@@ -310,8 +311,8 @@ class _RestrictedUnpickler(_Unpickler):
 
     dispatch: ClassVar[dict] = dict(_Unpickler.dispatch)
 
-    def __init__(self, file: BinaryIO, storage: Callable | None = None):
-        super().__init__(file, storage)
+    def __init__(self, file: BinaryIO, storage: Callable | None = None, **unpickler_args):
+        super().__init__(file, storage, **unpickler_args)
         self._handed_out: set[int] = set()  # ids of the globals find_class returned: all are module-level objects
 
     def find_class(self, module, name):
@@ -488,9 +489,10 @@ def _storages(record: Callable[[str], np.ndarray], byteorder: str) -> Callable:
 _CHUNK = 1 << 20
 
 
-def load_zip(file: BinaryIO, full: bool = False, mapped=None) -> object:
+def load_zip(file: BinaryIO, full: bool = False, mapped=None, **unpickler_args) -> object:
     """The object in a zip-format ``torch.save`` file (``file`` must be seekable). ``full`` unpickles any
-    global; stored records are views of ``mapped``, a copy-on-write map of the whole file, when given."""
+    global; stored records are views of ``mapped``, a copy-on-write map of the whole file, when given;
+    ``unpickler_args``: the object pickle's encoding, errors, fix_imports (torch.load's pickle_load_args)."""
     size = _remaining(file)
     with zipfile.ZipFile(file) as archive:
         left = size  # what the records still to read may claim in all
@@ -530,7 +532,7 @@ def load_zip(file: BinaryIO, full: bool = False, mapped=None) -> object:
         if byteorder not in ("little", "big"):
             raise ValueError(f"unknown byteorder {byteorder!r}")
         storage = _storages(lambda key: read(f"{prefix}data/{key}"), byteorder)
-        return _unpickler(full)(io.BytesIO(read(pkl).tobytes()), storage).load()
+        return _unpickler(full)(io.BytesIO(read(pkl).tobytes()), storage, **unpickler_args).load()
 
 
 def _data_offset(file: BinaryIO, info: zipfile.ZipInfo) -> int:
@@ -546,9 +548,9 @@ def _data_offset(file: BinaryIO, info: zipfile.ZipInfo) -> int:
     return info.header_offset + 30 + name_length + extra_length
 
 
-def load_legacy(file: BinaryIO, full: bool = False) -> object:
+def load_legacy(file: BinaryIO, full: bool = False, **unpickler_args) -> object:
     """The object in a legacy (pre-1.6) ``torch.save`` file (``file`` must be seekable); ``full`` unpickles
-    any global."""
+    any global; ``unpickler_args`` as ``load_zip``'s."""
     _magic, protocol, sys_info = (_RestrictedUnpickler(file).load() for _ in range(3))
     if protocol != LEGACY_PROTOCOL:
         raise ValueError(f"unsupported legacy protocol version {protocol!r}")
@@ -565,7 +567,7 @@ def load_legacy(file: BinaryIO, full: bool = False) -> object:
         count = int.from_bytes(_read_exactly(file, 8, key).tobytes(), byteorder)
         records[key] = _read_exactly(file, count * types[key].dtype.itemsize, key)
     file.seek(start)
-    return _unpickler(full)(file, _storages(records.__getitem__, byteorder)).load()
+    return _unpickler(full)(file, _storages(records.__getitem__, byteorder), **unpickler_args).load()
 
 
 def _read_exactly(file: BinaryIO, n: int, key: str) -> np.ndarray:
@@ -624,8 +626,8 @@ class _Pickler(pickle._Pickler):  # the pure-Python pickler, whose dispatch tabl
 
     dispatch: ClassVar[dict] = dict(pickle._Pickler.dispatch)
 
-    def __init__(self, file: BinaryIO):
-        super().__init__(file, protocol=2)
+    def __init__(self, file: BinaryIO, protocol: int = 2):
+        super().__init__(file, protocol=protocol)
         self.storages: list[np.ndarray] = []
         self._parameter = parameter_class()
 
@@ -667,16 +669,19 @@ class _Pickler(pickle._Pickler):  # the pure-Python pickler, whose dispatch tabl
     dispatch[_dtype.dtype] = save_dtype
 
 
-def write_zip(obj: object, fh: BinaryIO, packed: Callable[[np.ndarray], np.ndarray]) -> None:
-    """Write ``obj`` to ``fh`` in torch.save's zip format; ``packed(array)`` gives the bytes of a storage."""
+def write_zip(obj: object, fh: BinaryIO, packed: Callable[[np.ndarray], np.ndarray], protocol: int = 2,
+              byteorder_record: bool = True) -> None:
+    """Write ``obj`` to ``fh`` in torch.save's zip format; ``packed(array)`` gives the bytes of a storage;
+    ``protocol``: the object pickle's; ``byteorder_record=False`` leaves out the record of the byte order."""
     pkl = io.BytesIO()
-    pickler = _Pickler(pkl)
+    pickler = _Pickler(pkl, protocol)
     pickler.dump(obj)
     with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as archive:
         _write_record(archive, "data.pkl", pkl.getbuffer())
         _write_record(archive, ".format_version", b"1")
         _write_record(archive, ".storage_alignment", str(ALIGNMENT).encode())
-        _write_record(archive, "byteorder", b"little")
+        if byteorder_record:
+            _write_record(archive, "byteorder", b"little")
         for key, array in enumerate(pickler.storages):
             _write_record(archive, f"data/{key}", packed(array))
         _write_record(archive, "version", b"3\n")

@@ -6,8 +6,9 @@ from __future__ import annotations
 from ._ops.elementwise.complex import eig, eigvals
 from ._ops.linalg.decompositions import _LinAlgError as LinAlgError
 from ._ops.linalg.decompositions import linalg_slogdet as slogdet
-from ._ops.linalg.decompositions import (cholesky, cholesky_ex, det, inv, inv_ex, solve, solve_ex,
+from ._ops.linalg.decompositions import (cholesky, cholesky_ex, inv, inv_ex, solve, solve_ex,
                                   solve_triangular)
+from ._ops.linalg.decompositions import det as _det
 from ._ops.shape.diagonal import diagonal as _diagonal
 from ._ops.linalg.factorizations import (cond, eigh, eigvalsh, lstsq, matrix_norm, matrix_rank, norm, pinv, qr, svd,
                                   svdvals, tensorinv, tensorsolve, vecdot)
@@ -21,9 +22,14 @@ from ._ops.linalg.products import matmul as _matmul
 from ._ops.linalg.products import multi_dot
 from ._ops.linalg.lu import lu, lu_factor, lu_factor_ex, lu_solve
 from ._ops.reduction.norm import vector_norm
-from ._core.out import with_out
+from ._core.out import _out, with_out
 
-det, lstsq, vector_norm = with_out(det), with_out(lstsq), with_out(vector_norm)  # torch.linalg's take out=
+lstsq, vector_norm = with_out(lstsq), with_out(vector_norm)  # torch.linalg's take out=
+
+
+def det(A, *, out=None):
+    """The determinant of a square matrix (or a batch of them)."""
+    return _out(_det(A), out)
 
 
 @with_out
@@ -43,14 +49,14 @@ def diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1):
 
 
 @with_out
-def matrix_exp(A):
+def matrix_exp(input):
     """The matrix exponential."""
-    return _matrix_exp(A)
+    return _matrix_exp(input)
 
 
-def matrix_power(A, n: int, *, out=None):
-    """``A`` to the integer power ``n`` (through the inverse for negative ``n``)."""
-    result = _matrix_power(A, n)
+def matrix_power(input, n: int, *, out=None):
+    """``input`` to the integer power ``n`` (through the inverse for negative ``n``)."""
+    result = _matrix_power(input, n)
     return result if out is None else out.copy_(result)
 
 

@@ -64,7 +64,8 @@ _MAPPINGS = {"dict": dict, "odict": OrderedDict}
 _TAGS = {kind: tag for tag, kind in (*_SEQUENCES.items(), *_MAPPINGS.items())}
 
 
-def save(obj: object, f: FileLike) -> None:
+def save(obj: object, f: FileLike, pickle_module=pickle, pickle_protocol: int = 2,
+         _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False) -> None:
     """Save ``obj`` to a path or a binary file object, as ``torch.save`` does.
 
     Any picklable object can be saved (a whole module, numpy arrays); ``torch.load(weights_only=True)``
@@ -76,7 +77,14 @@ def save(obj: object, f: FileLike) -> None:
     The replaced file's mode, owner and group carry over (owner and group where the process may set them);
     hard links to it keep the old content, as a new file takes its name. Saving needs a directory where a
     temporary file can be made: a writable file in a read-only directory is refused.
+
+    ``pickle_protocol``: the object pickle's protocol; ``_disable_byteorder_record`` leaves out the byte-order
+    record, as torch's. Not supported: a ``pickle_module`` other than ``pickle`` (minitorch pickles with its own
+    pickler, which writes torch's globals) and the legacy format (``_use_new_zipfile_serialization=False``).
     """
+    _standard_pickle(pickle_module, "save")
+    if not _use_new_zipfile_serialization:
+        raise NotImplementedError("minitorch.save writes the zip format only (_use_new_zipfile_serialization=True)")
     is_path = isinstance(f, (str, bytes, os.PathLike))
     if is_path and os.fsdecode(f).endswith(".safetensors"):
         encoder = _Encoder()
@@ -88,7 +96,7 @@ def save(obj: object, f: FileLike) -> None:
             fh.writelines(_packed(arr) for arr in arrays)
     else:
         def write(fh: BinaryIO) -> None:
-            _torch_pickle.write_zip(obj, fh, _packed)
+            _torch_pickle.write_zip(obj, fh, _packed, pickle_protocol, not _disable_byteorder_record)
 
     if is_path:
         _write_atomically(os.fsdecode(f), write)
@@ -96,7 +104,8 @@ def save(obj: object, f: FileLike) -> None:
         write(f)
 
 
-def load(f: FileLike, map_location=None, *, weights_only: bool | None = None, mmap: bool | None = None) -> object:
+def load(f: FileLike, map_location=None, pickle_module=None, *, weights_only: bool | None = None,
+         mmap: bool | None = None, **pickle_load_args) -> object:
     """Load an object saved by ``save``, a safetensors file or a ``torch.save`` file (zip or legacy).
 
     With ``weights_only=True`` (the default, as in PyTorch 2.6+), nothing in the file is executed: pickles
@@ -112,8 +121,22 @@ def load(f: FileLike, map_location=None, *, weights_only: bool | None = None, mm
     Tensors load on the CPU (``map_location`` is accepted and ignored). ``mmap=True`` (paths only; not for
     legacy ``torch.save`` files, as in PyTorch) maps the file copy-on-write instead of reading it. Raises
     RuntimeError naming the file if it is truncated, corrupted or not a checkpoint.
+
+    ``pickle_module`` (``pickle`` only: minitorch unpickles with its own unpickler) means a trusted file, as in
+    torch: weights_only then defaults to False, and is an error with weights_only=True. ``pickle_load_args``
+    (encoding, errors, fix_imports) go to the unpickler of a torch checkpoint.
     """
+    if pickle_module is not None:
+        _standard_pickle(pickle_module, "load")
+        if weights_only is None and os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() not in _TRUE:
+            weights_only = False
     full = _unpickles_anything(weights_only)
+    if pickle_module is not None and not full:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    for key in pickle_load_args.keys() - {"encoding", "errors", "fix_imports"}:
+        raise TypeError(f"Unpickler.__init__() got an unexpected keyword argument '{key}'")
+    if pickle_load_args and not full:
+        warnings.warn("pickle_load_args only works if `weights_only=False`.", UserWarning, stacklevel=2)
     is_path = isinstance(f, (str, bytes, os.PathLike))
     name = repr(os.fsdecode(f)) if is_path else _name_of(f)
     with _opened(f) as fh:
@@ -128,9 +151,11 @@ def load(f: FileLike, map_location=None, *, weights_only: bool | None = None, mm
             raise ValueError("f must be a file path in order to use the mmap argument")
         if head.startswith(_torch_pickle.ZIP_SIGNATURE):
             mapped = _mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY) if mmap else None
-            return _load_torch(lambda fh: _torch_pickle.load_zip(fh, full, mapped), fh, name, "zip", full)
+            return _load_torch(lambda fh: _torch_pickle.load_zip(fh, full, mapped, **pickle_load_args), fh, name,
+                               "zip", full)
         if legacy:
-            return _load_torch(lambda fh: _torch_pickle.load_legacy(fh, full), fh, name, "legacy", full)
+            return _load_torch(lambda fh: _torch_pickle.load_legacy(fh, full, **pickle_load_args), fh, name,
+                               "legacy", full)
         try:
             return _load_safetensors(fh, bool(mmap))
         except Invalid as e:
@@ -138,6 +163,12 @@ def load(f: FileLike, map_location=None, *, weights_only: bool | None = None, mm
 
 
 _TRUE = ("1", "y", "yes", "true")  # the values of torch's environment variables that count as set
+
+
+def _standard_pickle(module, fn: str) -> None:
+    if module is not pickle:
+        raise NotImplementedError(f"minitorch.{fn}: pickle_module={getattr(module, '__name__', module)!r} is not "
+                                  "supported (minitorch reads and writes torch's pickles with its own (un)pickler)")
 
 
 def _unpickles_anything(weights_only) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math as _math
 
 from ._ops.elementwise.activation import erf
-from ._ops.reduction.softmax import log_softmax, softmax
+from ._ops.reduction.softmax import log_softmax as _log_softmax, softmax
 from ._ops.reduction.sums import logsumexp
 from ._ops.elementwise.special import SpecialI1 as _SpecialI1
 from ._ops.elementwise.special import (digamma, entr, erfc, erfinv, exp2, i0, lgamma as gammaln, logit, mvlgamma, polygamma, sinc,
@@ -27,6 +27,12 @@ round = TOP_LEVEL_FORMS["round"]  # noqa: A001 (torch.special.round is torch.rou
 # as torch.* has them, with out=
 entr, logit, logsumexp, polygamma, xlog1py, xlogy = (with_out(f) for f in (
     entr, logit, logsumexp, polygamma, xlog1py, xlogy))
+
+
+def log_softmax(input, dim: int, *, dtype=None):
+    """``minitorch.log_softmax`` with ``dtype`` keyword-only, as torch.special's."""
+    return _log_softmax(input, dim, dtype)
+
 
 psi = digamma
 

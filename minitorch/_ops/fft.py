@@ -69,6 +69,19 @@ def resize(x, dims, sizes):
     return Resize.apply(x, dims=tuple(dims), sizes=tuple(sizes))
 
 
+def _transform(fn, a: np.ndarray, dims: tuple, dtype, **kwargs) -> np.ndarray:
+    """``fn(a, axes=dims, **kwargs)`` in ``dtype``, laid out as torch lays out a transform: the transformed dims
+    innermost in memory, in their order, the others outside them."""
+    inner = tuple(range(a.ndim - len(dims), a.ndim))
+    r = fn(np.moveaxis(a, dims, inner), axes=inner, **kwargs).astype(dtype, copy=False)
+    return np.moveaxis(np.ascontiguousarray(r), inner, dims)
+
+
+def _in_order(dims: tuple, sizes: tuple, ndim: int) -> tuple:
+    """``dims`` ascending with their ``sizes``: where no dim is special, torch lays a transform out in dim order."""
+    return tuple(zip(*sorted(zip((d % ndim for d in dims), sizes)))) if dims else ((), ())
+
+
 class FftC2C(Op):
     """The complex transform over ``dims``, forward or inverse, of the input resized to ``sizes``."""
 
@@ -77,8 +90,8 @@ class FftC2C(Op):
         ctx.dims, ctx.norm, ctx.forward_ = dims, norm, forward
         ctx.in_sizes = tuple(a.shape[d] for d in dims)
         a = _as_transform_input(a)
-        transform = np.fft.fftn if forward else np.fft.ifftn
-        return transform(a, s=sizes, axes=dims, norm=norm).astype(_complex_dtype(a), copy=False)
+        dims, sizes = _in_order(dims, sizes, a.ndim)
+        return _transform(np.fft.fftn if forward else np.fft.ifftn, a, dims, _complex_dtype(a), s=sizes, norm=norm)
 
     @staticmethod
     def backward(ctx, g):
@@ -96,8 +109,11 @@ class FftR2C(Op):
         a = _as_transform_input(a)
         ctx.dims, ctx.norm, ctx.sizes = dims, norm, sizes
         ctx.in_sizes = tuple(a.shape[d] for d in dims)
-        r = np.fft.rfftn(a, s=sizes, axes=dims, norm=norm).astype(_complex_dtype(a), copy=False)
-        return r if onesided else _two_sided(r, dims, sizes[-1])
+        def one_or_two_sided(a, axes, s, norm):
+            r = np.fft.rfftn(a, s=s, axes=axes, norm=norm)
+            return r if onesided else _two_sided(r, axes, s[-1])
+        dims, sizes = (dims, sizes) if onesided else _in_order(dims, sizes, a.ndim)  # one-sided: the last is halved
+        return _transform(one_or_two_sided, a, dims, _complex_dtype(a), s=sizes, norm=norm)
 
     @staticmethod
     def backward(ctx, g):
@@ -115,8 +131,8 @@ class FftC2R(Op):
         ctx.dims, ctx.norm, ctx.sizes = dims, norm, sizes
         ctx.in_sizes = tuple(a.shape[d] for d in dims)
         a = _as_transform_input(a)
-        r = np.fft.irfftn(a, s=sizes, axes=dims, norm=norm)
-        return r.astype(np.float64 if _complex_dtype(a) == np.complex128 else np.float32, copy=False)
+        real = np.float64 if _complex_dtype(a) == np.complex128 else np.float32
+        return _transform(np.fft.irfftn, a, dims, real, s=sizes, norm=norm)
 
     @staticmethod
     def backward(ctx, g):
@@ -278,11 +294,13 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: i
     if not 0 < n_fft <= length:
         raise RuntimeError(f"{where}expected 0 < n_fft < {length}, but got n_fft={n_fft}")
     frames = Frames.apply(x, n=n_fft, hop=hop_length) * _full_window("stft", window, win_length, n_fft, x._data.real.dtype)
+    frames = frames.transpose(1, 2)  # (batch, frames, n_fft): the spectra come out frame by frame, as torch lays them
     norm = "ortho" if normalized else "backward"
-    r = FftR2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm, onesided=onesided) if not complex_input else \
-        FftC2C.apply(frames, dims=(1,), sizes=(n_fft,), norm=norm, forward=True)
+    r = FftR2C.apply(frames, dims=(2,), sizes=(n_fft,), norm=norm, onesided=onesided) if not complex_input else \
+        FftC2C.apply(frames, dims=(2,), sizes=(n_fft,), norm=norm, forward=True)
+    r.transpose_(1, 2)
     if input._data.ndim == 1:
-        r = r.reshape(tuple(r.shape[1:]))
+        r = r.squeeze((0,))
     if not return_complex:
         warnings.warn("stft with return_complex=False is deprecated. In a future pytorch release, stft will return "
                       "complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can "

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from .._core.function import Op
+from .._core.out import _out, _outs
 from .._core.registry import functional_op, register
 from .._core.tensor import Tensor
 from .conv.padding import pad
@@ -439,9 +440,9 @@ def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.7
 
 
 @functional_op
-def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
     """``input / max(||input||_p, eps)`` along ``dim`` (the norm's gradient is 0 where it is 0, as torch's)."""
-    return input / clamp(input.norm(p, dim, keepdim=True), min=eps).expand_as(input)
+    return _out(input / clamp(input.norm(p, dim, keepdim=True), min=eps).expand_as(input), out)
 
 
 def _stats(x: np.ndarray, axes: tuple, eps: float, dtype) -> tuple[Tensor, Tensor]:
@@ -462,15 +463,17 @@ def batch_norm_aten(input: Tensor, weight, bias, running_mean, running_var, trai
 
 @register(method=False)
 def native_batch_norm(input: Tensor, weight, bias, running_mean, running_var, training: bool, momentum: float,
-                      eps: float) -> tuple[Tensor, Tensor, Tensor]:
+                      eps: float, *, out=None) -> tuple[Tensor, Tensor, Tensor]:
     """(output, batch mean, batch 1/std) in training; (output, empty, empty) in eval."""
-    out = batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    if out is not None and not isinstance(out, (tuple, list)):
+        raise TypeError(f"native_batch_norm(): argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+    result = batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
     if not training:
         empty = Tensor._wrap(np.empty((0,), input._data.dtype))
-        return out, empty, empty.clone()
+        return _outs((result, empty, empty.clone()), out)
     axes = (0,) + tuple(range(2, input.dim()))
     mean, rstd = _stats(input._data, axes, eps, input._data.dtype)
-    return out, mean.reshape(-1), rstd.reshape(-1)
+    return _outs((result, mean.reshape(-1), rstd.reshape(-1)), out)
 
 
 @register(name="layer_norm", method=False)

@@ -20,12 +20,16 @@ NAMESPACES = {"torch": "minitorch", "Tensor": "minitorch.Tensor", "nn.functional
 P = inspect.Parameter
 POSITIONAL = (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
 
-# Deliberate: callables no single Python signature can give PyTorch's (their call forms are tested below).
+# Deliberate: callables no single Python signature can give PyTorch's (their call forms are tested below and in
+# test_call_forms.py).
 _SPLITS = "the overloads name the one position differently (indices, sections, tensor_indices_or_sections)"
-_LINALG_SHARED = "the same function as torch.linalg's, whose parameter is A"
+_REDUCTION_ENUM = ("torch's signature says reduction=1 (mean), but its calls without reduction return the unreduced "
+                   "losses, as reduction=0: minitorch defaults to 0, torch's behaviour (test_call_forms.py)")
 EXCEPTIONS = {
     **{f"{ns}.{n}": _SPLITS for ns in ("torch", "Tensor") for n in ("tensor_split", "dsplit", "hsplit", "vsplit")},
-    **{f"torch.{n}": _LINALG_SHARED for n in ("det", "inverse", "logdet", "slogdet")},
+    **{f"torch.{n}": _REDUCTION_ENUM for n in ("binary_cross_entropy_with_logits", "cosine_embedding_loss",
+                                               "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
+                                               "triplet_margin_loss")},
     **{f"torch.{n}": "the packed-sequence overload takes (data, batch_sizes, ...) where the other takes (input, hx, ...)"
        for n in ("gru", "lstm", "rnn_relu", "rnn_tanh")},
     "torch.result_type": "overloads for every pair of tensor and scalar name the arguments differently",
@@ -37,36 +41,8 @@ EXCEPTIONS = {
     "Tensor.set_": "the storage overloads (set_(source, storage_offset, size, stride)): minitorch has no storages",
     "torch.eig": "removed from PyTorch: minitorch's raises PyTorch's error; the stub's signature is the old one",
 }
-# Not yet as PyTorch's (each a strict xfail, so that it fails once fixed and is taken off the list):
-_RENAME = "its parameter has another name than PyTorch's"
-_MISSING = "a parameter PyTorch has (its behaviour not implemented)"
-KNOWN_GAPS = {
-    **{f"linalg.{n}": _RENAME + " (A for input)" for n in (
-        "cholesky", "cholesky_ex", "cond", "eig", "eigh", "eigvals", "eigvalsh", "householder_product", "ldl_factor",
-        "ldl_factor_ex", "lstsq", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "norm", "pinv",
-        "solve_triangular", "tensorinv", "tensorsolve", "vector_norm")},
-    **{f"{ns}.{n}": _RENAME for ns, n in (("Tensor", "orgqr"), ("torch", "orgqr"), ("torch", "cholesky_inverse"),
-                                          ("torch", "lu_solve"), ("torch", "swapaxes"), ("Tensor", "swapaxes"),
-                                          ("Tensor", "swapaxes_"), ("torch", "asarray"))},
-    **{f"torch.{n}": "ATen's reduction enum defaults to 1 (mean) in the stubs, minitorch's to 0" for n in (
-        "binary_cross_entropy_with_logits", "cosine_embedding_loss", "hinge_embedding_loss", "kl_div",
-        "margin_ranking_loss", "triplet_margin_loss")},
-    **{f"torch.{n}": "dx's default is None (x given) rather than 1" for n in ("cumulative_trapezoid", "trapezoid",
-                                                                          "trapz")},
-    **{f"torch.{n}": _MISSING + ": out_dtype" for n in ("addmm", "baddbmm", "bmm", "mm")},
-    **{f"nn.Lazy{n}": _MISSING + ": bias" for n in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
-                                                    "InstanceNorm2d", "InstanceNorm3d")},
-    **{f"nn.functional.{n}": _MISSING + ": weight" for n in ("l1_loss", "mse_loss")},
-    **{n: _MISSING + ": out" for n in ("nn.functional.hardshrink", "nn.functional.normalize", "torch.native_batch_norm",
-                                       "torch.nonzero_static")},
-    "nn.Hardtanh": _MISSING + ": the deprecated min_value, max_value",
-    "nn.functional.rrelu_": _MISSING + ": generator",
-    "torch.from_dlpack": _MISSING + ": device, copy",
-    "torch.histogramdd": "range, weight and density are keyword-only",
-    "torch.load": _MISSING + ": pickle_module and its load arguments",
-    "torch.save": _MISSING + ": pickle_module, pickle_protocol and the private switches",
-    "special.log_softmax": "dtype is positional (shared with torch.log_softmax)",
-}
+# Not yet as PyTorch's (each a strict xfail, so that it fails once fixed and is taken off the list): none left.
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _resolve(path):
@@ -242,6 +218,9 @@ def test_splits_by_position():
     assert [t.shape[2] for t in x.dsplit(2)] == [2, 2] and [t.shape[2] for t in x.dsplit([1, 3])] == [1, 2, 1]
     assert [t.shape[1] for t in minitorch.hsplit(x, 3)] == [1, 1, 1]
     assert [t.shape[0] for t in x.vsplit([1])] == [1, 1]
+    assert [t.shape[2] for t in x.dsplit(1, 3)] == [1, 2, 1] and [t.shape[1] for t in x.hsplit(1, 2)] == [1, 1, 1]
+    with pytest.raises(TypeError):  # the indices one by one: as a method only, as torch
+        minitorch.dsplit(x, 1, 3)
     assert [t.shape[1] for t in x.split(2, 1)] == [2, 1] and [t.shape[2] for t in minitorch.split(x, [1, 3], 2)] \
         == [1, 3]
 
@@ -252,6 +231,9 @@ def test_shared_and_scalar_forms():
     assert minitorch.result_type(a, 1) == minitorch.float32 and minitorch.result_type(1, 2.0) == minitorch.float32
     assert minitorch.isin(minitorch.tensor([1, 2, 3]), minitorch.tensor([2])).tolist() == [False, True, False]
     assert minitorch.isin(elements=minitorch.tensor([1, 2]), test_elements=2).tolist() == [False, True]
+    out = minitorch.empty(0, dtype=minitorch.bool)
+    assert minitorch.isin(minitorch.tensor([1, 2]), minitorch.tensor([2]), out=out) is out and out.tolist() == [False,
+                                                                                                              True]
     assert abs(minitorch.ones(1).polygamma(1).item() - 1.6449341) < 1e-5
 
 

@@ -6,6 +6,7 @@ import pytest
 
 import minitorch
 from op_helper import check_error, floats, helper_test_op
+from torch_answers import torch_answer
 
 f32 = np.float32
 TIES = np.array([[3.0, 1.0, 2.0, 1.0], [0.0, 5.0, 5.0, -1.0], [2.0, 2.0, 2.0, 2.0]], f32)
@@ -209,3 +210,19 @@ def test_matmul_and_reshape_take_arrays_inside_backward_formulas():
     assert type(out) is np.ndarray
     np.testing.assert_allclose(out, a @ b, rtol=1e-6)
     assert minitorch._ops.shape.view.reshape(floats((2, 3)).T, 6).shape == (6,)
+
+
+def _product_and_gradients(lib, a, b):
+    x = lib.tensor(np.arange(1.0, 1 + np.prod(a)).reshape(a), requires_grad=True)
+    y = lib.tensor(np.arange(2.0, 2 + np.prod(b)).reshape(b), requires_grad=True)
+    out = lib.matmul(x, y)
+    out.sum().backward()
+    return [t.detach().numpy() for t in (out, x.grad, y.grad)]
+
+
+@pytest.mark.parametrize("a, b", [((2, 3, 1), (2, 1, 0)), ((2, 3, 0), (2, 0, 4)), ((2, 0, 3), (2, 3, 4)),
+                                  ((2, 1, 3, 1), (3, 1, 0)), ((2, 3, 0), (0, 4)), ((0, 3, 4), (4,))])
+def test_matmul_with_an_empty_dim(a, b):
+    """Batched products where a size is 0 (householder_product's last reflector meets one): an empty sum is 0."""
+    for mine, theirs in zip(_product_and_gradients(minitorch, a, b), torch_answer(_product_and_gradients, a, b)):
+        assert mine.shape == theirs.shape and np.array_equal(mine, theirs)

@@ -16,7 +16,8 @@ import numpy as np
 
 from ..amp import lower_precision
 from ... import _dtype
-from ..._core.function import Op
+from ..._core.function import RealOp
+from ..._core.out import _out
 from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._rng import u53
@@ -84,7 +85,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return out.astype(x.dtype, copy=False)
 
 
-class Erf(Op):
+class Erf(RealOp):
     @staticmethod
     def forward(ctx, a):
         a = floating(a)
@@ -98,9 +99,10 @@ class Erf(Op):
 
 
 erf = Erf.function()
+erf_ = Erf.inplace_function(top_level=True)  # (torch.erf_ too)
 
 
-class Hardtanh(Op):
+class Hardtanh(RealOp):
     @staticmethod
     def forward(ctx, a, min_val=-1.0, max_val=1.0):
         ctx.save_for_backward(a)
@@ -116,7 +118,7 @@ class Hardtanh(Op):
         return pass_where(g, ~((a <= lo) | (a >= hi)))  # NaN passes its gradient, as in torch
 
 
-class LeakyRelu(Op):
+class LeakyRelu(RealOp):
     @staticmethod
     def forward(ctx, a, negative_slope=0.01):
         ctx.slope = negative_slope
@@ -158,7 +160,7 @@ def _gelu_erf_grad(g, a):
     return g * (cdf + a * pdf)
 
 
-class Gelu(Op):
+class Gelu(RealOp):
     """x * Phi(x) (Phi the standard normal CDF), or its tanh approximation."""
 
     @staticmethod
@@ -182,7 +184,7 @@ class Gelu(Op):
         return g * (cdf + a * pdf)
 
 
-class Silu(Op):
+class Silu(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -195,7 +197,7 @@ class Silu(Op):
         return g * s * (a * (1.0 - s) + 1.0)
 
 
-class Hardswish(Op):
+class Hardswish(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -207,7 +209,7 @@ class Hardswish(Op):
         return g * where(a <= -3.0, 0.0, where(a < 3.0, a / 3.0 + 0.5, 1.0))
 
 
-class Hardsigmoid(Op):
+class Hardsigmoid(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -219,7 +221,7 @@ class Hardsigmoid(Op):
         return g * ((a > -3.0) & (a < 3.0)) * (1 / 6)
 
 
-class Elu(Op):
+class Elu(RealOp):
     """scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1)); selu fixes the constants."""
 
     @staticmethod
@@ -243,7 +245,7 @@ class Celu(Elu):
     pass
 
 
-class Softplus(Op):
+class Softplus(RealOp):
     """log(1 + exp(beta * x)) / beta, linear above ``threshold``."""
 
     @staticmethod
@@ -260,7 +262,7 @@ class Softplus(Op):
         return g * where(z > ctx.threshold, 1.0, sigmoid(z))
 
 
-class LogSigmoid(Op):
+class LogSigmoid(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -272,7 +274,7 @@ class LogSigmoid(Op):
         return g * sigmoid(-a)
 
 
-class Mish(Op):
+class Mish(RealOp):
     """x * tanh(softplus(x))."""
 
     @staticmethod
@@ -287,7 +289,7 @@ class Mish(Op):
         return g * (t + a * sigmoid(a) * (1.0 - t * t))
 
 
-class Threshold(Op):
+class Threshold(RealOp):
     @staticmethod
     def forward(ctx, a, threshold=0.0, value=0.0):
         ctx.save_for_backward(a)
@@ -300,7 +302,7 @@ class Threshold(Op):
         return where(a <= ctx.threshold, 0.0, g)
 
 
-def _inplace(op: type[Op], node_name: str | None = None) -> type[Op]:
+def _inplace(op: type[RealOp], node_name: str | None = None) -> type[RealOp]:
     variant = op.inplace_variant()
     variant.__name__ = node_name or variant.__name__
     return variant
@@ -314,7 +316,7 @@ INPLACE = {Hardtanh: _inplace(Hardtanh), LeakyRelu: _inplace(LeakyRelu, "LeakyRe
            Threshold: _inplace(Threshold, "ThresholdBackward1")}
 
 
-class Hardshrink(Op):
+class Hardshrink(RealOp):
     """x where |x| > lambd, else 0."""
 
     @staticmethod
@@ -344,7 +346,7 @@ class Softshrink(Hardshrink):
         return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, a * 0)).astype(a.dtype, copy=False)
 
 
-class Glu(Op):
+class Glu(RealOp):
     """a * sigmoid(b), ``a`` and ``b`` the halves of the input along ``dim``."""
 
     @staticmethod
@@ -362,7 +364,7 @@ class Glu(Op):
         return Cat.apply(g * s, g * first * s * (1.0 - s), dim=ctx.dim)
 
 
-class Prelu(Op, name="PreluKernelBackward0"):
+class Prelu(RealOp, name="PreluKernelBackward0"):
     """x where x > 0, else weight * x (``weight`` broadcast against ``x``)."""
 
     @staticmethod
@@ -523,12 +525,6 @@ def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool 
 
 
 @functional_op
-def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
-    """In-place rrelu."""
-    return _rrelu(input, lower, upper, training, True)
-
-
-@functional_op
 def softsign(input) -> Tensor:
     return input / (input.abs() + 1)
 
@@ -562,8 +558,8 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
 
 
 @register(functional=True)
-def hardshrink(input, lambd: float = 0.5) -> Tensor:
-    return Hardshrink.apply(input, lambd=lambd)
+def hardshrink(input, lambd: float = 0.5, *, out=None) -> Tensor:
+    return _out(Hardshrink.apply(input, lambd=lambd), out)
 
 
 @functional_op
@@ -626,7 +622,7 @@ def selu_aten(input: Tensor) -> Tensor:
     return selu(input)
 
 
-@register(name="threshold", method=False)
+@register(out=True, name="threshold", method=False)
 def threshold_aten(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it exceeds ``threshold``, else ``value``."""
     return _maybe_inplace(Threshold, input, False, threshold=threshold, value=value)
@@ -639,7 +635,7 @@ def rrelu_aten(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, tr
     return _rrelu(input, lower, upper, training, False, generator)
 
 
-@register(name="rrelu_", method=False)
+@register(name="rrelu_", method=False, functional=True)  # (nn.functional.rrelu_ is torch.rrelu_)
 def rrelu_aten_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
            generator=None) -> Tensor:
     """In-place ``rrelu``."""

@@ -160,21 +160,21 @@ def _substitute(T: np.ndarray, B: np.ndarray, upper: bool) -> np.ndarray:
     return X
 
 
-def cholesky(A, *, upper: bool = False, out=None):
+def cholesky(input, *, upper: bool = False, out=None):
     """The lower Cholesky factor of a symmetric positive-definite (batch of) matrix (its transpose if ``upper``)."""
-    L = Cholesky.apply(A)
+    L = Cholesky.apply(input)
     return _out(_mT(L) if upper else L, out)
 
 
-def solve_triangular(A, B, *, upper: bool = False, left: bool = True, unitriangular: bool = False, out=None):
+def solve_triangular(input, B, *, upper: bool = False, left: bool = True, unitriangular: bool = False, out=None):
     """A^-1 B (B A^-1 unless ``left``) for a triangular A, upper or lower; with ``unitriangular`` its diagonal
     is taken as ones (``torch.linalg.solve_triangular``, whose ``upper`` has no default)."""
     if unitriangular:
-        eye = np.eye(A.shape[-1], dtype=A._data.dtype)
-        A = A * (1 - eye) + eye
+        eye = np.eye(input.shape[-1], dtype=input._data.dtype)
+        input = input * (1 - eye) + eye
     if not left:  # X A = B  <=>  A^T X^T = B^T
-        return _out(_mT(SolveTriangular.apply(_mT(A), _mT(B), upper=not upper)), out)
-    return _out(SolveTriangular.apply(A, B, upper=upper), out)
+        return _out(_mT(SolveTriangular.apply(_mT(input), _mT(B), upper=not upper)), out)
+    return _out(SolveTriangular.apply(input, B, upper=upper), out)
 
 
 class Inv(Op, name="LinalgInvExBackward0"):
@@ -251,22 +251,27 @@ class Solve(Op, name="LinalgSolveExBackward0"):
         return -matmul(gb, _mT(x)), gb
 
 
-@register(name="inverse")
 def inv(A, *, out=None):
     """The inverse of a square matrix (or a batch of them)."""
     return _out(Inv.apply(A), out)
 
 
 @register
-def det(A):
-    """The determinant of a square matrix (or a batch of them)."""
-    return Det.apply(A)
+def inverse(input, *, out=None):
+    """``linalg.inv`` (whose parameter is ``A``)."""
+    return inv(input, out=out)
 
 
 @register
-def slogdet(A):
+def det(input):
+    """The determinant of a square matrix (or a batch of them)."""
+    return Det.apply(input)
+
+
+@register
+def slogdet(input, *, out=None):
     """The sign and log of the absolute value of the determinant."""
-    return return_types.slogdet(*Slogdet.apply(A))
+    return _outs(return_types.slogdet(*Slogdet.apply(input)), out)
 
 
 def linalg_slogdet(A, *, out=None):
@@ -275,9 +280,9 @@ def linalg_slogdet(A, *, out=None):
 
 
 @register
-def logdet(A):
-    """log(det(A)): nan where the determinant is negative."""
-    sign, logabsdet = Slogdet.apply(A)
+def logdet(input):
+    """log(det(input)): nan where the determinant is negative."""
+    sign, logabsdet = Slogdet.apply(input)
     return where(sign < 0, float("nan"), where(sign == 0, float("-inf"), logabsdet))
 
 
@@ -340,17 +345,17 @@ def _lu_info(a: np.ndarray) -> np.ndarray:
     return lu_kernel(a)[2]
 
 
-def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False, out=None):
+def cholesky_ex(input, *, upper: bool = False, check_errors: bool = False, out=None):
     """``linalg.cholesky`` with, per matrix, ``info``: 0, or the order of the first leading minor that is not
     positive-definite."""
-    _square("cholesky_ex", A._data)
+    _square("cholesky_ex", input._data)
     try:
-        L, info = cholesky(A), _no_info(A)
+        L, info = cholesky(input), _no_info(input)
     except _LinAlgError:
         if check_errors:
-            raise _not_positive_definite("linalg.cholesky_ex", A._data) from None
-        info = _cholesky_info(A._data)
-        L = _masked(cholesky, info, A)
+            raise _not_positive_definite("linalg.cholesky_ex", input._data) from None
+        info = _cholesky_info(input._data)
+        L = _masked(cholesky, info, input)
     return _outs(linalg_cholesky_ex(_mT(L) if upper else L, Tensor._wrap(info)), out)
 
 
@@ -381,10 +386,10 @@ def cholesky_solve(input, input2, upper: bool = False, *, out=None):
 
 
 @register
-def cholesky_inverse(L, upper: bool = False, *, out=None):
-    """The inverse of A from its Cholesky factor (lower unless ``upper``)."""
-    eye = Tensor._wrap(np.eye(L.shape[-1], dtype=L._data.dtype))
-    return cholesky_solve(eye, L, upper, out=out)
+def cholesky_inverse(input, upper: bool = False, *, out=None):
+    """The inverse of A from its Cholesky factor ``input`` (lower unless ``upper``)."""
+    eye = Tensor._wrap(np.eye(input.shape[-1], dtype=input._data.dtype))
+    return cholesky_solve(eye, input, upper, out=out)
 
 
 triangular_solve_type = _return_type("triangular_solve", ("solution", "cloned_coefficient"))

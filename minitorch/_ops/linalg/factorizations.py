@@ -179,21 +179,21 @@ def _check_uplo(UPLO: str) -> None:
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
 
 
-def eigh(A, UPLO: str = "L", *, out=None):
+def eigh(input, UPLO: str = "L", *, out=None):
     """Eigenvalues (ascending) and orthonormal eigenvectors of a symmetric matrix."""
     _check_uplo(UPLO)
-    return _outs(linalg_eigh(*Eigh.apply(A, UPLO=UPLO)), out)
+    return _outs(linalg_eigh(*Eigh.apply(input, UPLO=UPLO)), out)
 
 
-def eigvalsh(A, UPLO: str = "L", *, out=None):
+def eigvalsh(input, UPLO: str = "L", *, out=None):
     """The eigenvalues (ascending) of a symmetric matrix."""
     _check_uplo(UPLO)
-    if _needs_graph(A):
-        return _out(Eigh.apply(A, UPLO=UPLO)[0], out)
-    _check_kernel_dtype("linalg_eigh_cpu", A._data)
-    _check_matrix("eigvalsh", A._data)
-    _square("eigvalsh", A._data)
-    return _out(Tensor._wrap(_np_eigh(A._data, False, UPLO)), out)
+    if _needs_graph(input):
+        return _out(Eigh.apply(input, UPLO=UPLO)[0], out)
+    _check_kernel_dtype("linalg_eigh_cpu", input._data)
+    _check_matrix("eigvalsh", input._data)
+    _square("eigvalsh", input._data)
+    return _out(Tensor._wrap(_np_eigh(input._data, False, UPLO)), out)
 
 
 # ---- QR ----------------------------------------------------------------------------------------------------
@@ -273,6 +273,13 @@ def _above_tolerance(s: np.ndarray, atol, rtol, shape) -> np.ndarray:
     return s > np.maximum(atol or 0.0, rtol * smax)
 
 
+def _one_of(name: str, old, atol, rtol) -> None:
+    """The older single tolerance (``tol``, ``rcond``) is an overload of its own: not with atol or rtol."""
+    if old is not None and (atol is not None or rtol is not None):
+        raise TypeError(f"{name}() received an invalid combination of arguments: a positional tolerance with atol "
+                        "or rtol")
+
+
 def _pinv_forward(a, atol, rtol, hermitian):
     if hermitian:
         L, V = _np_eigh(a)
@@ -314,11 +321,15 @@ class Pinv(Op, name="LinalgPinvBackward0"):
         return -matmul(K, p).mT + matmul(matmul(gh - matmul(a, K), p), ph) + pHK - matmul(matmul(pHK, p), a)
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian: bool = False, out=None):
-    """The pseudo-inverse: singular values below ``max(atol, rtol * largest)`` count as zero."""
+def pinv(input, rcond=None, hermitian: bool = False, *, atol=None, rtol=None, out=None):
+    """The pseudo-inverse: singular values below ``max(atol, rtol * largest)`` count as zero (``rcond``: the older
+    name of ``rtol``)."""
+    _one_of("linalg_pinv", rcond, atol, rtol)
+    if rcond is not None:
+        rtol = rcond
     if isinstance(atol, Tensor) or isinstance(rtol, Tensor):
         raise NotImplementedError("minitorch: linalg.pinv takes atol and rtol as numbers, not tensors")
-    return _out(Pinv.apply(A, atol=atol, rtol=rtol, hermitian=hermitian), out)
+    return _out(Pinv.apply(input, atol=atol, rtol=rtol, hermitian=hermitian), out)
 
 
 @register
@@ -327,26 +338,26 @@ def pinverse(input, rcond: float = 1e-15):
     return Pinv.apply(input, atol=None, rtol=rcond)
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
-    """The least-squares solution of ``A X = B`` (``torch.linalg.lstsq``), through the pseudo-inverse;
-    ``residuals`` (squared norms of ``A X - B``) for tall full-rank ``A`` and a driver other than 'gelsy',
+def lstsq(input, b, rcond=None, *, driver=None):
+    """The least-squares solution X of ``input X = b`` (``torch.linalg.lstsq``), through the pseudo-inverse;
+    ``residuals`` (squared norms of ``input X - b``) for a tall full-rank ``input`` and a driver other than 'gelsy',
     ``rank`` and ``singular_values`` as the driver gives them."""
     driver = driver or "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
-    vector = B.dim() == A.dim() - 1
-    Bm = unsqueeze(B, -1) if vector else B
-    if A.shape[-2] != Bm.shape[-2]:
+    vector = b.dim() == input.dim() - 1
+    Bm = unsqueeze(b, -1) if vector else b
+    if input.shape[-2] != Bm.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
-    m, n = A.shape[-2:]
+    m, n = input.shape[-2:]
     rtol = rcond if rcond is not None and rcond > 0 else None
-    X = matmul(Pinv.apply(A, rtol=rtol), Bm)
-    s = _np_svd(A._data, compute_uv=False)
-    rank = _above_tolerance(s, None, rtol, A.shape).sum(-1)
-    empty = Tensor._wrap(np.zeros((0,), A._data.dtype))
+    X = matmul(Pinv.apply(input, rtol=rtol), Bm)
+    s = _np_svd(input._data, compute_uv=False)
+    rank = _above_tolerance(s, None, rtol, input.shape).sum(-1)
+    empty = Tensor._wrap(np.zeros((0,), input._data.dtype))
     residuals = empty
     if driver != "gelsy" and m > n and bool(np.all(rank == n)):
-        residuals = ((matmul(A, X) - Bm) ** 2).sum(-2)
+        residuals = ((matmul(input, X) - Bm) ** 2).sum(-2)
     rank_t = empty.new_zeros((0,), dtype=_dtype.int64) if driver == "gels" else Tensor._wrap(np.asarray(rank, np.int64))
     values = Tensor._wrap(s) if driver in ("gelsd", "gelss") else empty
     return linalg_lstsq(X[..., 0] if vector else X, residuals[..., 0] if vector and residuals.numel() else residuals,
@@ -407,7 +418,7 @@ def matrix_exp(input):
 
 
 # ---- composites: powers, norms, condition number, rank -----------------------------------------------------
-@register
+@register(out=True)
 def matrix_power(input, n: int):
     """``input`` multiplied by itself ``n`` times (the inverse's power for negative ``n``; the identity for 0)."""
     _square("matrix_power", input._data)
@@ -426,46 +437,47 @@ def matrix_power(input, n: int):
     return result.clone() if result is input else result  # a new tensor, as torch's
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None, out=None):  # noqa: A002
+def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None, out=None):  # noqa: A002
     """The ``ord`` norm of the matrices in ``dim``: 'fro', 'nuc', the induced 1, 2, inf norms and their minima."""
-    if A.dim() < 2:
+    if input.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if dtype is not None:
-        A = A.to(_dtype.to_dtype(dtype))
-    _check_float("matrix_norm", A._data)
+        input = input.to(_dtype.to_dtype(dtype))
+    _check_float("matrix_norm", input._data)
     dim = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
-    d0, d1 = (d % A.dim() for d in dim)
+    d0, d1 = (d % input.dim() for d in dim)
     if ord == "fro":
-        return _out(vector_norm(A, 2, (d0, d1), keepdim), out)
+        return _out(vector_norm(input, 2, (d0, d1), keepdim), out)
     if ord not in ("nuc", 1, -1, 2, -2, math.inf, -math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if ord in ("nuc", 2, -2):
-        moved = A.movedim((d0, d1), (-2, -1))
+        moved = input.movedim((d0, d1), (-2, -1))
         s = svdvals(moved)
         r = s.sum(-1) if ord == "nuc" else amax(s, -1) if ord == 2 else amin(s, -1)
         if keepdim:
             r = r.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1))
         return _out(r, out)
     sum_dim, max_dim = (d0, d1) if abs(ord) == 1 else (d1, d0)
-    sums = A.abs().sum(sum_dim, keepdim=True)
+    sums = input.abs().sum(sum_dim, keepdim=True)
     r = (amax if ord > 0 else amin)(sums, max_dim, keepdim=True)
     return _out(r if keepdim else r.squeeze((d0, d1)), out)
 
 
-def norm(A, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):  # noqa: A002
+def norm(input, ord=None, dim=None, keepdim: bool = False, *, out=None, dtype=None):  # noqa: A002
     """``torch.linalg.norm``: a vector norm over one dim (or of a 1-D tensor), a matrix norm over two."""
     if dim is not None and not isinstance(dim, int) and len(dim) > 2:
         raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
     if isinstance(ord, str):
-        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
-    if isinstance(dim, int) or (dim is not None and len(dim) == 1) or (dim is None and (A.dim() == 1 or ord is None)):
-        return _out(vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype), out)
-    if dim is None and A.dim() != 2:
+        return matrix_norm(input, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
+    if isinstance(dim, int) or (dim is not None and len(dim) == 1) or (
+            dim is None and (input.dim() == 1 or ord is None)):
+        return _out(vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype), out)
+    if dim is None and input.dim() != 2:
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
-                           f"{A.dim()}D.")
-    return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype,
+                           f"{input.dim()}D.")
+    return matrix_norm(input, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype,
                        out=out)
 
 
@@ -485,25 +497,27 @@ def frobenius_norm(input, dim=(-2, -1), keepdim: bool = False, *, out=None):
     return _out(vector_norm(input, 2, dim, keepdim), out)
 
 
-def cond(A, p=None, *, out=None):
-    """The condition number of ``A`` in the ``p`` norm (the 2-norm by default: largest over smallest singular
+def cond(input, p=None, *, out=None):
+    """The condition number of ``input`` in the ``p`` norm (the 2-norm by default: largest over smallest singular
     value)."""
     if p not in (None, "fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     if p in (None, 2, -2):
-        _check_matrix("svd", A._data)
-        s = svdvals(A)
+        _check_matrix("svd", input._data)
+        s = svdvals(input)
         big, small = s[..., 0], s[..., -1]
         return _out(small / big if p == -2 else big / small, out)
-    _square("cond", A._data)
-    inverse, info = inv_ex(A)
-    result = matrix_norm(A, p) * matrix_norm(where(unsqueeze(unsqueeze(info, -1), -1) > 0, 0.0, inverse), p)
+    _square("cond", input._data)
+    inverse, info = inv_ex(input)
+    result = matrix_norm(input, p) * matrix_norm(where(unsqueeze(unsqueeze(info, -1), -1) > 0, 0.0, inverse), p)
     return _out(where(info > 0, math.inf, result), out)  # a singular matrix's condition number is infinite
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None, out=None):
-    """The number of singular values above ``max(atol, rtol * largest)`` (default rtol: eps * max(m, n))."""
-    a = A._data
+def matrix_rank(input, tol=None, hermitian: bool = False, *, atol=None, rtol=None, out=None):
+    """The number of singular values above ``max(atol, rtol * largest)`` (default rtol: eps * max(m, n));
+    ``tol``: the older absolute tolerance."""
+    _one_of("linalg_matrix_rank", tol, atol, rtol)
+    a = input._data
     if a.dtype.kind not in "fV":
         raise RuntimeError("This function doesn't handle types other than float and double")
     _check_matrix("matrix_rank", a)
@@ -551,29 +565,29 @@ def vander(x, N: int | None = None, increasing: bool = False):
     return result if increasing else result.flip(-1)
 
 
-def tensorinv(A, ind: int = 2, *, out=None):
-    """The tensor ``X`` with ``tensordot(A, X, ind)`` the identity: ``inv`` of ``A`` as a matrix of its first
-    ``ind`` dims by the rest, reshaped to ``A.shape[ind:] + A.shape[:ind]``."""
+def tensorinv(input, ind: int = 2, *, out=None):
+    """The tensor ``X`` with ``tensordot(input, X, ind)`` the identity: ``inv`` of ``input`` as a matrix of its
+    first ``ind`` dims by the rest, reshaped to ``input.shape[ind:] + input.shape[:ind]``."""
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
-    rows, cols = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    rows, cols = tuple(input.shape[:ind]), tuple(input.shape[ind:])
     if math.prod(rows) != math.prod(cols):
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {math.prod(cols)} != {math.prod(rows)}")
-    return _out(inv(A.reshape(math.prod(rows), math.prod(cols))).reshape(*cols, *rows), out)
+    return _out(inv(input.reshape(math.prod(rows), math.prod(cols))).reshape(*cols, *rows), out)
 
 
-def tensorsolve(A, B, dims=None, *, out=None):
-    """The ``X`` with ``tensordot(A, X, X.ndim) == B``; ``dims``: dims of ``A`` moved to the end first."""
+def tensorsolve(input, other, dims=None, *, out=None):
+    """The ``X`` with ``tensordot(input, X, X.ndim) == other``; ``dims``: dims of ``input`` moved to the end first."""
     if dims is not None:
-        dims = [d % A.dim() for d in dims]
-        A = A.permute(*[d for d in range(A.dim()) if d not in dims], *dims)
-    rest = tuple(A.shape[B.dim():])
+        dims = [d % input.dim() for d in dims]
+        input = input.permute(*[d for d in range(input.dim()) if d not in dims], *dims)
+    rest = tuple(input.shape[other.dim():])
     result_size = math.prod(rest)
-    if math.prod(A.shape[:B.dim()]) != result_size:
+    if math.prod(input.shape[:other.dim()]) != result_size:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
                            f"prod(self.shape[:other.ndim]), but got {result_size} != "
-                           f"{math.prod(A.shape[:B.dim()])}")
-    X = solve(A.reshape(result_size, result_size), B.reshape(result_size))
+                           f"{math.prod(input.shape[:other.dim()])}")
+    X = solve(input.reshape(result_size, result_size), other.reshape(result_size))
     return _out(X.reshape(*rest), out)
 

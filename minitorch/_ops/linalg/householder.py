@@ -17,7 +17,7 @@ from ..shape.joins import cat
 geqrf_type = _return_type("geqrf", ("a", "tau"))
 
 
-@register
+@register(differentiable=False)
 def geqrf(input, *, out=None):
     """The QR factorization in LAPACK's form: R on and above the diagonal, the reflectors below, and ``tau``."""
     _check_kernel_dtype("geqrf_cpu", input._data)
@@ -58,9 +58,9 @@ def _reflect(C, v, tau_j, j: int, left: bool):
     return cat([C[..., :, :j], rest - t * matmul(matmul(rest, v), v.mT)], -1)
 
 
-def householder_product(A, tau, *, out=None):
-    """The first n columns of H_1 ... H_k for the reflectors in ``A`` (m x n) and their scales ``tau``."""
-    m, n = A.shape[-2:]
+def householder_product(input, tau, *, out=None):
+    """The first n columns of H_1 ... H_k for the reflectors in ``input`` (m x n) and their scales ``tau``."""
+    m, n = input.shape[-2:]
     k = tau.shape[-1]
     if m < n:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-2] must be greater than or equal to "
@@ -68,18 +68,21 @@ def householder_product(A, tau, *, out=None):
     if k > n:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-1] must be greater than or equal to "
                            "tau.shape[-1]")
-    V = _reflectors(A, k)
-    Q = Tensor._wrap(np.broadcast_to(np.eye(m, n, dtype=A._data.dtype), tuple(A.shape)).copy())
+    V = _reflectors(input, k)
+    Q = Tensor._wrap(np.broadcast_to(np.eye(m, n, dtype=input._data.dtype), tuple(input.shape)).copy())
     for j in reversed(range(k)):  # as LAPACK's orgqr: H_j on the columns after j, then column j is e_j - tau_j v_j
         v, t = V[..., j:, j:j + 1], tau[..., j, None, None]
         right = Q[..., j:, j + 1:]
-        column = Tensor._wrap(np.eye(m - j, 1, dtype=A._data.dtype)) - t * v
+        column = Tensor._wrap(np.eye(m - j, 1, dtype=input._data.dtype)) - t * v
         lower = cat([Q[..., j:, :j], column, right - t * matmul(v, matmul(v.mT, right))], -1)
         Q = cat([Q[..., :j, :], lower], -2)
     return Q if out is None else out.copy_(Q)
 
 
-orgqr = register(householder_product, name="orgqr")
+@register
+def orgqr(input, input2, *, out=None):
+    """``linalg.householder_product`` under LAPACK's name (``input2``: the scales tau)."""
+    return householder_product(input, input2, out=out)
 
 
 @register

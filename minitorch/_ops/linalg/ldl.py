@@ -75,19 +75,19 @@ def _sytf2(a: np.ndarray) -> tuple[np.ndarray, int]:
     return pivots, info
 
 
-def ldl_factor_ex(A, *, hermitian: bool = False, check_errors: bool = False, out=None):
+def ldl_factor_ex(input, *, hermitian: bool = False, check_errors: bool = False, out=None):
     """The compact LDL^T factorization of symmetric matrices (their lower triangle), its pivots and ``info``
     (the first zero diagonal block of D, 0 when none)."""
     name = "torch.linalg.ldl_factor_ex"
-    if A.dim() < 2:
+    if input.dim() < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind not in "fV":
+    if input._data.dtype.kind not in "fV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
-                           f"{_type_name(A._data).capitalize()}")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {A.shape[-2]} by "
-                           f"{A.shape[-1]} matrices")
-    a = np.tril(A._data).copy()
+                           f"{_type_name(input._data).capitalize()}")
+    if input.shape[-1] != input.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {input.shape[-2]} by "
+                           f"{input.shape[-1]} matrices")
+    a = np.tril(input._data).copy()
     batch, n = a.shape[:-2], a.shape[-1]
     pivots = np.zeros(batch + (n,), np.int32)
     info = np.zeros(batch, np.int32)
@@ -98,9 +98,9 @@ def ldl_factor_ex(A, *, hermitian: bool = False, check_errors: bool = False, out
     return _outs(linalg_ldl_factor_ex(Tensor._wrap(np.tril(a)), Tensor._wrap(pivots), Tensor._wrap(info)), out)
 
 
-def ldl_factor(A, *, hermitian: bool = False, out=None):
+def ldl_factor(input, *, hermitian: bool = False, out=None):
     """The compact LDL^T factorization of symmetric matrices (their lower triangle) and its pivots."""
-    LD, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    LD, pivots, info = ldl_factor_ex(input, hermitian=hermitian)
     if info._data.any():
         raise RuntimeError(f"torch.linalg.ldl_factor: Unknown error code: {int(info._data[info._data > 0][0])}.")
     return _outs(linalg_ldl_factor(LD, pivots), out)

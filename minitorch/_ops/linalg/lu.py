@@ -189,12 +189,12 @@ def _permuted(P: np.ndarray, B):
 
 
 @register(name="lu_solve")
-def lu_solve_legacy(b, LU_data, LU_pivots, *, out=None):
-    """``torch.lu_solve(b, LU_data, LU_pivots)``: ``linalg.lu_solve`` with the arguments in the old order."""
+def lu_solve_legacy(input, LU_data, LU_pivots, *, out=None):
+    """``torch.lu_solve(input, LU_data, LU_pivots)``: ``linalg.lu_solve`` with the arguments in the old order."""
     deprecated("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
                "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, "
                "LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
-    return lu_solve(LU_data, LU_pivots, b, out=out)
+    return lu_solve(LU_data, LU_pivots, input, out=out)
 
 
 @register(name="lu")

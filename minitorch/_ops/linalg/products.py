@@ -3,6 +3,7 @@ it (batch dims folded into one ``mm`` or ``bmm``, then viewed back); the fused `
 tensordot, multi_dot and the adjoint."""
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -14,7 +15,7 @@ from ..._core.function import Op
 from ..._core.out import _out
 from ..elementwise.broadcast import broadcast_shape
 from ..elementwise.complex import conj_if_complex as _conj
-from ..._core.registry import functional_op, register
+from ..._core.registry import functional_op, operator_alias, register
 from ..shape.view import (Squeeze, UnsafeView, View, contiguous, expand, expanded_shape, permute, reshape, squeeze,
                           sum_to_size, t, transpose, unsqueeze, view)
 from ..shape.joins import stack
@@ -250,34 +251,47 @@ class Addbmm(_AddProduct):
         return (matmul(g, batch2.mT) if need1 else None), (matmul(batch1.mT, g) if need2 else None)
 
 
-@register
-def mm(input, mat2):
+def _no_out_dtype_kernel(op: str, out_dtype, out=None) -> None:
+    """The ``out_dtype`` overloads of the matrix products have no CPU kernel in torch: a dtype given raises its
+    dispatcher's error."""
+    if out_dtype is not None:
+        overload = "dtype_out" if out is not None else "dtype"
+        raise NotImplementedError(
+            f"Could not run 'aten::{op}.{overload}' with arguments from the 'CPU' backend. This could be because the "
+            "operator doesn't exist for this backend, or was omitted during the selective/custom build process (if "
+            "using custom build).")
+
+
+@register(out=True)
+def mm(input, mat2, out_dtype=None):
     """Matrix product of two 2-D tensors (the first one may be sparse: see ``minitorch.sparse``)."""
+    _no_out_dtype_kernel("mm", out_dtype)
     if input.is_sparse:
         return input.mm(mat2)
     input, mat2 = lower_precision(input, mat2)
     return Mm.apply(input, mat2)
 
 
-@register
-def bmm(input, mat2):
+@register(out=True)
+def bmm(input, mat2, out_dtype=None):
     """Batched matrix product of two 3-D tensors with the same batch size."""
+    _no_out_dtype_kernel("bmm", out_dtype)
     input, mat2 = lower_precision(input, mat2)
     return Bmm.apply(input, mat2)
 
 
-@register
+@register(out=True)
 def mv(input, vec):
     return Mv.apply(input, vec)
 
 
-@register
+@register(out=True)
 def dot(input, tensor):
     """Inner product of two 1-D tensors."""
     return Dot.apply(input, tensor)
 
 
-@register
+@register(binary=True, out=True)
 def inner(input, other):
     """Sum of products over the last dims: shape ``input.shape[:-1] + other.shape[:-1]``."""
     input, other = lower_precision(input, other)
@@ -290,8 +304,10 @@ def inner(input, other):
     return view(Mm.apply(reshape(input, -1, sa[-1]), t(reshape(other, -1, sb[-1]))), sa[:-1] + sb[:-1])
 
 
-@register
-def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+@register(out=True)
+def addmm(input, mat1, mat2, out_dtype=None, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat1 @ mat2)``."""
+    _no_out_dtype_kernel("addmm", out_dtype)
     input, mat1, mat2 = lower_precision(input, mat1, mat2)
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
@@ -314,8 +330,9 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
 
 
 @register
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+def baddbmm(input, batch1, batch2, out_dtype=None, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)``."""
+    _no_out_dtype_kernel("baddbmm", out_dtype, out)
     input, batch1, batch2 = lower_precision(input, batch1, batch2)
     return _out(Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha), out)
 
@@ -464,7 +481,7 @@ def H_property(self):
     return transpose(self, 0, 1)
 
 
-@register
+@register(binary=True, out=True)
 def outer(input, vec2):
     """``input[i] * vec2[j]`` for 1-D tensors."""
     for name, x in (("self", input), ("vec2", vec2)):
@@ -482,7 +499,7 @@ class SqueezeOut(Squeeze, name="SqueezeBackward4"):
     view = False
 
 
-@register
+@register(binary=True)
 def matmul(input, other, *, out=None):
     """Matrix product with torch's rules for 1-D operands and broadcast batch dims.
 
@@ -494,6 +511,12 @@ def matmul(input, other, *, out=None):
     return _out(_product(input, other), out)
 
 
+@operator_alias("__rmatmul__")
+def _rproduct(self, other):
+    return _product(other, self)
+
+
+@operator_alias("__matmul__")
 def _product(input, other):
     """``matmul`` without ``out``."""
     if getattr(input, "is_sparse", False):
@@ -544,7 +567,7 @@ def _folded(a, b):
     big = transpose(b, -1, -2) if swap else a
     small = (t(a) if np.ndim(a) == 2 else a) if swap else b
     sizes = np.shape(big)
-    folded = reshape(big, -1, sizes[-1])
+    folded = reshape(big, math.prod(sizes[:-1]), sizes[-1])  # not -1: ambiguous when a size is 0
     if np.ndim(small) == 1:
         return UnsafeView.apply(Mv.apply(folded, small), shape=sizes[:-1])
     out = UnsafeView.apply(Mm.apply(folded, small), shape=sizes[:-1] + (np.shape(small)[1],))
@@ -557,11 +580,12 @@ def _batched(a, b):
     n, m1 = (sa[-2] if len(sa) > 1 else 1), sa[-1]
     m2, p = (sb[-2], sb[-1]) if len(sb) > 1 else (sb[0], 1)
     batch = broadcast_shape(sa[:-2], sb[:-2])
-    a3 = reshape(expand(a, batch + (n, m1)), -1, n, m1)
+    count = math.prod(batch)  # not -1: ambiguous when a size is 0
+    a3 = reshape(expand(a, batch + (n, m1)), count, n, m1)
     if len(sb) > 1:
-        b3 = reshape(expand(b, batch + (m2, p)), -1, m2, p)
+        b3 = reshape(expand(b, batch + (m2, p)), count, m2, p)
     else:
-        b3 = unsqueeze(reshape(expand(b, batch + (m2,)), -1, m2), 2)
+        b3 = unsqueeze(reshape(expand(b, batch + (m2,)), count, m2), 2)
     out = Bmm.apply(a3, b3)
     shape = batch + ((n,) if len(sa) > 1 else ()) + ((p,) if len(sb) > 1 else ())
     return UnsafeView.apply(out if len(sb) > 1 else squeeze(out, -1), shape=shape)
@@ -632,7 +656,7 @@ def einsum(equation: str, *operands):
 
 
 # ---- products and distances written with other ops -----------------------------------------------------------
-@register
+@register(out=True)
 def cross(input, other, dim: int | None = None):
     """The cross product of 3-vectors along ``dim`` (the first dim of size 3 when not given)."""
     if dim is None:
@@ -647,7 +671,7 @@ def cross(input, other, dim: int | None = None):
     return stack(parts, d)
 
 
-@register
+@register(out=True)
 def kron(input, other):
     """The Kronecker product: every entry of ``input`` times the whole of ``other``, tiled."""
     nd = max(input.dim(), other.dim())

@@ -77,20 +77,36 @@ class HuberLoss(_ElementwiseLoss):
 
 
 # ---- the nn.functional forms ---------------------------------------------------------------------------------------
-@functional_op
-def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
-    """Mean (or sum) of squared differences."""
-    input, target = full_precision(input, target)
-    size_warning(input, target)
-    return MseLoss.apply(input, target, reduction=legacy_reduction(size_average, reduce, reduction))
+def _weighted(errors: Tensor, input, weight, reduction: str) -> Tensor:
+    """Elementwise ``errors`` times ``weight`` (of the input's size); the mean is over the weights' sum."""
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    errors = errors * weight
+    if reduction == "none":
+        return errors
+    return errors.sum() if reduction == "sum" else errors.sum() / weight.sum()
 
 
 @functional_op
-def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
-    """Mean (or sum) of absolute differences."""
+def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
+    """Mean (or sum) of squared differences (each times ``weight``, the mean then over the weights' sum)."""
     input, target = full_precision(input, target)
     size_warning(input, target)
-    return reduce_loss((input - target).abs(), legacy_reduction(size_average, reduce, reduction))
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted((input - target) ** 2, input, weight, reduction)
+    return MseLoss.apply(input, target, reduction=reduction)
+
+
+@functional_op
+def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None) -> Tensor:
+    """Mean (or sum) of absolute differences (each times ``weight``, the mean then over the weights' sum)."""
+    input, target = full_precision(input, target)
+    size_warning(input, target)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted((input - target).abs(), input, weight, reduction)
+    return reduce_loss((input - target).abs(), reduction)
 
 
 @functional_op

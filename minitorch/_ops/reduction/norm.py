@@ -63,14 +63,14 @@ def norm_backward(g, a, r, p: float, dims, keepdim: bool):
     return where(zero, 0.0, g * sign(a) * abs_(a) ** (p - 1) / safe ** (p - 1))
 
 
-def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A002
-    """The ``ord``-norm of ``x`` over ``dim`` (all elements by default), as ``torch.linalg.vector_norm``."""
+def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A002
+    """The ``ord``-norm of ``input`` over ``dim`` (all elements by default), as ``torch.linalg.vector_norm``."""
     if dtype is not None:
-        x = x.to(_dtype.to_dtype(dtype))
-    if x._data.dtype.kind not in "fV":
+        input = input.to(_dtype.to_dtype(dtype))
+    if input._data.dtype.kind not in "fV":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{_dtype.C_NAMES[x.dtype].capitalize()}")
-    return LinalgVectorNorm.apply(x, ord=float(ord), dims=normalize_dims(dim, x.dim()), keepdim=keepdim)
+                           f"{_dtype.C_NAMES[input.dtype].capitalize()}")
+    return LinalgVectorNorm.apply(input, ord=float(ord), dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
 
 
 @register

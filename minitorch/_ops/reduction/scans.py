@@ -78,7 +78,7 @@ def _scan_input(input, dtype):
     return input if dtype is None else input.to(_dtype.to_dtype(dtype))
 
 
-@register
+@register(out=True)
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
     return Cumprod.apply(_scan_input(input, dtype), dim=_scan_dim(input, dim))
@@ -129,13 +129,13 @@ class Cummin(_CumExtremum):
     ufunc = np.minimum
 
 
-@register
+@register(out=True)
 def cummax(input, dim: int):
     """Running maximum along ``dim`` and the index where each was reached (ties: the latest)."""
     return return_types.cummax(*Cummax.apply(input, dim=_scan_dim(input, dim)))
 
 
-@register
+@register(out=True)
 def cummin(input, dim: int):
     """Running minimum along ``dim`` and the index where each was reached (ties: the latest)."""
     return return_types.cummin(*Cummin.apply(input, dim=_scan_dim(input, dim)))
@@ -165,7 +165,7 @@ class Logcumsumexp(Op):
         return part(g > 0) - part(g < 0)
 
 
-@register
+@register(out=True)
 def logcumsumexp(input, dim: int):
     """``log(cumsum(exp(input), dim))``, computed stably."""
     if input._data.dtype.kind not in "fV":
@@ -174,7 +174,7 @@ def logcumsumexp(input, dim: int):
 
 
 # ---- differences and integrals ------------------------------------------------------------------------
-@register
+@register(out=True)
 def diff(input, n: int = 1, dim: int = -1, prepend=None, append=None):
     """The ``n``-th forward difference along ``dim`` (after concatenating ``prepend`` and ``append``)."""
     if input._data.ndim == 0:
@@ -199,7 +199,9 @@ def _trapezoid_parts(y, x, dx, dim):
     n = y._data.shape[d]
     ends = narrow(y, d, 1, n - 1) + narrow(y, d, 0, n - 1) if n else narrow(y, d, 0, 0)
     if x is None:
-        return d, (1.0 if dx is None else dx), ends
+        return d, dx, ends
+    if dx != 1:  # torch's overloads take x or dx, not both
+        raise TypeError("trapezoid() received an invalid combination of arguments: x and dx given together")
     if not isinstance(x, Tensor):
         return d, float(x), ends
     if x._data.ndim == 1:
@@ -211,7 +213,7 @@ def _trapezoid_parts(y, x, dx, dim):
 
 
 @register(method=False)
-def trapezoid(y, x=None, *, dx=None, dim: int = -1):
+def trapezoid(y, x=None, *, dx=1, dim: int = -1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)
     n = y._data.shape[d]
@@ -222,13 +224,13 @@ def trapezoid(y, x=None, *, dx=None, dim: int = -1):
 
 
 @register(method=False)
-def trapz(y, x=None, *, dx=None, dim: int = -1):
+def trapz(y, x=None, *, dx=1, dim: int = -1):
     """Alias of ``trapezoid``."""
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
 @register(method=False)
-def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1):
+def cumulative_trapezoid(y, x=None, *, dx=1, dim: int = -1):
     """Running integrals of ``y`` along ``dim`` by the trapezoidal rule (one fewer than the samples)."""
     d, width, ends = _trapezoid_parts(y, x, dx, dim)
     return cumsum(width * ends / 2, d)

@@ -37,7 +37,7 @@ class Nansum(Op):
         return where(a != a, 0.0, _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim))  # x != x: x is NaN
 
 
-@register
+@register(out=True)
 def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``sum`` with NaN counted as zero."""
     if dtype is not None:
@@ -48,7 +48,7 @@ def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     return Nansum.apply(input, dims=dims, keepdim=keep)
 
 
-@register
+@register(out=True)
 def nanmean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``mean`` of the non-NaN values."""
     if dtype is not None:
@@ -82,7 +82,7 @@ class Aminmax(Op):
         return grad
 
 
-@register
+@register(out=True)
 def aminmax(input, *, dim: int | None = None, keepdim: bool = False):
     """``(amin, amax)`` over ``dim`` (all elements by default)."""
     a = input._data
@@ -137,33 +137,31 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
         scale, offset = np.maximum(n - nan_count - 1, 0), 0
     else:  # a NaN in the line: the (NaN) last value
         scale, offset = np.where(nan_count > 0, 0, n - 1), np.where(nan_count > 0, n - 1, 0)
-    ranks = np.moveaxis(qs * scale + offset, -1, 0)[..., None]  # (len(q), *lines, 1)
+    ranks = qs * scale + offset  # (*lines, len(q)): each line's quantiles side by side in memory, as torch's
     if interpolation == "nearest":
         ranks = np.round(ranks)
     low, high = np.floor(ranks).astype(np.int64), np.ceil(ranks).astype(np.int64)
-    line_values = values.unsqueeze(0).expand(len(qs), *values.shape)
     if interpolation == "higher":
-        out = gather(line_values, -1, Tensor._wrap(high))
+        out = gather(values, -1, Tensor._wrap(high))
     elif interpolation in ("lower", "nearest"):
-        out = gather(line_values, -1, Tensor._wrap(low))
+        out = gather(values, -1, Tensor._wrap(low))
     else:
         if interpolation == "midpoint":
             weight = 0.5
         elif isinstance(q, Tensor):  # in the graph: q gets its gradient through the weight
             fixed = (nan_count > 0) & (not skip_nan)  # ranks that do not depend on q
-            weight = where(fixed, (ranks - low).astype(a.dtype), q.reshape((-1,) + (1,) * (ranks.ndim - 1))
-                           * scale.astype(a.dtype) + (offset - low).astype(a.dtype))
+            weight = where(fixed, (ranks - low).astype(a.dtype), q * scale.astype(a.dtype) + (offset - low).astype(a.dtype))
         else:
             weight = Tensor._wrap((ranks - low).astype(a.dtype))
-        out = lerp(gather(line_values, -1, Tensor._wrap(low)), gather(line_values, -1, Tensor._wrap(high)), weight)
+        out = lerp(gather(values, -1, Tensor._wrap(low)), gather(values, -1, Tensor._wrap(high)), weight)
     if keepdim:
         shape = kept
     else:
         shape = () if dim is None else a.shape[:d] + a.shape[d + 1:]
-    return out.reshape(shape if scalar else (len(qs),) + shape)
+    return out.reshape(shape) if scalar else out.reshape(shape + (len(qs),)).movedim(-1, 0)
 
 
-@register
+@register(out=True)
 def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """The ``q``-th quantiles (``q`` a number or 1-D tensor in [0, 1]) of all elements or along ``dim``;
     NaN where a line holds a NaN."""
@@ -171,7 +169,7 @@ def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpo
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
-@register
+@register(out=True)
 def nanquantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """``quantile`` of the non-NaN values."""
     input, q = full_precision(input, q)
@@ -280,7 +278,7 @@ def _renormed(input, p, dim, maxnorm):
     return Renorm.apply(input, p=float(p), dims=tuple(k for k in range(input._data.ndim) if k != d), maxnorm=maxnorm)
 
 
-@register
+@register(out=True)
 def renorm(input, p: float, dim: int, maxnorm: float):
     """``input`` with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` scaled down to ``maxnorm``."""
     return _renormed(input, p, dim, maxnorm)

@@ -5,6 +5,7 @@ gradient)."""
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import warnings
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..._dtype import promote_types
 from ..._core.function import Op
-from ..._core.registry import register
+from ..._core.registry import TOP_LEVEL_FORMS, register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..elementwise.broadcast import broadcast_shape, result_dtype
 from . import view
@@ -210,7 +211,7 @@ def joined(tensors, name: str, dim=0) -> list:
     return tensors
 
 
-@register(method=False)
+@register(out=True, method=False)
 def cat(tensors, dim: int = 0):
     """Join tensors along an existing dim (1-dim empty tensors beside tensors of more dims are skipped)."""
     tensors = joined(tensors, "cat", dim)
@@ -250,7 +251,7 @@ class Stack(Op):
         return tuple(select(g, ctx.dim, i) for i in range(np.shape(g)[ctx.dim]))
 
 
-@register(method=False)
+@register(out=True, method=False)
 def stack(tensors, dim: int = 0):
     """Join tensors of equal shape along a new dim."""
     tensors = joined(tensors, "stack", dim)
@@ -330,33 +331,33 @@ def _nonempty(tensors, name: str, fill: str | None = None) -> list:
     return tensors
 
 
-@register(method=False)
+@register(out=True, method=False)
 def hstack(tensors):
     """The tensors (0-dim ones as 1-dim) joined along dim 1, or dim 0 if they are 1-dim."""
     tensors = atleast_1d(_nonempty(tensors, "hstack"))
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
-@register(method=False)
+@register(out=True, method=False)
 def vstack(tensors):
     """The tensors (0-dim and 1-dim ones as rows) joined along dim 0."""
     return cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
 
 
-@register(method=False)
+@register(out=True, method=False)
 def row_stack(tensors):
     """Alias of ``vstack``."""
     return cat(atleast_2d(_nonempty(tensors, "row_stack", "vstack")), 0)
 
 
-@register(method=False)
+@register(out=True, method=False)
 def column_stack(tensors):
     """The tensors side by side as columns (0-dim and 1-dim ones become columns first)."""
     tensors = _nonempty(tensors, "column_stack")
     return hstack([view.reshape(t, -1, 1) if t.dim() <= 1 else t for t in tensors])
 
 
-@register(method=False)
+@register(out=True, method=False)
 def dstack(tensors):
     """The tensors joined along the third dim (after ``atleast_3d``)."""
     return cat(atleast_3d(_nonempty(tensors, "dstack")), 2)
@@ -376,10 +377,18 @@ def _split_along(name: str, dim: int, min_dims: int):
                                    f"dimension {size} is not divisible by the split_size {indices_or_sections}!")
         return tensor_split(input, indices_or_sections, d)
 
-    split.__name__ = split.__qualname__ = name
+    def method(input, indices_or_sections, *indices):
+        return split(input, (indices_or_sections, *indices) if indices else indices_or_sections)
+
     split.__doc__ = f"``tensor_split`` along dim {dim}" + (" (dim 0 of a 1-dim tensor)" if name == "hsplit" else "") \
         + "; an int number of sections must divide that dim."
-    return register(split)
+    method.__doc__ = split.__doc__ + " As a method, the indices may also come one by one (``x.dsplit(1, 3)``)."
+    for fn in (split, method):
+        fn.__name__ = fn.__qualname__ = name
+    split.__signature__ = inspect.signature(split)  # its own, not the one of the function it is indexed by:
+    split.__wrapped__ = method  # (the index of definitions finds the method in this module)
+    TOP_LEVEL_FORMS[name] = split  # minitorch.<name> takes the indices as one sequence, as torch.<name>
+    return register(method)
 
 
 hsplit = _split_along("hsplit", 1, 1)

@@ -128,7 +128,7 @@ def reshape(input, *args, shape=None):
     return UnsafeView.apply(clone(input), shape=shape)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give this tensor the shape ``sizes``, reading its elements in order (C-contiguously). When it
     grows the new elements are zeros (torch leaves them uninitialised); when it shrinks a contiguous
@@ -148,7 +148,7 @@ def resize_(self, *sizes, size=None, memory_format=None):
     return self
 
 
-@register
+@register(differentiable=False)
 def resize_as_(input, the_template, *, memory_format=None):
     """``input.resize_(the_template.shape)``."""
     return input.resize_(the_template._data.shape)
@@ -271,7 +271,13 @@ def transpose(input, dim0: int, dim1: int):
     return Transpose.apply(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
 
 
-swapaxes = swapdims = register(transpose, aliases=("swapaxes", "swapdims"))
+swapdims = register(transpose, aliases=("swapdims",))
+
+
+@register
+def swapaxes(input, axis0: int, axis1: int):
+    """``transpose`` under numpy's name and parameter names."""
+    return transpose(input, axis0, axis1)
 
 
 @register
@@ -331,12 +337,8 @@ class Squeeze(Op):
         return g.reshape(ctx.in_shape)
 
 
-class SqueezeDim(Squeeze, name="SqueezeBackward1"):
-    pass
-
-
-class SqueezeDims(Squeeze, name="SqueezeBackward2"):
-    pass
+SqueezeDim = Squeeze.named("SqueezeDim", "SqueezeBackward1")
+SqueezeDims = Squeeze.named("SqueezeDims", "SqueezeBackward2")
 
 
 @register
@@ -410,10 +412,15 @@ def squeeze_(input, *args, dim=None):
     return _squeeze_[tuple](input, dims=tuple(_wrap_dim(d, nd) for d in dim))
 
 
-@register(top_level=False, aliases=("swapdims_", "swapaxes_"))
+@register(top_level=False, aliases=("swapdims_",))
 def transpose_(input, dim0: int, dim1: int):
     nd = input.dim()
     return _transpose_(input, dim0=_wrap_dim(dim0, nd), dim1=_wrap_dim(dim1, nd))
+
+
+@register(top_level=False)
+def swapaxes_(input, axis0: int, axis1: int):
+    return transpose_(input, axis0, axis1)
 
 
 @register(top_level=False)

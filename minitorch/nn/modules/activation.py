@@ -1,6 +1,8 @@
 """Activation layers, thin modules over ``nn.functional``, and MultiheadAttention (torch keeps it here too)."""
 from __future__ import annotations
 
+import warnings
+
 from ... import _factories
 from .. import functional as F, init as _init
 from ..parameter import Parameter
@@ -31,9 +33,21 @@ class ReLU6(_Inplaceable):
         return F.relu6(input, inplace=self.inplace)
 
 
+def _renamed(old: str, old_value, new: str, value):
+    """``old_value`` where the deprecated keyword ``old`` was given (with torch's warning), else ``value``."""
+    if old_value is None:
+        return value
+    warnings.warn(f"keyword argument `{old}` is deprecated and renamed to `{new}`", FutureWarning, stacklevel=3)
+    return old_value
+
+
 class Hardtanh(Module):
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
+                 min_value: float | None = None, max_value: float | None = None):
         super().__init__()
+        min_val = _renamed("min_value", min_value, "min_val", min_val)
+        max_val = _renamed("max_value", max_value, "max_val", max_val)
+        assert max_val > min_val, f"max_val ({max_val}) must be greater than min_val ({min_val})"
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
 
     def forward(self, input):

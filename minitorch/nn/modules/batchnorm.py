@@ -138,11 +138,12 @@ class _LazyNormBase(LazyModuleMixin):
     """BatchNorm*d / InstanceNorm*d whose ``num_features`` is the channel size (dim 1) of the first input."""
 
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None):
-        super().__init__(0, eps, momentum, affine, track_running_stats, device, dtype)
+                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True):
+        super().__init__(0, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
         if self.affine:
             self.weight = UninitializedParameter(dtype=dtype)
-            self.bias = UninitializedParameter(dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(dtype=dtype)
         if self.track_running_stats:
             self.running_mean = UninitializedBuffer(dtype=dtype)
             self.running_var = UninitializedBuffer(dtype=dtype)
