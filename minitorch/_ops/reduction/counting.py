@@ -167,7 +167,7 @@ def histogram(input, bins, *, range=None, weight=None, density: bool = False):  
     return return_types.histogram(_leaf(hist), edges[0])
 
 
-@register(method=False)
+@register(out=True, method=False)
 def histogramdd(input, bins, range=None, weight=None, density: bool = False):  # noqa: A002
     """A ``D``-dimensional histogram of the points in the last dim of ``input``; ``bins`` an int, one per
     dimension, or the edges of each."""
