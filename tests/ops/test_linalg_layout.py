@@ -136,3 +136,29 @@ def layouts(lib, name: str):
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_layout_as_pytorch(name):
     assert layouts(minitorch, name) == torch_answer(layouts, name)
+
+
+
+def _out_layouts(lib):
+    """Strides of ``out=`` tensors: an empty one is resized as the result is laid out (column-major here, and the
+    transposed input's order for ``add``); one of the right shape keeps its own strides."""
+    x = _inputs(lib, "float64", (2,))
+    a, tau = _geqrf(lib, x)
+    square, vector = (2, 4, 4), (2, 4)
+    calls = [(lambda o: lib.linalg.inv(x["A"], out=o[0]), [square]),
+             (lambda o: lib.linalg.cholesky(x["S"], out=o[0]), [square]),
+             (lambda o: lib.linalg.solve(x["A"], x["A"], out=o[0]), [square]),
+             (lambda o: lib.add(x["A"].mT, 1, out=o[0]), [square]),
+             (lambda o: lib.linalg.householder_product(a, tau, out=o[0]), [(2, 5, 3)]),
+             (lambda o: lib.linalg.svd(x["A"], out=o), [square, vector, square])]
+    found = []
+    for empty in (True, False):
+        for call, shapes in calls:
+            outs = tuple(lib.empty(0 if empty else shape, dtype=lib.float64) for shape in shapes)
+            call(outs)
+            found.append([tuple(o.stride()) for o in outs])
+    return found
+
+
+def test_out_tensors_laid_out_as_pytorch():
+    assert _out_layouts(minitorch) == torch_answer(_out_layouts)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..._core.registry import register
 from ..._core.tensor import Tensor
+from ..._core.out import _out
 from .decompositions import _check_kernel_dtype, _outs
 from .layout import column_major
 from .products import matmul
@@ -77,8 +78,7 @@ def householder_product(input, tau, *, out=None):
         column = Tensor._wrap(np.eye(m - j, 1, dtype=input._data.dtype)) - t * v
         lower = cat([Q[..., j:, :j], column, right - t * matmul(v, matmul(v.mT, right))], -1)
         Q = cat([Q[..., :j, :], lower], -2)
-    Q = column_major(Q)
-    return Q if out is None else out.copy_(Q)
+    return _out(column_major(Q), out)
 
 
 @register
@@ -98,5 +98,4 @@ def ormqr(input, input2, input3, left: bool = True, transpose: bool = False, *, 
     order = range(k) if left == transpose else reversed(range(k))
     for j in order:
         C = _reflect(C, V[..., :, j:j + 1], input2[..., j], j, left)
-    C = column_major(C)
-    return C if out is None else out.copy_(C)
+    return _out(column_major(C), out)
