@@ -17,7 +17,8 @@ BATCHES = ((), (2,))
 
 def _inputs(lib, dtype: str, batch: tuple):
     """Well-conditioned operands: A square (4x4), S symmetric positive definite, U upper triangular, T tall (5x3),
-    W wide (3x5), B and C right-hand sides (4x3, 5x2), b a vector; the same numbers for both libraries."""
+    W wide (3x5), B and C right-hand sides (4x3, 5x2), b a vector; Z: A with its first matrix singular (and not
+    positive definite); the same numbers for both libraries."""
     rng = np.random.default_rng(3)
 
     def draw(*shape):
@@ -26,7 +27,9 @@ def _inputs(lib, dtype: str, batch: tuple):
 
     A = draw(4, 4) + 4 * np.eye(4)
     S = A @ np.swapaxes(A, -1, -2) + np.eye(4)
-    arrays = dict(A=A, S=S, U=np.triu(A), T=draw(5, 3), W=draw(3, 5), B=draw(4, 3), Bt=draw(3, 4), C=draw(5, 2),
+    Z = S.copy()
+    Z[(0,) * len(batch) + (slice(None), 1)] = 0
+    arrays = dict(A=A, S=S, Z=Z, U=np.triu(A), T=draw(5, 3), W=draw(3, 5), B=draw(4, 3), Bt=draw(3, 4), C=draw(5, 2),
                   b=draw(4), K=draw(4, 2, 2)[(0,) * len(batch)] + 3 * np.eye(4).reshape(4, 2, 2))
     return {k: lib.tensor(v, dtype=getattr(lib, dtype)) for k, v in arrays.items()}
 
@@ -57,6 +60,10 @@ CALLS = {
     "cholesky": (lambda lib, x: lib.cholesky(x["S"]), REAL),
     "cholesky upper": (lambda lib, x: lib.cholesky(x["S"], upper=True), REAL),
     "linalg.cholesky_ex": (lambda lib, x: lib.linalg.cholesky_ex(x["S"]), REAL),
+    "linalg.cholesky_ex failed upper": (lambda lib, x: lib.linalg.cholesky_ex(x["Z"], upper=True), REAL),
+    "linalg.inv_ex singular": (lambda lib, x: lib.linalg.inv_ex(x["Z"]), REAL),
+    "linalg.solve_ex singular right": (lambda lib, x: lib.linalg.solve_ex(x["Z"], x["Bt"], left=False), REAL),
+    "linalg.solve_ex singular vector": (lambda lib, x: lib.linalg.solve_ex(x["Z"], x["b"]), REAL),
     "linalg.solve": (lambda lib, x: lib.linalg.solve(x["A"], x["B"]), REAL),
     "linalg.solve vector": (lambda lib, x: lib.linalg.solve(x["A"], x["b"]), REAL),
     "linalg.solve right": (lambda lib, x: lib.linalg.solve(x["A"], x["Bt"], left=False), REAL),

@@ -315,7 +315,7 @@ def _masked(op, info: np.ndarray, A, *rest):
     eye = np.eye(A.shape[-1], dtype=A._data.dtype)
     result = op(where(bad, eye, A), *rest)
     masked = where(bad if result.dim() == A.dim() else bad[..., 0], float("nan"), result)
-    return column_major(masked) if result.mT.is_contiguous() else masked
+    return column_major(masked) if result.dim() > 1 and result.mT.is_contiguous() else masked  # (result's layout)
 
 
 def _no_info(A) -> np.ndarray:
