@@ -83,6 +83,7 @@ CALLS = {
     "linalg.svdvals": (lambda lib, x: lib.linalg.svdvals(x["T"]), REAL),
     "svd": (lambda lib, x: lib.svd(x["T"]), REAL),
     "svd some=False": (lambda lib, x: lib.svd(x["W"], some=False), REAL),
+    "svd compute_uv=False": (lambda lib, x: lib.svd(x["T"], compute_uv=False), REAL),
     "linalg.lu_factor": (_lu, REAL),
     "linalg.lu_factor_ex": (lambda lib, x: lib.linalg.lu_factor_ex(x["A"]), REAL),
     "linalg.lu_factor tall": (lambda lib, x: lib.linalg.lu_factor(x["T"]), REAL),
