@@ -13,7 +13,7 @@ from registry_inputs import INF, NAN
 from registry_inputs import idx as _idx
 from registry_inputs import x as _x
 
-OP_MODULES = ("minitorch._ops.", "minitorch._factories")
+OP_MODULES = ("minitorch._ops.", "minitorch._factories", "minitorch._random_factories")
 
 
 # Inputs for the ops that take more than one (3, 4) float tensor in (0.5, 1.5): name -> (function, inputs).
@@ -124,23 +124,7 @@ SAMPLES = {
     **{name: (lambda x, name=name: (mt.manual_seed(0), getattr(x.clone(), name)())[1] * x, lambda: (_x(3, 4),))
        for name in ("bernoulli_", "exponential_", "normal_", "random_", "uniform_")},
 }
-# Binary ops taking two tensors of one shape (a second one from another seed; away from ties).
-BINARY = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "maximum", "minimum", "fmax",
-          "fmin", "remainder", "fmod", "matmul", "inner", "outer", "ger", "where"}
 BINARY_SHAPES = {"matmul": ((3, 4), (4, 2)), "inner": ((3, 4), (2, 4)), "outer": ((3,), (4,)), "ger": ((3,), (4,))}
-# Not differentiable: boolean or integer results (comparisons, indices, counts), new tensors from nothing
-# differentiable (new_zeros, ...); floor division (below).
-NOT_DIFFERENTIABLE = {
-    "all", "any", "argmax", "argmin", "argwhere", "count_nonzero", "nonzero", "allclose", "equal",
-    "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "signbit", "eq", "ne", "not_equal", "lt",
-    "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal", "logical_and", "logical_or",
-    "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "F.one_hot",
-    "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full", "argsort", "unique", "bincount", "histc",
-    "searchsorted", "bucketize",
-}
-
-# Recorded in the graph, but (as in torch) backward raises "derivative for aten::<name> is not implemented".
-NO_DERIVATIVE = {"floor_divide"}
 
 # Boundary points for the edge-value sweep (tests/ops/test_edge_values.py), beside the sample they are written into:
 # name -> the points, written in order into the sample's first input, or {input position: points} (nan, inf,
@@ -171,21 +155,28 @@ EDGES = {
     "topk": (2.0, 2.0, NAN, 2.0),
 }
 
-# More inputs live beside the ops they belong to: every tests/registry_samples_*.py defines SAMPLES (and may
-# define NOT_DIFFERENTIABLE and NO_DERIVATIVE) in the same form.
+# More inputs live beside the ops they belong to: every tests/registry_samples_*.py defines SAMPLES (and may define
+# EDGES) in the same form.
 for _path in sorted(pathlib.Path(__file__).resolve().parent.glob("registry_samples_*.py")):
     _spec = importlib.util.spec_from_file_location(_path.stem, _path)
     _module = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(_module)
     SAMPLES.update(_module.SAMPLES)
-    NOT_DIFFERENTIABLE |= getattr(_module, "NOT_DIFFERENTIABLE", set())
-    NO_DERIVATIVE |= getattr(_module, "NO_DERIVATIVE", set())
     EDGES.update(getattr(_module, "EDGES", {}))
 
 
 # Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.
 OPS = {name: e.function for name, e in _registry.ENTRIES.items()}
 OPS.update({"F." + name: fn for name, fn in _registry.FUNCTIONAL.items() if fn not in OPS.values()})
+
+# The facts of the ops' registry rows (``minitorch._core.registry.Row``), by public name:
+# binary ops take two tensors of one shape (a second one from another seed; away from ties; BINARY_SHAPES above
+# where they need others); the not differentiable ones record no graph (boolean or integer results, new tensors
+# from nothing differentiable); those without a derivative are recorded, but (as in torch) backward raises
+# "derivative for aten::<name> is not implemented".
+BINARY = {name for name, fn in OPS.items() if _registry.row(fn).binary}
+NOT_DIFFERENTIABLE = {name for name, fn in OPS.items() if not _registry.row(fn).differentiable}
+NO_DERIVATIVE = {name for name, fn in OPS.items() if not _registry.row(fn).derivative}
 
 
 def _sampled_name(name):

@@ -30,13 +30,6 @@ SAMPLES = {
        for name in ("eq_", "ne_", "lt_", "le_", "gt_", "ge_")},
 }
 
-# integer-only ops, and the logical and bitwise in-place forms (torch records no graph for them)
-NOT_DIFFERENTIABLE = {
-    "gcd", "gcd_", "lcm", "lcm_", "bitwise_left_shift", "bitwise_left_shift_", "bitwise_right_shift",
-    "bitwise_right_shift_", "logical_and_", "logical_or_", "logical_xor_", "logical_not_", "bitwise_and_",
-    "bitwise_or_", "bitwise_xor_", "bitwise_not_",
-}
-NO_DERIVATIVE = {"heaviside", "heaviside_", "floor_divide_"}
 
 EDGES = {
     "F.relu6": (6.0, NAN, INF, -INF, -0.0),

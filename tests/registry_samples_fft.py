@@ -25,4 +25,3 @@ SAMPLES = {
     "istft": (lambda t, w: mt.istft(t, 8, hop_length=2, window=w, length=18),
               lambda: (cx(5, 10), x(8, seed=1))),
 }
-NOT_DIFFERENTIABLE = {"is_conj"}

@@ -68,4 +68,3 @@ SAMPLES = {
                     lambda: (x(3, 3, low=-1.0, high=1.0),)),
     "lobpcg": (lambda a: mt.lobpcg(a + a.mT, k=1, B=_spd(x(4, 4, seed=1).detach())), lambda: (x(4, 4),)),
 }
-NOT_DIFFERENTIABLE = {"geqrf"}

@@ -1,4 +1,4 @@
-"""Registry sweep inputs for the random draws (minitorch/_factories.py): their values do not depend on the
+"""Registry sweep inputs for the random draws (minitorch/_random_factories.py): their values do not depend on the
 input's values, so the gradient reaching the input must be exactly zero (as torch records them)."""
 import minitorch as mt
 from registry_inputs import x
@@ -15,5 +15,3 @@ SAMPLES = {
     "bernoulli": (_seeded(mt.bernoulli), lambda: (x(3, 4, low=0.1, high=0.9),)),
     "poisson": (_seeded(mt.poisson), lambda: (x(3, 4),)),
 }
-NO_DERIVATIVE = {"binomial"}
-NOT_DIFFERENTIABLE = {"multinomial"}

@@ -84,4 +84,3 @@ SAMPLES = {
 SAMPLES["cumprod"] = (lambda t: (t.cumprod(1), t.cumprod(0)), _zeros_and_ties)
 SAMPLES["scatter_reduce"] = (SAMPLES["scatter_reduce"][0], lambda: (_zeros_and_ties()[0], x(3, 4, seed=1)))
 
-NOT_DIFFERENTIABLE = {"isin", "unique_consecutive"}

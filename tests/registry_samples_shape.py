@@ -54,4 +54,3 @@ SAMPLES = {
     "resize_as": (lambda t, u: t.resize_as(u), lambda: (x(3, 4), x(4, 3, seed=1))),
     "as_subclass": (lambda t: t.as_subclass(mt.Tensor), lambda: (x(3, 4),)),
 }
-NOT_DIFFERENTIABLE = {"detach_copy", "new", "new_empty_strided", "resize_", "resize_as_", "set_"}

@@ -60,7 +60,7 @@ class ColorJitter:
         return fn_idx, b, c, s, h
 
     def __call__(self, img: Image.Image) -> Image.Image:
-        # PIL only (tests/datasets/test_datasets.py pins the TypeError), although the adjust_* functions take tensors too
+        # PIL only (tests/datasets/test_transforms.py pins the TypeError), although the adjust_* functions take tensors too
         if not isinstance(img, Image.Image):
             raise TypeError(f"img should be PIL Image. Got {type(img)}")
         adjustments = (adjust_brightness, adjust_contrast, adjust_saturation, adjust_hue)

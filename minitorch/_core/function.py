@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import functools
 import inspect
+import linecache
+import re
+import sys
 import weakref
 
 import numpy as np
@@ -24,7 +27,7 @@ from .grad_mode import no_grad, set_grad_enabled, state
 from .graph import NO_EDGE, RELEASED_MESSAGE, Node, _sequence, forward_name, gradient_edge
 from .lowered import narrow, remap_saved, rounds_to_bfloat16, widen, widen_all
 from .out import _out
-from .registry import register
+from .registry import located, operator_alias, register
 from .shape import broadcast_shape, output_mismatch
 from .tensor import Tensor
 
@@ -58,7 +61,10 @@ class Op(Node):
        ``minitorch.*`` function; ``tests/ops/test_registry.py`` sweeps every registered op with
        gradcheck and gradgradcheck.
 
-    Class flags: ``inplace`` (the first input is modified and returned),
+    Class flags: ``operators`` and ``inplace_operators``: the Python operators bound to ``apply`` (``"__add__"``)
+    and to the in-place form's (``"__iadd__"``); ``complex_grad`` (False: the derivative formulas assume real
+    numbers, so a complex result is refused rather than given a wrong gradient);
+    ``inplace`` (the first input is modified and returned),
     ``view`` (the result shares memory and version counter with the first input),
     ``bfloat16_native`` (forward takes bfloat16 arrays as they are; see ``_core.lowered``).
     """
@@ -71,12 +77,16 @@ class Op(Node):
     save_for = None
     _lowered = False      # computed in float32 for bfloat16 inputs (_core.lowered): backward widens too
     bfloat16_native = False  # forward computes bfloat16 inputs itself (not widened to float32 first)
+    complex_grad = True   # its derivative formulas hold for complex numbers (see ``RealOp``)
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
         if name is not None or "Backward" not in cls.__name__:
             cls.__name__ = name or cls.__name__ + "Backward0"
         cls.apply = staticmethod(_applier(cls, "apply", f"{cls.__qualname__}.apply"))
+        operator_alias(*cls.__dict__.get("operators", ()))(cls.apply)
+        if "inplace_operators" in cls.__dict__:
+            operator_alias(*cls.inplace_operators)(cls.inplace_variant().apply)
 
     # ---- ctx API used by forward/backward --------------------------------------
     def save_for_backward(self, *arrays) -> None:
@@ -178,24 +188,32 @@ class Op(Node):
         return variant
 
     @classmethod
+    def named(cls, qualname: str, node_name: str) -> type:
+        """This op recorded under another of torch's node names: ``SumDim = Sum.named("SumDim", "SumBackward1")``
+        (``sum(x, dim)`` records ``SumBackward1``). The formulas are the same; a type of its own carries the name
+        because a node's name is its type's (``type(grad_fn).__name__``), as in torch."""
+        module = sys._getframe(1).f_globals.get("__name__", cls.__module__)  # (where the variant is bound)
+        return type(qualname, (cls,), {"__qualname__": qualname, "__module__": module}, name=node_name)
+
+    @classmethod
     def function(cls, name: str | None = None, **where):
         """The public function applying this op (``exp`` for ``Exp``), registered as a Tensor method and,
         unless ``where`` says otherwise, a ``minitorch.*`` function (see ``minitorch._core.registry.register``)."""
         name = name or cls.__qualname__.lower()
-        function = _applier(cls, name, name)
+        function = _located(_applier(cls, name, name), cls)
         function.__signature__ = _signature(cls)
         function.__doc__ = f"``{name}`` elementwise (see ``{cls.__qualname__}`` for its derivative)."
         function.__module__ = cls.__module__
-        return register(function, **where)
+        return register(function, **{"derivative": not issubclass(cls, NoDerivative), **where})
 
     @classmethod
     def inplace_function(cls, name: str | None = None, **where):
         """The public in-place function (``exp_``), registered as a Tensor method (and as ``where`` says)."""
         name = name or cls.__qualname__.lower() + "_"
-        function = _applier(cls.inplace_variant(), name, name)
+        function = _located(_applier(cls.inplace_variant(), name, name), cls)
         function.__signature__ = _signature(cls)
         function.__module__ = cls.__module__
-        return register(function, **{"top_level": False, **where})
+        return register(function, **{"top_level": False, "derivative": not issubclass(cls, NoDerivative), **where})
 
 
 def zeros_for(g):
@@ -218,18 +236,23 @@ def _needed(items, save_for, edges):
     return kept
 
 
-# The elementwise math whose derivative formulas assume real numbers (a complex one needs conj(f'(z))):
-# refused on complex results rather than giving wrong gradients, unless the class sets ``complex_grad = True``.
-_REAL_ONLY_MODULES = frozenset(f"minitorch._ops.elementwise.{m}" for m in ("unary", "trigonometric", "activation", "special"))
-
-
 def _complex_grad(node) -> bool:
     """True if ``node`` may record a complex result; else torch-style NotImplementedError."""
-    cls = type(node)
-    if cls.__module__ in _REAL_ONLY_MODULES and not getattr(cls, "complex_grad", False):
+    if not node.complex_grad:
         raise NotImplementedError(f"minitorch: the derivative of {node.name()} is not implemented for complex "
                                   "tensors")
     return True
+
+
+def _located(function, cls):
+    """``function`` placed at ``cls.forward`` (or, where that is inherited from another file, the ``class`` line):
+    the file and line that ``inspect.getsourcefile``/``getsource`` and tracebacks give for an op's public function."""
+    filename = sys.modules[cls.__module__].__file__
+    line = cls.forward.__code__.co_firstlineno
+    if cls.forward.__code__.co_filename != filename:
+        pattern = re.compile(rf"class {cls.__qualname__}\b")
+        line = next(nr for nr, text in enumerate(linecache.getlines(filename), 1) if pattern.match(text))
+    return located(function, filename, line)
 
 
 def _applier(cls, name: str, qualname: str):
@@ -359,6 +382,14 @@ def _make_views(src, results, multi_output: bool):
             t._view_of_multi_output = True
         if views is not None:
             views.add(t)
+
+
+class RealOp(Op):
+    """Base of the elementwise math whose derivative formulas assume real numbers (a complex one needs
+    ``conj(f'(z))``): a complex result is refused rather than given a wrong gradient, unless the op sets
+    ``complex_grad = True``."""
+
+    complex_grad = False
 
 
 class NoDerivative(Op, name="NotImplemented"):

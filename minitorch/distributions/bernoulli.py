@@ -4,6 +4,7 @@ from __future__ import annotations
 from numbers import Number
 
 from .. import _factories
+from .. import _random_factories
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import binary_cross_entropy_with_logits
@@ -72,7 +73,7 @@ class Bernoulli(BinaryParams, ExponentialFamily):
     def sample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)
         with no_grad():
-            return _factories.bernoulli(self.probs.expand(shape))
+            return _random_factories.bernoulli(self.probs.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

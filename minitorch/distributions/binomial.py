@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import _factories
-from .._factories import binomial
+from .._random_factories import binomial
 from .._ops.elementwise.special import lgamma
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _factories
+from .. import _random_factories
 from .._core.shape import Size
 from .._ops.elementwise.clamp import clamp
 from .._ops.shape.view import broadcast_to
@@ -89,7 +90,7 @@ class Categorical(Distribution):
             sample_shape = Size(sample_shape)
         with no_grad():
             probs_2d = self.probs.reshape(-1, self._num_events)
-            samples_2d = _factories.multinomial(probs_2d, sample_shape.numel(), True).T
+            samples_2d = _random_factories.multinomial(probs_2d, sample_shape.numel(), True).T
             return samples_2d.reshape(self._extended_shape(sample_shape))
 
     def log_prob(self, value):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from .. import _factories
+from .. import _random_factories
 from .._ops.elementwise.clamp import where
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
@@ -92,7 +92,7 @@ class ContinuousBernoulli(ExponentialFamily):
     def rsample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)
         with no_grad():
-            u = _factories.rand(shape, dtype=self.probs.dtype)
+            u = _random_factories.rand(shape, dtype=self.probs.dtype)
         return self.icdf(u)
 
     def log_prob(self, value):

@@ -1,7 +1,7 @@
 """The negative binomial distribution."""
 from __future__ import annotations
 
-from .._factories import poisson
+from .._random_factories import poisson
 from .._ops.elementwise.clamp import where
 from .._ops.elementwise.special import lgamma
 from .._core.shape import Size

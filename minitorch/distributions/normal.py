@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from numbers import Number, Real
 
-from .. import _factories
+from .. import _random_factories
 from .._core.shape import Size
 from .._ops.elementwise.activation import erf
 from ..autograd.grad_mode import no_grad
@@ -60,7 +60,7 @@ class Normal(ExponentialFamily):
     def sample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)
         with no_grad():
-            return _factories.normal(self.loc.expand(shape), self.scale.expand(shape))
+            return _random_factories.normal(self.loc.expand(shape), self.scale.expand(shape))
 
     def rsample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)

@@ -1,7 +1,7 @@
 """The Poisson distribution."""
 from __future__ import annotations
 
-from .._factories import poisson
+from .._random_factories import poisson
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import _factories
+from .. import _random_factories
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
@@ -36,7 +37,7 @@ class LogitRelaxedBernoulli(BinaryParams, Distribution):
         shape = self._extended_shape(sample_shape)
         probs = clamp_probs(self.probs.expand(shape))
         with no_grad():
-            u = clamp_probs(_factories.rand(shape, dtype=probs.dtype))
+            u = clamp_probs(_random_factories.rand(shape, dtype=probs.dtype))
         return (u.log() - (-u).log1p() + probs.log() - (-probs).log1p()) / self.temperature
 
     def log_prob(self, value):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from .. import _factories
+from .. import _random_factories
 from .._core.shape import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
@@ -53,7 +54,7 @@ class ExpRelaxedCategorical(Distribution):
     def rsample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)
         with no_grad():
-            u = clamp_probs(_factories.rand(shape, dtype=self.logits.dtype))
+            u = clamp_probs(_random_factories.rand(shape, dtype=self.logits.dtype))
         gumbels = -((-(u.log())).log())
         scores = (self.logits + gumbels) / self.temperature
         return scores - scores.logsumexp(dim=-1, keepdim=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from numbers import Number
 
-from .. import _factories
+from .. import _random_factories
 from .._core.shape import Size
 from .._ops.elementwise.unary import log
 from . import constraints
@@ -61,7 +61,7 @@ class Uniform(Distribution):
 
     def rsample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)
-        rand = _factories.rand(tuple(shape), dtype=self.low.dtype)
+        rand = _random_factories.rand(tuple(shape), dtype=self.low.dtype)
         return self.low + rand * (self.high - self.low)
 
     def log_prob(self, value):

@@ -7,6 +7,7 @@ from numbers import Number
 import numpy as np
 
 from .. import _factories
+from .. import _random_factories
 from .._core.tensor import Tensor
 from .._ops.elementwise.unary import sigmoid
 from .._ops.elementwise.clamp import clamp
@@ -43,7 +44,7 @@ def init_probs_or_logits(dist, probs, logits, validate_args, **others) -> None:
 
 
 def _standard_normal(shape, dtype):
-    return _factories.randn(tuple(shape), dtype=dtype)
+    return _random_factories.randn(tuple(shape), dtype=dtype)
 
 
 def _sum_rightmost(value, dim: int):

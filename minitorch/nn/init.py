@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from .._factories import randperm
+from .._random_factories import randperm
 from .._core.tensor import Tensor
 from ..autograd.grad_mode import no_grad
 

@@ -43,16 +43,12 @@ class ScatterAdd(Op):
         return Gather.apply(g, index), None
 
 
-class ToSparse(Gather, name="ToSparseBackward1"):
-    """A dense tensor's values at its nonzero pattern."""
-
-
-class ToDense(ScatterAdd, name="ToDenseBackward0"):
-    """A sparse tensor's dense form."""
-
-
-class Coalesce(ScatterAdd, name="CoalesceBackward0"):
-    """Values of repeated indices summed (``index`` maps each entry to its place among the unique indices)."""
+# A dense tensor's values at its nonzero pattern.
+ToSparse = Gather.named("ToSparse", "ToSparseBackward1")
+# A sparse tensor's dense form.
+ToDense = ScatterAdd.named("ToDense", "ToDenseBackward0")
+# Values of repeated indices summed (``index`` maps each entry to its place among the unique indices).
+Coalesce = ScatterAdd.named("Coalesce", "CoalesceBackward0")
 
 
 class Alias(Op):
@@ -69,25 +65,14 @@ class Alias(Op):
         return g
 
 
-class FromValues(Alias, name="SparseCooTensorWithDimsAndTensorsBackward0"):
-    """``sparse_coo_tensor(indices, values)`` of values that require grad."""
-
-
-class Values(Alias, name="ValuesBackward0"):
-    """``S.values()``."""
-
-
+# ``sparse_coo_tensor(indices, values)`` of values that require grad.
+FromValues = Alias.named("FromValues", "SparseCooTensorWithDimsAndTensorsBackward0")
+# ``S.values()``.
+Values = Alias.named("Values", "ValuesBackward0")
 # The results of operations composed of the ops above, under the node names torch gives them.
-class SparseSum(Alias, name="SparseSumBackward0"):
-    pass
-
-
-class SparseSoftmax(Alias, name="SparseSoftmaxBackward0"):
-    pass
-
-
-class SparseLogSoftmax(Alias, name="SparseLogSoftmaxBackward0"):
-    pass
+SparseSum = Alias.named("SparseSum", "SparseSumBackward0")
+SparseSoftmax = Alias.named("SparseSoftmax", "SparseSoftmaxBackward0")
+SparseLogSoftmax = Alias.named("SparseLogSoftmax", "SparseLogSoftmaxBackward0")
 
 
 class SparseMm(Op, name="SparseAddmmBackward0"):
@@ -130,5 +115,5 @@ class SparseMm(Op, name="SparseAddmmBackward0"):
         return grad_values, grad_dense, None, grad_input, grad_origin
 
 
-class SparseDenseMm(SparseMm, name="MmBackward0"):
-    """``S @ dense`` and ``minitorch.mm(S, dense)``: the same product, under the node name torch gives it."""
+# ``S @ dense`` and ``minitorch.mm(S, dense)``: the same product, under the node name torch gives it.
+SparseDenseMm = SparseMm.named("SparseDenseMm", "MmBackward0")

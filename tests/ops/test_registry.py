@@ -1,7 +1,12 @@
 """The op registry: the Tensor methods and ``minitorch.*`` functions are exactly the registered ops,
 the generated index blocks are current, and every registered differentiable op passes gradcheck
 and gradgradcheck in float64 (a new op is swept as soon as it is registered)."""
+import ast
 import inspect
+import os
+import pathlib
+import sys
+import traceback
 
 import numpy as np
 import pytest
@@ -80,8 +85,44 @@ def test_tensor_methods_are_exactly_the_registered_methods():
     for name, fn in methods.items():
         assert getattr(mt.Tensor, name) is fn, name
     bound = {n for n, v in vars(mt.Tensor).items()
-             if inspect.isfunction(v) and v.__module__.startswith(OP_MODULES) and not n.startswith("__")}
+             if inspect.isfunction(v) and v.__module__.startswith(OP_MODULES) and n not in _registry.OPERATORS}
     assert bound == set(methods)
+
+
+_EVERY_FORM = {**{f"Tensor.{n}": f for n, f in _registry.methods().items()},
+               **{f"minitorch.{n}": f for n, f in _registry.top_level().items()},
+               **{f"F.{n}": f for n, f in _registry.functional().items()},
+               **{f"Tensor.{n}": inspect.unwrap(f) for n, f in _registry.OPERATORS.items()}}
+
+
+@pytest.mark.parametrize("name", sorted(_EVERY_FORM))
+def test_every_registered_function_names_its_own_file_as_its_source(name):
+    fn = _EVERY_FORM[name]
+    assert os.path.samefile(inspect.getsourcefile(fn), sys.modules[fn.__module__].__file__)
+
+
+def test_an_op_made_from_its_class_shows_that_class_as_its_source():
+    assert inspect.getsourcefile(mt.Tensor.exp).endswith(os.path.join("elementwise", "unary.py"))
+    assert "np.exp(" in inspect.getsource(mt.Tensor.exp)  # Exp.forward
+    assert "np.exp(" in inspect.getsource(mt.Tensor.exp_)
+    assert "def cat(" in inspect.getsource(mt.cat)  # the out= form made by the registry: cat's own source
+    with pytest.raises(TypeError) as error:
+        mt.exp(mt.ones(2), 3)
+    assert inspect.getsourcefile(mt.exp) in [f.filename for f in traceback.extract_tb(error.value.__traceback__)]
+
+
+def test_no_op_class_is_written_only_to_carry_a_node_name():
+    """A node name of its own is ``Op.named(qualname, node_name)``, not a hand-written subclass with an empty body."""
+    package = pathlib.Path(mt.__file__).parent
+    name_only = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(k.arg == "name" for k in node.keywords):
+                body = [b for b in node.body if not isinstance(b, ast.Pass)
+                        and not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+                if not body:
+                    name_only.append(f"{path.relative_to(package)}:{node.lineno} {node.name}")
+    assert not name_only
 
 
 def test_top_level_functions_are_exactly_the_registered_ones():

@@ -43,32 +43,13 @@ class IndexPad(Index):
     keeps_input = True
 
 
-class ReflectionPad2D(IndexPad, name="ReflectionPad2DBackward0"):
-    pass
-
-
-class ReplicationPad2D(IndexPad, name="ReplicationPad2DBackward0"):
-    pass
-
-
-class CircularPad2D(IndexPad, name="CircularPad2DBackward0"):
-    pass
-
-
-class ReflectionPad1D(IndexPad, name="ReflectionPad1DBackward0"):
-    pass
-
-
-class ReflectionPad3D(IndexPad, name="ReflectionPad3DBackward0"):
-    pass
-
-
-class ReplicationPad1D(IndexPad, name="ReplicationPad1DBackward0"):
-    pass
-
-
-class ReplicationPad3D(IndexPad, name="ReplicationPad3DBackward0"):
-    pass
+ReflectionPad2D = IndexPad.named("ReflectionPad2D", "ReflectionPad2DBackward0")
+ReplicationPad2D = IndexPad.named("ReplicationPad2D", "ReplicationPad2DBackward0")
+CircularPad2D = IndexPad.named("CircularPad2D", "CircularPad2DBackward0")
+ReflectionPad1D = IndexPad.named("ReflectionPad1D", "ReflectionPad1DBackward0")
+ReflectionPad3D = IndexPad.named("ReflectionPad3D", "ReflectionPad3DBackward0")
+ReplicationPad1D = IndexPad.named("ReplicationPad1D", "ReplicationPad1DBackward0")
+ReplicationPad3D = IndexPad.named("ReplicationPad3D", "ReplicationPad3DBackward0")
 
 
 @register(method=False)

@@ -323,8 +323,7 @@ class AdaptiveAvgPool3d(Separable, name="AdaptiveAvgPool3DBackward0"):
     keeps_input = True
 
 
-class UpsampleBilinear2d(Separable, name="UpsampleBilinear2DBackward0"):
-    pass
+UpsampleBilinear2d = Separable.named("UpsampleBilinear2d", "UpsampleBilinear2DBackward0")
 
 
 def adaptive_plan(size: int, out: int, dtype) -> tuple:
@@ -343,9 +342,9 @@ def _nearest(size: int, scale: float, n: int, axis: int, ndim: int) -> np.ndarra
     return np.minimum((np.arange(size) * scale).astype(np.int64), n - 1).reshape((-1,) + (1,) * (ndim - axis - 1))
 
 
-class UpsampleNearest2d(Index, name="UpsampleNearest2DBackward0"):
-    """Nearest-neighbour resize of the last two dims: output pixel (y, x) copies input
-    (floor(y * scale_h), floor(x * scale_w)), with torch's scales (in/out, or 1/scale_factor)."""
+# Nearest-neighbour resize of the last two dims: output pixel (y, x) copies input (floor(y * scale_h), floor(x *
+# scale_w)), with torch's scales (in/out, or 1/scale_factor).
+UpsampleNearest2d = Index.named("UpsampleNearest2d", "UpsampleNearest2DBackward0")
 
 
 def nearest_index(shape, size, scales) -> tuple:
@@ -361,24 +360,11 @@ class _WindowMax(Index):
     keeps_input = True
 
 
-class AdaptiveMaxPool2D(_WindowMax, name="AdaptiveMaxPool2DBackward0"):
-    pass
-
-
-class AdaptiveMaxPool3D(_WindowMax, name="AdaptiveMaxPool3DBackward0"):
-    pass
-
-
-class MaxPool3D(_WindowMax, name="MaxPool3DWithIndicesBackward0"):
-    pass
-
-
-class FractionalMaxPool2D(_WindowMax, name="FractionalMaxPool2DBackward0"):
-    pass
-
-
-class FractionalMaxPool3D(_WindowMax, name="FractionalMaxPool3DBackward0"):
-    pass
+AdaptiveMaxPool2D = _WindowMax.named("AdaptiveMaxPool2D", "AdaptiveMaxPool2DBackward0")
+AdaptiveMaxPool3D = _WindowMax.named("AdaptiveMaxPool3D", "AdaptiveMaxPool3DBackward0")
+MaxPool3D = _WindowMax.named("MaxPool3D", "MaxPool3DWithIndicesBackward0")
+FractionalMaxPool2D = _WindowMax.named("FractionalMaxPool2D", "FractionalMaxPool2DBackward0")
+FractionalMaxPool3D = _WindowMax.named("FractionalMaxPool3D", "FractionalMaxPool3DBackward0")
 
 
 class MaxUnpool(Op):
@@ -402,16 +388,9 @@ class MaxUnpool(Op):
         return Index.apply(g.reshape(planes, -1), *arrays, index=template).reshape(ctx.in_shape), None
 
 
-class MaxUnpool1D(MaxUnpool, name="MaxUnpool1DBackward0"):
-    pass
-
-
-class MaxUnpool2D(MaxUnpool, name="MaxUnpool2DBackward0"):
-    pass
-
-
-class MaxUnpool3D(MaxUnpool, name="MaxUnpool3DBackward0"):
-    pass
+MaxUnpool1D = MaxUnpool.named("MaxUnpool1D", "MaxUnpool1DBackward0")
+MaxUnpool2D = MaxUnpool.named("MaxUnpool2D", "MaxUnpool2DBackward0")
+MaxUnpool3D = MaxUnpool.named("MaxUnpool3D", "MaxUnpool3DBackward0")
 
 
 def window_argmax(a: np.ndarray, kernel, stride, padding, dilation, ceil_mode):

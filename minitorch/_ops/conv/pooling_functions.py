@@ -14,7 +14,7 @@ from ..._core.registry import register
 from ..._core.tensor import Tensor, _wrap_dim
 from ..._core.grad_mode import is_grad_enabled
 from . import pooling as _pool
-from ..._factories import rand
+from ..._random_factories import rand
 from .convolution import _geometry, _ntuple
 from ..shape.indexing import ARRAY, grid
 from ..reduction.sums import mean

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..amp import lower_precision
 from ... import _dtype
-from ..._core.function import Op
+from ..._core.function import RealOp
 from ..._core.out import _out
 from ..._core.registry import functional_op, register
 from ..._core.tensor import Tensor, _wrap_dim
@@ -85,7 +85,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return out.astype(x.dtype, copy=False)
 
 
-class Erf(Op):
+class Erf(RealOp):
     @staticmethod
     def forward(ctx, a):
         a = floating(a)
@@ -99,9 +99,10 @@ class Erf(Op):
 
 
 erf = Erf.function()
+erf_ = Erf.inplace_function(top_level=True)  # (torch.erf_ too)
 
 
-class Hardtanh(Op):
+class Hardtanh(RealOp):
     @staticmethod
     def forward(ctx, a, min_val=-1.0, max_val=1.0):
         ctx.save_for_backward(a)
@@ -115,7 +116,7 @@ class Hardtanh(Op):
         return where((a <= lo) | (a >= hi), 0.0, g)
 
 
-class LeakyRelu(Op):
+class LeakyRelu(RealOp):
     @staticmethod
     def forward(ctx, a, negative_slope=0.01):
         ctx.slope = negative_slope
@@ -157,7 +158,7 @@ def _gelu_erf_grad(g, a):
     return g * (cdf + a * pdf)
 
 
-class Gelu(Op):
+class Gelu(RealOp):
     """x * Phi(x) (Phi the standard normal CDF), or its tanh approximation."""
 
     @staticmethod
@@ -181,7 +182,7 @@ class Gelu(Op):
         return g * (cdf + a * pdf)
 
 
-class Silu(Op):
+class Silu(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -194,7 +195,7 @@ class Silu(Op):
         return g * s * (a * (1.0 - s) + 1.0)
 
 
-class Hardswish(Op):
+class Hardswish(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -206,7 +207,7 @@ class Hardswish(Op):
         return g * where(a <= -3.0, 0.0, where(a < 3.0, a / 3.0 + 0.5, 1.0))
 
 
-class Hardsigmoid(Op):
+class Hardsigmoid(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -218,7 +219,7 @@ class Hardsigmoid(Op):
         return g * ((a > -3.0) & (a < 3.0)) * (1 / 6)
 
 
-class Elu(Op):
+class Elu(RealOp):
     """scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1)); selu fixes the constants."""
 
     @staticmethod
@@ -242,7 +243,7 @@ class Celu(Elu):
     pass
 
 
-class Softplus(Op):
+class Softplus(RealOp):
     """log(1 + exp(beta * x)) / beta, linear above ``threshold``."""
 
     @staticmethod
@@ -259,7 +260,7 @@ class Softplus(Op):
         return g * where(z > ctx.threshold, 1.0, sigmoid(z))
 
 
-class LogSigmoid(Op):
+class LogSigmoid(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -271,7 +272,7 @@ class LogSigmoid(Op):
         return g * sigmoid(-a)
 
 
-class Mish(Op):
+class Mish(RealOp):
     """x * tanh(softplus(x))."""
 
     @staticmethod
@@ -286,7 +287,7 @@ class Mish(Op):
         return g * (t + a * sigmoid(a) * (1.0 - t * t))
 
 
-class Threshold(Op):
+class Threshold(RealOp):
     @staticmethod
     def forward(ctx, a, threshold=0.0, value=0.0):
         ctx.save_for_backward(a)
@@ -299,7 +300,7 @@ class Threshold(Op):
         return where(a <= ctx.threshold, 0.0, g)
 
 
-def _inplace(op: type[Op], node_name: str | None = None) -> type[Op]:
+def _inplace(op: type[RealOp], node_name: str | None = None) -> type[RealOp]:
     variant = op.inplace_variant()
     variant.__name__ = node_name or variant.__name__
     return variant
@@ -313,7 +314,7 @@ INPLACE = {Hardtanh: _inplace(Hardtanh), LeakyRelu: _inplace(LeakyRelu, "LeakyRe
            Threshold: _inplace(Threshold, "ThresholdBackward1")}
 
 
-class Hardshrink(Op):
+class Hardshrink(RealOp):
     """x where |x| > lambd, else 0."""
 
     @staticmethod
@@ -343,7 +344,7 @@ class Softshrink(Hardshrink):
         return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, a * 0)).astype(a.dtype, copy=False)
 
 
-class Glu(Op):
+class Glu(RealOp):
     """a * sigmoid(b), ``a`` and ``b`` the halves of the input along ``dim``."""
 
     @staticmethod
@@ -361,7 +362,7 @@ class Glu(Op):
         return Cat.apply(g * s, g * first * s * (1.0 - s), dim=ctx.dim)
 
 
-class Prelu(Op, name="PreluKernelBackward0"):
+class Prelu(RealOp, name="PreluKernelBackward0"):
     """x where x > 0, else weight * x (``weight`` broadcast against ``x``)."""
 
     @staticmethod
@@ -619,7 +620,7 @@ def selu_aten(input: Tensor) -> Tensor:
     return selu(input)
 
 
-@register(name="threshold", method=False)
+@register(out=True, name="threshold", method=False)
 def threshold_aten(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it exceeds ``threshold``, else ``value``."""
     return _maybe_inplace(Threshold, input, False, threshold=threshold, value=value)

@@ -18,14 +18,16 @@ from ..._core.out import _out
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype
 from .complex import conj_if_complex as _conj
 from .clamp import where
-from .unary import log
-from ..._core.registry import register
+from .unary import log, reciprocal
+from ..._core.registry import operator_alias, register
 
 _ndarray = np.ndarray
 _NUMBERS = (int, float, complex, bool)  # Python numbers (exactly: numpy's scalars are a tensor's data)
 
 
 class Add(Op):
+    operators, inplace_operators = ("__add__", "__radd__"), ("__iadd__",)
+
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
@@ -38,6 +40,8 @@ class Add(Op):
 
 
 class Sub(Op):
+    operators, inplace_operators = ("__sub__",), ("__isub__",)
+
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         r = _sub(ctx, a, b, alpha)
@@ -95,6 +99,7 @@ class RsubTensor(Op, name="RsubBackward0"):
 
 
 class Mul(Op):
+    operators = ("__mul__", "__rmul__")
     save_for = (1, 0)  # a for b's gradient, b for a's
 
     @staticmethod
@@ -112,6 +117,7 @@ class Mul(Op):
 
 
 class Div(Op):
+    operators = ("__truediv__",)
     save_for = (1, None)  # a for b's gradient; b for both
 
     @staticmethod
@@ -308,14 +314,14 @@ def _alpha_first(name: str, other, rest: tuple, alpha):
     raise TypeError(f"{name}() takes 2 positional arguments but {2 + len(rest)} were given")
 
 
-@register
+@register(binary=True)
 def add(input, other, *rest, alpha=1, out=None):
     """``input + alpha * other`` with broadcasting."""
     other, alpha = _alpha_first("add", other, rest, alpha)
     return _out(Add.apply(input, other, alpha=alpha), out)
 
 
-@register
+@register(binary=True)
 def sub(input, other, *rest, alpha=1, out=None):
     """``input - alpha * other`` with broadcasting."""
     other, alpha = _alpha_first("sub", other, rest, alpha)
@@ -325,7 +331,7 @@ def sub(input, other, *rest, alpha=1, out=None):
 subtract = register(sub, name="subtract")
 
 
-@register(method=False)
+@register(method=False, operators=("__rsub__",))
 def rsub(input, other, alpha=1):
     """``other - alpha * input``."""
     if _is_number(other):
@@ -333,7 +339,7 @@ def rsub(input, other, alpha=1):
     return RsubTensor.apply(input, other, alpha=alpha)
 
 
-@register
+@register(binary=True)
 def mul(input, other, *, out=None):
     return _out(Mul.apply(input, other), out)
 
@@ -341,13 +347,18 @@ def mul(input, other, *, out=None):
 multiply = register(mul, name="multiply")
 
 
-@register
+@register(binary=True)
 def div(input, other, *, rounding_mode=None, out=None):
     """True division, or ``rounding_mode='floor'`` / ``'trunc'`` (integers stay integers)."""
     return _out(_div_op(rounding_mode, Div, DivRounded).apply(input, other, **_mode(rounding_mode)), out)
 
 
 divide = true_divide = register(div, aliases=("divide", "true_divide"))
+
+
+@operator_alias("__rtruediv__")
+def _rtruediv(self, other):
+    return reciprocal(self) * other
 
 
 def _div_op(rounding_mode, true_op, rounded_op):
@@ -363,13 +374,18 @@ def _mode(rounding_mode):
     return {} if rounding_mode is None else {"mode": rounding_mode}
 
 
-@register
+@register(derivative=False, out=True, operators=("__floordiv__",))
 def floor_divide(input, other):
     """``input // other``, rounded down."""
     return FloorDivide.apply(input, other)
 
 
-@register
+@operator_alias("__rfloordiv__")
+def _rfloordiv(self, other):
+    return floor_divide(other, self)
+
+
+@register(binary=True, out=True, operators=("__mod__",))
 def remainder(input, other):
     """``input - floor(input / other) * other``."""
     if _is_number(other):
@@ -377,7 +393,12 @@ def remainder(input, other):
     return Remainder.apply(input, other)
 
 
-@register
+@operator_alias("__rmod__")
+def _rmod(self, other):
+    return remainder(other, self)
+
+
+@register(binary=True, out=True)
 def fmod(input, other):
     """``input - trunc(input / other) * other``."""
     if _is_number(other):
@@ -385,7 +406,7 @@ def fmod(input, other):
     return Fmod.apply(input, other)
 
 
-@register
+@register(out=True, operators=("__pow__",))
 def pow(input, exponent):  # noqa: A001
     """``input ** exponent``; either may be a number."""
     if _is_number(exponent):
@@ -395,7 +416,12 @@ def pow(input, exponent):  # noqa: A001
     return Pow.apply(input, exponent)
 
 
-@register
+@operator_alias("__rpow__")
+def _rpow(self, other):
+    return pow(other, self)
+
+
+@register(out=True)
 def square(input):
     return PowScalar.apply(input, exponent=2)
 
@@ -416,19 +442,19 @@ def sub_(input, other, *rest, alpha=1):
     return _Sub_.apply(input, other, alpha=alpha)
 
 
-mul_ = Mul.inplace_function()
+mul_ = Mul.inplace_function(operators=("__imul__",))
 _Div_ = Div.inplace_variant()
 _PowScalar_ = PowScalar.inplace_variant()
 _Pow_ = Pow.inplace_variant()
 _DivRounded_ = DivRounded.inplace_variant()
 
 
-@register(top_level=False)
+@register(top_level=False, operators=("__itruediv__",))
 def div_(input, other, *, rounding_mode=None):
     return _div_op(rounding_mode, _Div_, _DivRounded_).apply(input, other, **_mode(rounding_mode))
 
 
-@register(top_level=False)
+@register(top_level=False, operators=("__ipow__",))
 def pow_(input, exponent):
     if _is_number(exponent):
         return _PowScalar_.apply(input, exponent=_scalar(exponent))
@@ -576,7 +602,7 @@ def _check_lerp(a, other, name):
     broadcast_shape(a.shape, other.shape)  # torch's operand order (the formula computes end - input first)
 
 
-@register
+@register(out=True)
 def lerp(input, end, weight):
     """``input + weight * (end - input)``."""
     if isinstance(weight, Tensor):
@@ -584,13 +610,13 @@ def lerp(input, end, weight):
     return Lerp.apply(input, end, weight=_scalar(weight))
 
 
-@register
+@register(out=True)
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2``."""
     return Addcmul.apply(input, tensor1, tensor2, value=_scalar(value))
 
 
-@register
+@register(out=True)
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 / tensor2``."""
     return Addcdiv.apply(input, tensor1, tensor2, value=_scalar(value))

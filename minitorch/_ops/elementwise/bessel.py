@@ -554,12 +554,10 @@ class SpecialZeta(Op):
         return None, g * -x * SpecialZeta.apply(x + 1.0, q)
 
 
-class SpecialZetaScalarSelf(SpecialZeta, name="SpecialZetaBackward1"):
-    """``zeta(number, tensor)``."""
-
-
-class SpecialZetaScalarOther(SpecialZeta, name="SpecialZetaBackward2"):
-    """``zeta(tensor, number)``."""
+# ``zeta(number, tensor)``.
+SpecialZetaScalarSelf = SpecialZeta.named("SpecialZetaScalarSelf", "SpecialZetaBackward1")
+# ``zeta(tensor, number)``.
+SpecialZetaScalarOther = SpecialZeta.named("SpecialZetaScalarOther", "SpecialZetaBackward2")
 
 
 def _tensor_pair(name, input, other):

@@ -10,7 +10,7 @@ import numpy as np
 from ... import _dtype
 from ..._core.function import Op
 from ..._core.out import _out
-from ..._core.registry import register
+from ..._core.registry import operator_alias, register
 from ..._core.tensor import Tensor
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype
 
@@ -172,29 +172,29 @@ class ClampMaxTensor(ClampTensor, name="ClampMaxBackward1"):
         return g_a, g_hi
 
 
-@register
+@register(binary=True, out=True)
 def maximum(input, other):
     return Maximum.apply(input, other)
 
 
-@register
+@register(binary=True, out=True)
 def minimum(input, other):
     return Minimum.apply(input, other)
 
 
-@register
+@register(binary=True, out=True)
 def fmax(input, other):
     """Elementwise maximum ignoring NaN (NaN only where both are NaN)."""
     return Fmax.apply(input, other)
 
 
-@register
+@register(binary=True, out=True)
 def fmin(input, other):
     """Elementwise minimum ignoring NaN (NaN only where both are NaN)."""
     return Fmin.apply(input, other)
 
 
-@register(method=False)
+@register(binary=True, out=True, method=False)
 def where(condition, input=None, other=None):
     """Elements of ``input`` where ``condition`` holds, else of ``other``."""
     if input is None and other is None:
@@ -206,6 +206,12 @@ def where(condition, input=None, other=None):
                            f"{_dtype.C_NAMES[_dtype.from_numpy_dtype(cond.dtype)]}")
     r = Where.apply(input, other, condition=cond)
     return Tensor._wrap(np.asarray(r)) if isinstance(condition, Tensor) and not isinstance(r, Tensor) else r
+
+
+@operator_alias("where", any_operand=True)
+def _where_method(self, condition, other):
+    """``self.where(condition, other)``: the Tensor method, with ``self`` as ``input``."""
+    return where(condition, self, other)
 
 
 @register
@@ -222,13 +228,13 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
 clip = register(clamp, name="clip")
 
 
-@register
+@register(out=True)
 def clamp_min(input, min):  # noqa: A002
     """``max(input, min)`` with torch's one-sided clamp nodes."""
     return ClampMinTensor.apply(input, min) if isinstance(min, Tensor) else ClampMin.apply(input, min=_scalar(min))
 
 
-@register
+@register(out=True)
 def clamp_max(input, max):  # noqa: A002
     """``min(input, max)`` with torch's one-sided clamp nodes."""
     return ClampMaxTensor.apply(input, max) if isinstance(max, Tensor) else ClampMax.apply(input, max=_scalar(max))
@@ -278,7 +284,7 @@ class NanToNum(Op):
         return g * np.isfinite(a if type(a) is _ndarray else a._data)
 
 
-@register
+@register(out=True)
 def nan_to_num(input, nan: float | None = None, posinf: float | None = None, neginf: float | None = None):
     """NaN, +inf and -inf replaced by ``nan`` (default 0) ``posinf`` and ``neginf`` (default: the dtype's extremes)."""
     return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)

@@ -15,7 +15,7 @@ from ..._core.shape import type_name
 from ..._core.function import Op, _write_back, check_inplace, zeros_for
 from .broadcast import _scalar, binary, broadcast_shape, result_dtype, shape_mismatch
 from .unary import _not_for
-from ..._core.registry import register
+from ..._core.registry import located, operator_alias, register
 
 _ndarray = np.ndarray
 
@@ -24,7 +24,8 @@ def _array_of(x):
     return x._data if isinstance(x, Tensor) else x
 
 
-def _compare(ufunc, name, logical=False):
+def _compare(ufunc, name, logical=False, aliases=(), operators=()):
+    """The registered comparison (or logical op) ``name``: no gradient, ``out=`` added by the registry."""
     def op(input, other):
         a, b = _array_of(input), _array_of(other)
         if type(b) is not _ndarray:
@@ -40,7 +41,7 @@ def _compare(ufunc, name, logical=False):
         except ValueError as e:
             raise shape_mismatch(np.shape(a), np.shape(b)) from e
     op.__name__ = ufunc.__name__
-    return op
+    return register(op, name=name, aliases=aliases, operators=operators, out=True, differentiable=False)
 
 
 def _fits(value: int, dt: np.dtype) -> bool:
@@ -48,16 +49,27 @@ def _fits(value: int, dt: np.dtype) -> bool:
     return info.min <= value <= info.max
 
 
-eq = register(_compare(np.equal, "eq"), name="eq")
-ne = register(_compare(np.not_equal, "ne"), name="ne", aliases=("not_equal",))
-lt = register(_compare(np.less, "lt"), name="lt", aliases=("less",))
-le = register(_compare(np.less_equal, "le"), name="le", aliases=("less_equal",))
-gt = register(_compare(np.greater, "gt"), name="gt", aliases=("greater",))
-ge = register(_compare(np.greater_equal, "ge"), name="ge", aliases=("greater_equal",))
+eq = _compare(np.equal, "eq")
+ne = _compare(np.not_equal, "ne", aliases=("not_equal",))
+lt = _compare(np.less, "lt", aliases=("less",), operators=("__lt__",))
+le = _compare(np.less_equal, "le", aliases=("less_equal",), operators=("__le__",))
+gt = _compare(np.greater, "gt", aliases=("greater",), operators=("__gt__",))
+ge = _compare(np.greater_equal, "ge", aliases=("greater_equal",), operators=("__ge__",))
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
-logical_and = register(_compare(np.logical_and, "logical_and", logical=True), name="logical_and")
-logical_or = register(_compare(np.logical_or, "logical_or", logical=True), name="logical_or")
-logical_xor = register(_compare(np.logical_xor, "logical_xor", logical=True), name="logical_xor")
+
+
+@operator_alias("__eq__")
+def _eq(self, other):
+    return False if other is None else eq(self, other)
+
+
+@operator_alias("__ne__")
+def _ne(self, other):
+    return True if other is None else ne(self, other)
+
+logical_and = _compare(np.logical_and, "logical_and", logical=True)
+logical_or = _compare(np.logical_or, "logical_or", logical=True)
+logical_xor = _compare(np.logical_xor, "logical_xor", logical=True)
 
 
 def _bitwise(ufunc, name):
@@ -65,15 +77,15 @@ def _bitwise(ufunc, name):
         a, b = _array_of(input), _array_of(other)
         _not_for(np.empty(0, result_dtype(a, b)), "f", name + "_cpu")
         return Tensor._wrap(np.asarray(binary(ufunc, a, b)))
-    return op
+    return register(op, name=name, out=True, differentiable=False)
 
 
-bitwise_and = register(_bitwise(np.bitwise_and, "bitwise_and"), name="bitwise_and")
-bitwise_or = register(_bitwise(np.bitwise_or, "bitwise_or"), name="bitwise_or")
-bitwise_xor = register(_bitwise(np.bitwise_xor, "bitwise_xor"), name="bitwise_xor")
+bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
 
 
-@register
+@register(differentiable=False, out=True)
 def logical_not(input):
     return Tensor._wrap(np.logical_not(input._data))
 
@@ -102,50 +114,60 @@ def _shift(left: bool):
     return op
 
 
-bitwise_left_shift = register(_shift(left=True))
-bitwise_right_shift = register(_shift(left=False))
+bitwise_left_shift = register(_shift(left=True), out=True, differentiable=False, operators=("__lshift__",))
+bitwise_right_shift = register(_shift(left=False), out=True, differentiable=False, operators=("__rshift__",))
 
 
-@register
+@operator_alias("__rlshift__")
+def _rlshift(self, other):
+    return bitwise_left_shift(other, self)
+
+
+@operator_alias("__rrshift__")
+def _rrshift(self, other):
+    return bitwise_right_shift(other, self)
+
+
+@register(differentiable=False, out=True)
 def bitwise_not(input):
     if input._data.dtype.kind in "fV":
         raise NotImplementedError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return Tensor._wrap(np.invert(input._data))
 
 
-@register
+@register(differentiable=False)
 def isnan(input):
     return Tensor._wrap(np.isnan(input._data))
 
 
-@register
+@register(differentiable=False)
 def isinf(input):
     return Tensor._wrap(np.isinf(input._data))
 
 
-@register
+@register(differentiable=False)
 def isfinite(input):
     return Tensor._wrap(np.isfinite(input._data))
 
 
-@register
+@register(differentiable=False, out=True)
 def isposinf(input):
     return Tensor._wrap(np.isposinf(input._data))
 
 
-@register
+@register(differentiable=False, out=True)
 def isneginf(input):
     return Tensor._wrap(np.isneginf(input._data))
 
 
-@register
+@register(differentiable=False)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|input - other| <= atol + rtol * |other|`` (tensors of one dtype)."""
     a, b = _same_dtype(input, other)
     return Tensor._wrap(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-@register
+@register(differentiable=False)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """True when ``|input - other| <= atol + rtol * |other|`` everywhere."""
     a, b = _same_dtype(input, other)
@@ -161,13 +183,13 @@ def _same_dtype(input, other):
     return a, b
 
 
-@register
+@register(differentiable=False)
 def equal(input, other) -> bool:
     """True when both tensors have the same shape and elements."""
     return input._data.shape == other._data.shape and builtins.bool(np.array_equal(input._data, other._data))
 
 
-@register
+@register(differentiable=False, out=True)
 def signbit(input):
     return Tensor._wrap(np.signbit(input._data))
 
@@ -198,7 +220,7 @@ def _inplace_compare(name, function):
     return register(op_, top_level=False)
 
 
-def _inplace_write(name, function, top_level=False):
+def _inplace_write(name, function, top_level=False, operators=()):
     """``input.<name>_(...)`` for an op without gradient: its result written into ``input``, the graph untouched
     (as torch does for the logical and bitwise ops)."""
     def op_(input, *args, **kwargs):
@@ -210,7 +232,8 @@ def _inplace_write(name, function, top_level=False):
     signature = inspect.signature(function)
     op_.__signature__ = signature.replace(parameters=[p for p in signature.parameters.values() if p.name != "out"])
     op_.__module__ = function.__module__  # where op_ is bound to a name (the generated index finds it there)
-    return register(op_, top_level=top_level)
+    op_ = located(op_, function.__code__.co_filename, function.__code__.co_firstlineno)  # (and its source)
+    return register(op_, top_level=top_level, operators=operators, differentiable=False)
 
 
 eq_, ne_, lt_ = _inplace_compare("eq", eq), _inplace_compare("ne", ne), _inplace_compare("lt", lt)
@@ -224,9 +247,30 @@ logical_and_ = _inplace_write("logical_and", logical_and)
 logical_or_ = _inplace_write("logical_or", logical_or)
 logical_xor_ = _inplace_write("logical_xor", logical_xor)
 logical_not_ = _inplace_write("logical_not", logical_not)
-bitwise_and_ = _inplace_write("bitwise_and", bitwise_and)
-bitwise_or_ = _inplace_write("bitwise_or", bitwise_or)
-bitwise_xor_ = _inplace_write("bitwise_xor", bitwise_xor)
+bitwise_and_ = _inplace_write("bitwise_and", bitwise_and, operators=("__iand__",))
+bitwise_or_ = _inplace_write("bitwise_or", bitwise_or, operators=("__ior__",))
+bitwise_xor_ = _inplace_write("bitwise_xor", bitwise_xor, operators=("__ixor__",))
 bitwise_not_ = _inplace_write("bitwise_not", bitwise_not)
-bitwise_left_shift_ = _inplace_write("bitwise_left_shift", bitwise_left_shift)
-bitwise_right_shift_ = _inplace_write("bitwise_right_shift", bitwise_right_shift)
+bitwise_left_shift_ = _inplace_write("bitwise_left_shift", bitwise_left_shift, operators=("__ilshift__",))
+bitwise_right_shift_ = _inplace_write("bitwise_right_shift", bitwise_right_shift, operators=("__irshift__",))
+
+
+def _logical_or_bitwise(logical, bitwise):
+    """The operator ``&`` (``|``, ``^``): the logical op for two booleans, else the bitwise one."""
+    def op(self, other):
+        a = self._data.dtype.kind == "b"
+        b = other._data.dtype.kind == "b" if isinstance(other, Tensor) else isinstance(other, bool)
+        return logical(self, other) if a and b else bitwise(self, other)
+    return op
+
+
+_and = operator_alias("__and__", "__rand__")(_logical_or_bitwise(logical_and, bitwise_and))
+_or = operator_alias("__or__", "__ror__")(_logical_or_bitwise(logical_or, bitwise_or))
+_xor = operator_alias("__xor__", "__rxor__")(_logical_or_bitwise(logical_xor, bitwise_xor))
+
+
+@operator_alias("__invert__")
+def _invert(self):
+    if self._data.dtype.kind in "fV":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return logical_not(self) if self._data.dtype.kind == "b" else bitwise_not(self)

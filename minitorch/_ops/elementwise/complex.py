@@ -194,7 +194,7 @@ def conj(input: Tensor) -> Tensor:
     return Conj.apply(input) if input._data.dtype.kind == "c" else input
 
 
-@register
+@register(out=True)
 def conj_physical(input: Tensor) -> Tensor:
     """The complex conjugate, always a new tensor."""
     return ConjPhysical.apply(input) if input._data.dtype.kind == "c" else input.clone()
@@ -206,7 +206,7 @@ def resolve_conj(input: Tensor) -> Tensor:
     return input
 
 
-@register
+@register(differentiable=False)
 def is_conj(input: Tensor) -> bool:
     """False: conjugates here are computed, never marked lazily."""
     return False
@@ -251,13 +251,13 @@ class Polar(Op):
         return Real.apply(g * sgn(z)), Real.apply(g * (z * 1j))
 
 
-@register(method=False)
+@register(out=True, method=False)
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002  (torch's argument names)
     """The complex tensor with modulus ``abs`` and phase ``angle``."""
     return Polar.apply(abs, angle)
 
 
-@register
+@register(out=True)
 def sgn(input: Tensor) -> Tensor:
     """``z / |z|`` (0 where ``z`` is 0) for complex tensors; the sign for real ones."""
     from .unary import Sgn, abs  # (unary builds on this module)

@@ -9,7 +9,6 @@ import numpy as np
 from ... import _dtype
 from ..._core.tensor import Tensor
 from ..._core.function import NoDerivative, Op, zeros_for
-from .activation import Erf
 from .arithmetic import pow as _pow, pow_ as _pow_
 from .clamp import where
 from ..._core.out import _out
@@ -186,20 +185,20 @@ def ldexp_(input: Tensor, other: Tensor) -> Tensor:
     return Ldexp.inplace_variant().apply(input, other)
 
 
-@register
+@register(out=True)
 def frexp(input: Tensor):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent``, as ``return_types.frexp``."""
     return return_types.frexp(*Frexp.apply(input))
 
 
-@register
+@register(derivative=False)
 def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
     """1 where ``input > 0``, 0 where ``input < 0``, ``values`` where ``input == 0``."""
     _tensor_arg("heaviside", "values", values)
     return _out(Heaviside.apply(input, values), out)
 
 
-@register(top_level=False)
+@register(derivative=False, top_level=False)
 def heaviside_(input: Tensor, values: Tensor) -> Tensor:
     _tensor_arg("heaviside_", "values", values)
     return Heaviside.inplace_variant().apply(input, values)
@@ -232,7 +231,7 @@ def _integer_pair(ufunc, name, doc):
         return _out(Tensor._wrap(binary(ufunc, a, b, dt)), out)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
-    return register(op)
+    return register(op, differentiable=False)
 
 
 gcd = _integer_pair(np.gcd, "gcd", "The greatest common divisor of integer tensors, elementwise (never negative).")
@@ -241,8 +240,6 @@ gcd_ = _inplace_write("gcd", gcd, top_level=True)
 lcm_ = _inplace_write("lcm", lcm, top_level=True)
 
 
-# torch.<name>_ for in-place forms of ops defined in activation.py and special.py
-erf_ = Erf.inplace_function(top_level=True)
-erf_.__module__ = __name__  # bound here (the generated index looks for it in its module)
+# torch.<name>_ for in-place forms of ops defined in special.py
 for _fn in (erfc_, exp2_, i0_, logit_, sinc_, xlogy_):
     register(_fn, top_level=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ... import _dtype
 from ..._core.tensor import Tensor
-from ..._core.function import Op
+from ..._core.function import RealOp
 from .activation import _erf
 from .clamp import where
 from .broadcast import floating, result_dtype
@@ -219,7 +219,7 @@ _i0 = _kernel(lambda x: _bessel_i(x, 0))
 _i1 = _kernel(lambda x: _bessel_i(x, 1))
 
 
-class I0(Op):
+class I0(RealOp):
     """The modified Bessel function of the first kind, order 0."""
 
     @staticmethod
@@ -234,7 +234,7 @@ class I0(Op):
         return g * SpecialI1.apply(a)
 
 
-class SpecialI1(Op, name="SpecialI1Backward0"):
+class SpecialI1(RealOp, name="SpecialI1Backward0"):
     """The modified Bessel function of the first kind, order 1 (``torch.special.i1``)."""
 
     @staticmethod
@@ -252,7 +252,7 @@ class SpecialI1(Op, name="SpecialI1Backward0"):
         return g * where(zero, 0.5, I0.apply(a) - r / safe)
 
 
-class Exp2(Op):
+class Exp2(RealOp):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(over="ignore"):
@@ -278,7 +278,7 @@ def _logaddexp(a, b, ln_base):
     return _float_pair(combine, a, b, "logaddexp_cpu" if ln_base == 1.0 else "logaddexp2_cpu")
 
 
-class Logaddexp(Op):
+class Logaddexp(RealOp):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -292,7 +292,7 @@ class Logaddexp(Op):
         return (g / (exp(b - a) + 1.0) if need_a else None), (g / (exp(a - b) + 1.0) if need_b else None)
 
 
-class Logaddexp2(Op):
+class Logaddexp2(RealOp):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -316,7 +316,7 @@ def _xlogy(a, b, log=np.log):
     return np.asarray(np.where((x == 0) & ~np.isnan(y), dt.type(0), r), dt)
 
 
-class Xlogy(Op):
+class Xlogy(RealOp):
     """``x * log(y)``, 0 where x is 0 (unless y is nan)."""
 
     @staticmethod
@@ -333,7 +333,7 @@ class Xlogy(Op):
         return ga, (g * a / b if need_b else None)
 
 
-class XlogyScalarSelf(Op, name="XlogyBackward1"):
+class XlogyScalarSelf(RealOp, name="XlogyBackward1"):
     """``xlogy(number, tensor)``."""
 
     @staticmethod
@@ -349,7 +349,7 @@ class XlogyScalarSelf(Op, name="XlogyBackward1"):
         return None, g * ctx.a / b
 
 
-class XlogyScalarOther(Op, name="XlogyBackward2"):
+class XlogyScalarOther(RealOp, name="XlogyBackward2"):
     """``xlogy(tensor, number)``."""
 
     @staticmethod
@@ -366,7 +366,7 @@ class XlogyScalarOther(Op, name="XlogyBackward2"):
         return (where(a == 0, 0.0, ga) if ctx.b <= 0 else ga), None
 
 
-class SpecialXlog1py(Op, name="SpecialXlog1PyBackward0"):
+class SpecialXlog1py(RealOp, name="SpecialXlog1PyBackward0"):
     """``x * log1p(y)``, 0 where x is 0 (unless y is nan)."""
 
     @staticmethod
@@ -383,7 +383,7 @@ class SpecialXlog1py(Op, name="SpecialXlog1PyBackward0"):
         return ga, (g * a / (b + 1.0) if need_b else None)
 
 
-class SpecialXlog1pyScalarSelf(Op, name="SpecialXlog1PyBackward1"):
+class SpecialXlog1pyScalarSelf(RealOp, name="SpecialXlog1PyBackward1"):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(b)
@@ -397,7 +397,7 @@ class SpecialXlog1pyScalarSelf(Op, name="SpecialXlog1PyBackward1"):
         return None, g * ctx.a / (b + 1.0)
 
 
-class SpecialXlog1pyScalarOther(Op, name="SpecialXlog1PyBackward2"):
+class SpecialXlog1pyScalarOther(RealOp, name="SpecialXlog1PyBackward2"):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a)
@@ -420,7 +420,7 @@ def xlog1py(input, other):
     return (SpecialXlog1py if isinstance(other, Tensor) else SpecialXlog1pyScalarOther).apply(input, other)
 
 
-class SpecialEntr(Op):
+class SpecialEntr(RealOp):
     """``-x log x`` (0 at 0, -inf below)."""
 
     @staticmethod
@@ -444,7 +444,7 @@ def entr(input):
     return SpecialEntr.apply(input)
 
 
-class Mvlgamma(Op):
+class Mvlgamma(RealOp):
     """The multivariate log-gamma function of dimension p."""
 
     @staticmethod
@@ -464,7 +464,7 @@ class Mvlgamma(Op):
         return g * total
 
 
-class Erfc(Op):
+class Erfc(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -477,7 +477,7 @@ class Erfc(Op):
         return g * exp(a * a * -1.0) * (-2 / _SQRT_PI)
 
 
-class Erfinv(Op):
+class Erfinv(RealOp):
     @staticmethod
     def forward(ctx, a):
         r = _erfinv(a)
@@ -491,7 +491,7 @@ class Erfinv(Op):
         return g * exp(r * r) * (_SQRT_PI / 2)
 
 
-class Lgamma(Op):
+class Lgamma(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -504,7 +504,7 @@ class Lgamma(Op):
         return g * digamma(a)
 
 
-class Digamma(Op):
+class Digamma(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -517,7 +517,7 @@ class Digamma(Op):
         return g * Polygamma.apply(a, n=1)
 
 
-class Polygamma(Op):
+class Polygamma(RealOp):
     @staticmethod
     def forward(ctx, a, n=1):
         ctx.save_for_backward(a)
@@ -531,7 +531,7 @@ class Polygamma(Op):
         return g * Polygamma.apply(a, n=ctx.n + 1)
 
 
-class Sinc(Op):
+class Sinc(RealOp):
     """``sin(pi x) / (pi x)``, 1 at 0."""
 
     @staticmethod
@@ -553,7 +553,7 @@ class Sinc(Op):
         return where(zero, 0.0, g * (cos(px) - sin(px) / px) / safe)
 
 
-class Logit(Op):
+class Logit(RealOp):
     @staticmethod
     def forward(ctx, a, eps=None):
         a = floating(a)
@@ -593,7 +593,7 @@ digamma_ = Digamma.inplace_function()
 sinc_ = Sinc.inplace_function()
 
 
-@register
+@register(out=True)
 def xlogy(input, other):
     """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is nan); either may be a number."""
     if isinstance(other, Tensor) or not isinstance(input, Tensor):
@@ -617,15 +617,15 @@ def _polygamma_args(n, input):
     return n, input
 
 
-@register
+@register(out=True)
 def polygamma(n, input):
     """The n-th derivative of digamma (n = 0: digamma itself)."""
     n, input = _polygamma_args(n, input)
     return Polygamma.apply(input, n=n)
 
 
-class _PolygammaInplace(Polygamma, name="PolygammaBackward1"):
-    """torch names the in-place form's node differently."""
+# torch names the in-place form's node differently.
+_PolygammaInplace = Polygamma.named("_PolygammaInplace", "PolygammaBackward1")
 
 
 @register(top_level=False)
@@ -634,7 +634,7 @@ def polygamma_(input, n):
     return _PolygammaInplace.inplace_variant().apply(input, n=n)
 
 
-@register
+@register(out=True)
 def logit(input, eps=None):
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when ``eps`` is given."""
     return Logit.apply(input, eps=eps)
@@ -651,7 +651,7 @@ def _mvlgamma_p(p):
     return p
 
 
-@register
+@register(out=True)
 def mvlgamma(input, p):
     """The multivariate log-gamma function of dimension ``p``, elementwise."""
     return Mvlgamma.apply(input, p=_mvlgamma_p(p))

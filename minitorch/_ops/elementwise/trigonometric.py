@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ... import _dtype
-from ..._core.function import Op
+from ..._core.function import RealOp
 from .clamp import where
 from .broadcast import binary, floating, result_dtype
 from .unary import _not_for, sqrt
@@ -43,7 +43,7 @@ def _float_pair(ufunc, a, b, kernel=None):
         return binary(ufunc, a, b, dt)
 
 
-class _OfInput(Op):
+class _OfInput(RealOp):
     """An elementwise function whose derivative is written in its input: forward saves it and applies ``kernel``."""
 
     @classmethod
@@ -132,7 +132,7 @@ class Atanh(_OfInput):
         return g / (1.0 - a * a)
 
 
-class Atan2(Op):
+class Atan2(RealOp):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -148,7 +148,7 @@ class Atan2(Op):
         return (g * b * recip if need_a else None), (g * -a * recip if need_b else None)
 
 
-class Hypot(Op):
+class Hypot(RealOp):
     @staticmethod
     def forward(ctx, a, b):
         r = _float_pair(np.hypot, a, b, "hypot_cpu")
@@ -166,7 +166,7 @@ class Hypot(Op):
 _DEG = math.pi / 180.0
 
 
-class Deg2Rad(Op):
+class Deg2Rad(RealOp):
     @staticmethod
     def forward(ctx, a):
         return binary(np.multiply, floating(a), _DEG)
@@ -177,7 +177,7 @@ class Deg2Rad(Op):
         return g * _DEG
 
 
-class Rad2Deg(Op):
+class Rad2Deg(RealOp):
     @staticmethod
     def forward(ctx, a):
         return binary(np.multiply, floating(a), 1.0 / _DEG)
@@ -210,8 +210,7 @@ cosh_ = Cosh.inplace_function(top_level=True)
 
 def _renamed_inplace(op):
     """The in-place form of ``op``, ``torch.<name>_``: torch names its node AsinhBackward1 (not 0), ..."""
-    node = type(op.__qualname__, (op,), {"__module__": __name__}, name=op.__name__[:-1] + "1")
-    return node.inplace_function(top_level=True)
+    return op.named(op.__qualname__, op.__name__[:-1] + "1").inplace_function(top_level=True)
 
 
 asinh_, acosh_, atanh_ = _renamed_inplace(Asinh), _renamed_inplace(Acosh), _renamed_inplace(Atanh)

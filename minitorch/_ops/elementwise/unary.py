@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._core.function import Op, zeros_for
+from ..._core.function import RealOp, zeros_for
 from ..._core.parallel import map_blocks
 from .broadcast import floating
 from .complex import conj_if_complex as _conj, sgn
@@ -14,7 +14,7 @@ from ..._core.registry import register
 from ..._dtype import C_NAMES, from_numpy_dtype
 
 
-class Neg(Op):
+class Neg(RealOp):
     complex_grad = True  # (linear with a real coefficient)
 
     @staticmethod
@@ -29,7 +29,7 @@ class Neg(Op):
         return -g
 
 
-class Exp(Op):
+class Exp(RealOp):
     complex_grad = True  # as Log, Sqrt and Reciprocal: the derivative is conjugated for complex z
 
     @staticmethod
@@ -44,7 +44,7 @@ class Exp(Op):
         return g * _conj(r)
 
 
-class Log(Op):
+class Log(RealOp):
     complex_grad = True
 
     @staticmethod
@@ -58,7 +58,7 @@ class Log(Op):
         return g / _conj(a)
 
 
-class Log1p(Op, name="Log1PBackward0"):
+class Log1p(RealOp, name="Log1PBackward0"):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -70,7 +70,7 @@ class Log1p(Op, name="Log1PBackward0"):
         return g / (a + 1.0)
 
 
-class Expm1(Op):
+class Expm1(RealOp):
     @staticmethod
     def forward(ctx, a):
         r = np.expm1(floating(a))
@@ -83,7 +83,7 @@ class Expm1(Op):
         return g * (r + 1.0)
 
 
-class Log2(Op):
+class Log2(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -95,7 +95,7 @@ class Log2(Op):
         return g / (a * float(np.log(2.0)))
 
 
-class Log10(Op):
+class Log10(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -107,7 +107,7 @@ class Log10(Op):
         return g / (a * float(np.log(10.0)))
 
 
-class Sqrt(Op):
+class Sqrt(RealOp):
     complex_grad = True
 
     @staticmethod
@@ -122,7 +122,7 @@ class Sqrt(Op):
         return g / (_conj(r) * 2.0)
 
 
-class Rsqrt(Op):
+class Rsqrt(RealOp):
     @staticmethod
     def forward(ctx, a):
         a = floating(a)
@@ -136,7 +136,7 @@ class Rsqrt(Op):
         return g * r * r * r * -0.5
 
 
-class Reciprocal(Op):
+class Reciprocal(RealOp):
     complex_grad = True
 
     @staticmethod
@@ -152,7 +152,7 @@ class Reciprocal(Op):
         return -g * r * r
 
 
-class Abs(Op):
+class Abs(RealOp):
     @staticmethod
     def forward(ctx, a):
         _not_for(a, "b", "abs_cpu")
@@ -167,7 +167,7 @@ class Abs(Op):
         return g * sign(a)
 
 
-class Sign(Op):
+class Sign(RealOp):
     @staticmethod
     def forward(ctx, a):
         if a.dtype == np.bool_:
@@ -201,7 +201,7 @@ class Sgn(Sign):
         return Sign.backward(ctx, g)
 
 
-class Sin(Op):
+class Sin(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -213,7 +213,7 @@ class Sin(Op):
         return g * cos(a)
 
 
-class Cos(Op):
+class Cos(RealOp):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -225,7 +225,7 @@ class Cos(Op):
         return -g * sin(a)
 
 
-class Tan(Op):
+class Tan(RealOp):
     @staticmethod
     def forward(ctx, a):
         r = np.tan(floating(a))
@@ -238,7 +238,7 @@ class Tan(Op):
         return g * (r * r + 1.0)
 
 
-class Tanh(Op):
+class Tanh(RealOp):
     @staticmethod
     def forward(ctx, a):
         r = np.tanh(floating(a))
@@ -251,7 +251,7 @@ class Tanh(Op):
         return g * (1.0 - r * r)
 
 
-class Sigmoid(Op):
+class Sigmoid(RealOp):
     @staticmethod
     def forward(ctx, a):
         a = floating(a)
@@ -300,7 +300,7 @@ def pass_where(g: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return out
 
 
-class Relu(Op):
+class Relu(RealOp):
     @staticmethod
     def forward(ctx, a):
         if a.dtype == np.bool_:
@@ -317,7 +317,7 @@ class Relu(Op):
         return pass_where(g, ~(r <= 0))  # NaN passes its gradient, as torch's threshold_backward does
 
 
-class _ZeroGrad(Op):
+class _ZeroGrad(RealOp):
     """Piecewise-constant functions: the gradient is zero almost everywhere."""
 
     @staticmethod
@@ -360,7 +360,7 @@ class RoundDecimals(_ZeroGrad, name="RoundBackward1"):
         return np.round(a, decimals)
 
 
-class Frac(Op):
+class Frac(RealOp):
     """``a - trunc(a)``; its gradient passes through unchanged."""
 
     @staticmethod
@@ -379,7 +379,7 @@ def _not_for(a, kinds: str, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{C_NAMES[from_numpy_dtype(a.dtype)]}'")
 
 
-neg = Neg.function()
+neg = Neg.function(operators=("__neg__",))
 exp = Exp.function()
 log = Log.function()
 log1p = Log1p.function()
@@ -389,7 +389,7 @@ log10 = Log10.function()
 sqrt = Sqrt.function()
 rsqrt = Rsqrt.function()
 reciprocal = Reciprocal.function()
-abs = Abs.function()
+abs = Abs.function(operators=("__abs__",))
 sign = Sign.function()
 sin = Sin.function()
 cos = Cos.function()
@@ -405,7 +405,7 @@ absolute = register(abs, name="absolute")  # noqa: A001
 fix = register(trunc, name="fix")
 
 
-@register
+@register(operators=("__pos__",))
 def positive(input):
     """``input`` itself (unary ``+``); refused for bool tensors, as in torch."""
     if input._data.dtype == np.bool_:
@@ -413,7 +413,7 @@ def positive(input):
     return input
 
 
-@register
+@register(out=True)
 def round(input, *, decimals: int = 0):  # noqa: A001
     """Round half to even, to ``decimals`` decimal places."""
     return RoundDecimals.apply(input, decimals=decimals) if decimals else Round.apply(input)

@@ -423,7 +423,7 @@ def matrix_exp(input):
 
 
 # ---- composites: powers, norms, condition number, rank -----------------------------------------------------
-@register
+@register(out=True)
 def matrix_power(input, n: int):
     """``input`` multiplied by itself ``n`` times (the inverse's power for negative ``n``; the identity for 0)."""
     _square("matrix_power", input._data)

@@ -19,7 +19,7 @@ from ..shape.joins import cat
 geqrf_type = _return_type("geqrf", ("a", "tau"))
 
 
-@register
+@register(differentiable=False)
 def geqrf(input, *, out=None):
     """The QR factorization in LAPACK's form: R on and above the diagonal, the reflectors below, and ``tau``."""
     _check_kernel_dtype("geqrf_cpu", input._data)

@@ -6,7 +6,7 @@ lobpcg's extreme eigenpairs. All composed of differentiable ops."""
 from __future__ import annotations
 
 from ... import _dtype
-from ..._factories import randn
+from ..._random_factories import randn
 from ..._core.registry import register
 from .factorizations import eigh, qr, svd
 from .products import matmul

@@ -15,7 +15,7 @@ from ..._core.function import Op
 from ..._core.out import _out
 from ..elementwise.broadcast import broadcast_shape
 from ..elementwise.complex import conj_if_complex as _conj
-from ..._core.registry import functional_op, register
+from ..._core.registry import functional_op, operator_alias, register
 from ..shape.view import (Squeeze, UnsafeView, View, contiguous, expand, expanded_shape, permute, reshape, squeeze,
                           sum_to_size, t, transpose, unsqueeze, view)
 from ..shape.joins import stack
@@ -262,7 +262,7 @@ def _no_out_dtype_kernel(op: str, out_dtype, out=None) -> None:
             "using custom build).")
 
 
-@register
+@register(out=True)
 def mm(input, mat2, out_dtype=None):
     """Matrix product of two 2-D tensors (the first one may be sparse: see ``minitorch.sparse``)."""
     _no_out_dtype_kernel("mm", out_dtype)
@@ -272,7 +272,7 @@ def mm(input, mat2, out_dtype=None):
     return Mm.apply(input, mat2)
 
 
-@register
+@register(out=True)
 def bmm(input, mat2, out_dtype=None):
     """Batched matrix product of two 3-D tensors with the same batch size."""
     _no_out_dtype_kernel("bmm", out_dtype)
@@ -280,18 +280,18 @@ def bmm(input, mat2, out_dtype=None):
     return Bmm.apply(input, mat2)
 
 
-@register
+@register(out=True)
 def mv(input, vec):
     return Mv.apply(input, vec)
 
 
-@register
+@register(out=True)
 def dot(input, tensor):
     """Inner product of two 1-D tensors."""
     return Dot.apply(input, tensor)
 
 
-@register
+@register(binary=True, out=True)
 def inner(input, other):
     """Sum of products over the last dims: shape ``input.shape[:-1] + other.shape[:-1]``."""
     input, other = lower_precision(input, other)
@@ -304,7 +304,7 @@ def inner(input, other):
     return view(Mm.apply(reshape(input, -1, sa[-1]), t(reshape(other, -1, sb[-1]))), sa[:-1] + sb[:-1])
 
 
-@register
+@register(out=True)
 def addmm(input, mat1, mat2, out_dtype=None, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat1 @ mat2)``."""
     _no_out_dtype_kernel("addmm", out_dtype)
@@ -481,7 +481,7 @@ def H_property(self):
     return transpose(self, 0, 1)
 
 
-@register
+@register(binary=True, out=True)
 def outer(input, vec2):
     """``input[i] * vec2[j]`` for 1-D tensors."""
     for name, x in (("self", input), ("vec2", vec2)):
@@ -499,7 +499,7 @@ class SqueezeOut(Squeeze, name="SqueezeBackward4"):
     view = False
 
 
-@register
+@register(binary=True)
 def matmul(input, other, *, out=None):
     """Matrix product with torch's rules for 1-D operands and broadcast batch dims.
 
@@ -511,6 +511,12 @@ def matmul(input, other, *, out=None):
     return _out(_product(input, other), out)
 
 
+@operator_alias("__rmatmul__")
+def _rproduct(self, other):
+    return _product(other, self)
+
+
+@operator_alias("__matmul__")
 def _product(input, other):
     """``matmul`` without ``out``."""
     if getattr(input, "is_sparse", False):
@@ -650,7 +656,7 @@ def einsum(equation: str, *operands):
 
 
 # ---- products and distances written with other ops -----------------------------------------------------------
-@register
+@register(out=True)
 def cross(input, other, dim: int | None = None):
     """The cross product of 3-vectors along ``dim`` (the first dim of size 3 when not given)."""
     if dim is None:
@@ -665,7 +671,7 @@ def cross(input, other, dim: int | None = None):
     return stack(parts, d)
 
 
-@register
+@register(out=True)
 def kron(input, other):
     """The Kronecker product: every entry of ``input`` times the whole of ``other``, tiled."""
     nd = max(input.dim(), other.dim())

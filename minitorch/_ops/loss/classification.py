@@ -49,8 +49,8 @@ class NllLoss(Op):
         return IndexScatter.apply(g * slope, safe, shape=ctx.shape, index=(rows, ARRAY), accumulate=False), None, None
 
 
-class NllLoss2d(NllLoss, name="NllLoss2DBackward0"):
-    """nll_loss of an (N, C, H, W) input (flattened to rows first)."""
+# nll_loss of an (N, C, H, W) input (flattened to rows first).
+NllLoss2d = NllLoss.named("NllLoss2d", "NllLoss2DBackward0")
 
 
 class BinaryCrossEntropy(Op):

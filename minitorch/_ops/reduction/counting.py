@@ -17,7 +17,7 @@ def _leaf(arr) -> Tensor:
     return Tensor._wrap(np.asarray(arr))
 
 
-@register
+@register(differentiable=False)
 def unique(input, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
            dim: int | None = None):
     """The distinct values (sorted), and optionally where each input element went and how often each occurs."""
@@ -36,7 +36,7 @@ def unique(input, sorted: bool = True, return_inverse: bool = False, return_coun
     return out[0] if len(out) == 1 else tuple(out)
 
 
-@register
+@register(differentiable=False)
 def bincount(input, weights=None, minlength: int = 0):
     """How often each value 0..max occurs in a 1-D int tensor (or the sum of ``weights`` there)."""
     data = input._data
@@ -49,7 +49,7 @@ def bincount(input, weights=None, minlength: int = 0):
     return _leaf(counts.astype(np.int64 if w is None else w.dtype))
 
 
-@register
+@register(differentiable=False, out=True)
 def histc(input, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002
     """A histogram of ``bins`` equal bins between ``min`` and ``max`` (the data's range when both are 0)."""
     data = input._data
@@ -60,7 +60,7 @@ def histc(input, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002
     return _leaf(counts.astype(data.dtype))
 
 
-@register
+@register(differentiable=False, out=True)
 def searchsorted(sorted_sequence, input, *, out_int32: bool = False, right: bool = False, side: str | None = None,
                  sorter=None):
     """Where each value of ``input`` would go in the (last dim of the) sorted ``sorted_sequence``."""
@@ -77,13 +77,13 @@ def searchsorted(sorted_sequence, input, *, out_int32: bool = False, right: bool
     return _leaf(np.asarray(out).astype(np.int32 if out_int32 else np.int64))
 
 
-@register
+@register(differentiable=False, out=True)
 def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False):
     """The index of the bucket of ``boundaries`` each value of ``input`` falls in."""
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
-@register
+@register(differentiable=False)
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False, out=None):
     """Whether each of ``elements`` occurs in ``test_elements`` (either may be a number)."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
@@ -94,7 +94,7 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
     return _out(_leaf(np.isin(values, tests, invert=invert)), out)
 
 
-@register
+@register(differentiable=False)
 def unique_consecutive(input, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None):
     """The values (or slices along ``dim``) with consecutive repeats collapsed; optionally where each element
     went and the length of each run."""
@@ -159,7 +159,7 @@ def _histogramdd(points, bins, range, weight, density):  # noqa: A002
     return hist.astype(data.dtype), [_leaf(e) for e in edges]
 
 
-@register
+@register(out=True)
 def histogram(input, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
     """A histogram of ``input``: ``bins`` equal bins over ``range`` (or the data's range) or given edges;
     ``(hist, bin_edges)`` as floats, ``hist`` weighted and normalised as asked."""
@@ -167,7 +167,7 @@ def histogram(input, bins, *, range=None, weight=None, density: bool = False):  
     return return_types.histogram(_leaf(hist), edges[0])
 
 
-@register(method=False)
+@register(out=True, method=False)
 def histogramdd(input, bins, range=None, weight=None, density: bool = False):  # noqa: A002
     """A ``D``-dimensional histogram of the points in the last dim of ``input``; ``bins`` an int, one per
     dimension, or the edges of each."""

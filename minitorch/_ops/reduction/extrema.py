@@ -111,37 +111,37 @@ def _extremum(full_op, dim_op, binary_op, result_type, input, dim, keepdim, othe
     return result_type(values, indices)
 
 
-@register
+@register(out=True)
 def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The largest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise maximum."""
     return _extremum(Max, MaxDim, maximum, return_types.max, input, dim, keepdim, other)
 
 
-@register
+@register(out=True)
 def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
     """The smallest element; with ``dim``, (values, indices) along it; with a tensor, the elementwise minimum."""
     return _extremum(Min, MinDim, minimum, return_types.min, input, dim, keepdim, other)
 
 
-@register
+@register(out=True)
 def amax(input, dim=(), keepdim=False):
     """Largest values over ``dim`` (all dims by default); ties share the gradient."""
     return Amax.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
 
 
-@register
+@register(out=True)
 def amin(input, dim=(), keepdim=False):
     """Smallest values over ``dim`` (all dims by default); ties share the gradient."""
     return Amin.apply(input, dims=normalize_dims(dim, input._data.ndim), keepdim=keepdim)
 
 
-@register
+@register(differentiable=False, out=True)
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(np.argmax, input, dim, keepdim)
 
 
-@register
+@register(differentiable=False, out=True)
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
     return _arg(np.argmin, input, dim, keepdim)

@@ -78,7 +78,7 @@ def _scan_input(input, dtype):
     return input if dtype is None else input.to(_dtype.to_dtype(dtype))
 
 
-@register
+@register(out=True)
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
     return Cumprod.apply(_scan_input(input, dtype), dim=_scan_dim(input, dim))
@@ -129,13 +129,13 @@ class Cummin(_CumExtremum):
     ufunc = np.minimum
 
 
-@register
+@register(out=True)
 def cummax(input, dim: int):
     """Running maximum along ``dim`` and the index where each was reached (ties: the latest)."""
     return return_types.cummax(*Cummax.apply(input, dim=_scan_dim(input, dim)))
 
 
-@register
+@register(out=True)
 def cummin(input, dim: int):
     """Running minimum along ``dim`` and the index where each was reached (ties: the latest)."""
     return return_types.cummin(*Cummin.apply(input, dim=_scan_dim(input, dim)))
@@ -165,7 +165,7 @@ class Logcumsumexp(Op):
         return part(g > 0) - part(g < 0)
 
 
-@register
+@register(out=True)
 def logcumsumexp(input, dim: int):
     """``log(cumsum(exp(input), dim))``, computed stably."""
     if input._data.dtype.kind not in "fV":
@@ -174,7 +174,7 @@ def logcumsumexp(input, dim: int):
 
 
 # ---- differences and integrals ------------------------------------------------------------------------
-@register
+@register(out=True)
 def diff(input, n: int = 1, dim: int = -1, prepend=None, append=None):
     """The ``n``-th forward difference along ``dim`` (after concatenating ``prepend`` and ``append``)."""
     if input._data.ndim == 0:

@@ -50,14 +50,14 @@ def _softmax_input(input, dim, dtype, name):
     return input, _wrap_dim(dim, input._data.ndim)
 
 
-@register
+@register(out=True)
 def softmax(input, dim: int, dtype=None):
     """``exp(x) / sum(exp(x), dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "softmax")
     return Softmax.apply(input, dim=d)
 
 
-@register
+@register(out=True)
 def log_softmax(input, dim: int, dtype=None):
     """``x - logsumexp(x, dim)``, computed stably."""
     input, d = _softmax_input(input, dim, dtype, "log_softmax")

@@ -29,16 +29,10 @@ class _Picked(Op):
         return put_along(g, index, ctx.shape, ctx.dim), None
 
 
-class Sort(_Picked, name="SortBackward0"):
-    pass
-
-
-class SortStable(_Picked, name="SortBackward1"):
-    """``sort`` called with ``stable=`` (torch's other overload; minitorch's sort is always stable)."""
-
-
-class Topk(_Picked, name="TopkBackward0"):
-    pass
+Sort = _Picked.named("Sort", "SortBackward0")
+# ``sort`` called with ``stable=`` (torch's other overload; minitorch's sort is always stable).
+SortStable = _Picked.named("SortStable", "SortBackward1")
+Topk = _Picked.named("Topk", "TopkBackward0")
 
 
 def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
@@ -52,7 +46,7 @@ def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     return np.argsort(a, axis=dim, kind="stable").astype(np.int64)
 
 
-@register
+@register(out=True)
 def sort(input, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
     """Values along ``dim`` in order, and where each came from (ties keep their order)."""
     d = _wrap_dim(dim, input.dim())
@@ -61,13 +55,13 @@ def sort(input, dim: int = -1, descending: bool = False, *, stable: bool | None 
     return return_types.sort(values, indices)
 
 
-@register
+@register(differentiable=False, out=True)
 def argsort(input, dim: int = -1, descending: bool = False, *, stable: bool = False):
     """The indices that sort ``input`` along ``dim``."""
     return sort(input, dim, descending).indices
 
 
-@register
+@register(out=True)
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
     d = _wrap_dim(dim, input.dim())
@@ -80,7 +74,7 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     return return_types.topk(values, indices)
 
 
-@register
+@register(out=True)
 def msort(input):
     """``input`` sorted along its first dim."""
     return sort(input, 0).values
@@ -114,12 +108,8 @@ class Mode(_Selected):
     pass
 
 
-class MedianDim(_Selected, name="MedianBackward1"):
-    pass
-
-
-class NanmedianDim(_Selected, name="NanmedianBackward1"):
-    pass
+MedianDim = _Selected.named("MedianDim", "MedianBackward1")
+NanmedianDim = _Selected.named("NanmedianDim", "NanmedianBackward1")
 
 
 return_types.kthvalue = _return_type("kthvalue")
@@ -190,7 +180,7 @@ class Nanmedian(_FullMedian):
     skip_nan = True
 
 
-@register
+@register(out=True)
 def median(input, dim: int | None = None, keepdim: bool = False):
     """The lower median of all elements (NaN if any), or along ``dim`` with the index it came from."""
     if dim is None:
@@ -198,7 +188,7 @@ def median(input, dim: int | None = None, keepdim: bool = False):
     return _select(MedianDim, return_types.median, input, dim, keepdim, _middle(False))
 
 
-@register
+@register(out=True)
 def nanmedian(input, dim: int | None = None, keepdim: bool = False):
     """``median`` of the non-NaN values (NaN where there are none)."""
     if dim is None:
@@ -206,7 +196,7 @@ def nanmedian(input, dim: int | None = None, keepdim: bool = False):
     return _select(NanmedianDim, return_types.nanmedian, input, dim, keepdim, _middle(True))
 
 
-@register
+@register(out=True)
 def kthvalue(input, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest value along ``dim`` and its index (ties: the index in a stable sort)."""
     d = _wrap_dim(dim, input.dim())
@@ -231,7 +221,7 @@ def _mode_position(values, order, d):
     return np.moveaxis(np.take_along_axis(end, best, -1), -1, d)
 
 
-@register
+@register(out=True)
 def mode(input, dim: int = -1, keepdim: bool = False):
     """The most frequent value along ``dim`` (the smallest of equally frequent ones) and its last index."""
     return _select(Mode, return_types.mode, input, dim, keepdim, _mode_position)

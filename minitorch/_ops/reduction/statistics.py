@@ -37,7 +37,7 @@ class Nansum(Op):
         return where(a != a, 0.0, _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim))  # x != x: x is NaN
 
 
-@register
+@register(out=True)
 def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``sum`` with NaN counted as zero."""
     if dtype is not None:
@@ -48,7 +48,7 @@ def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
     return Nansum.apply(input, dims=dims, keepdim=keep)
 
 
-@register
+@register(out=True)
 def nanmean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """``mean`` of the non-NaN values."""
     if dtype is not None:
@@ -82,7 +82,7 @@ class Aminmax(Op):
         return grad
 
 
-@register
+@register(out=True)
 def aminmax(input, *, dim: int | None = None, keepdim: bool = False):
     """``(amin, amax)`` over ``dim`` (all elements by default)."""
     a = input._data
@@ -161,7 +161,7 @@ def _quantile(input, q, dim, keepdim, interpolation, skip_nan):
     return out.reshape(shape) if scalar else out.reshape(shape + (len(qs),)).movedim(-1, 0)
 
 
-@register
+@register(out=True)
 def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """The ``q``-th quantiles (``q`` a number or 1-D tensor in [0, 1]) of all elements or along ``dim``;
     NaN where a line holds a NaN."""
@@ -169,7 +169,7 @@ def quantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpo
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
-@register
+@register(out=True)
 def nanquantile(input, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"):
     """``quantile`` of the non-NaN values."""
     input, q = full_precision(input, q)
@@ -278,7 +278,7 @@ def _renormed(input, p, dim, maxnorm):
     return Renorm.apply(input, p=float(p), dims=tuple(k for k in range(input._data.ndim) if k != d), maxnorm=maxnorm)
 
 
-@register
+@register(out=True)
 def renorm(input, p: float, dim: int, maxnorm: float):
     """``input`` with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` scaled down to ``maxnorm``."""
     return _renormed(input, p, dim, maxnorm)

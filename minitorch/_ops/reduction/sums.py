@@ -82,11 +82,10 @@ class Sum(Op):
         return _restore(g, ctx.in_shape, ctx.dims, ctx.keepdim)
 
 
-class SumDim(Sum, name="SumBackward1"):
-    pass
+SumDim = Sum.named("SumDim", "SumBackward1")
 
 
-@register
+@register(out=True)
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
     """Sum over all elements or over ``dim``."""
     dims, keep, given = _dims_and_keep(dim, keepdim, axis, keepdims, np.ndim(input))
@@ -109,11 +108,10 @@ class Mean(Op):
         return _restore(g / ctx.count, ctx.in_shape, ctx.dims, ctx.keepdim)
 
 
-class MeanDim(Mean, name="MeanBackward1"):
-    pass
+MeanDim = Mean.named("MeanDim", "MeanBackward1")
 
 
-@register
+@register(out=True)
 def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """Mean over all elements or over ``dim`` (floating-point tensors only)."""
     if dtype is not None:
@@ -145,8 +143,7 @@ class Prod(Op):
         return g_full * (_prod_of_others_in_graph(a, ctx.dim) if ctx._as_tensors else _prod_of_others(arr, ctx.dim))
 
 
-class ProdDim(Prod, name="ProdBackward1"):
-    pass
+ProdDim = Prod.named("ProdDim", "ProdBackward1")
 
 
 def _prod_of_others(a, dim):
@@ -167,7 +164,7 @@ def _prod_of_others_in_graph(a, dim):
     return out.reshape(a.shape) if dim is None else out.movedim(-1, dim)
 
 
-@register
+@register(out=True)
 @register
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements or along one ``dim``."""
@@ -264,25 +261,25 @@ def _var_args(input, dim, unbiased, keepdim, correction):
     return dict(dims=normalize_dims(dim, input._data.ndim), correction=correction, keepdim=keepdim)
 
 
-@register
+@register(out=True)
 def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """Variance, with Bessel's correction by default (``correction=1``)."""
     return Var.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
-@register
+@register(out=True)
 def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """Standard deviation, with Bessel's correction by default (``correction=1``)."""
     return Std.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
-@register(method=False)
+@register(out=True, method=False)
 def var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """``(var, mean)`` over the same dims."""
     return VarMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
 
 
-@register(method=False)
+@register(out=True, method=False)
 def std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """``(std, mean)`` over the same dims."""
     return StdMean.apply(input, **_var_args(input, dim, unbiased, keepdim, correction))
@@ -312,7 +309,7 @@ class Logsumexp(Op):
         return g * exp(a - r)
 
 
-@register
+@register(out=True)
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input), dim))``, computed stably."""
     return Logsumexp.apply(input, dims=normalize_dims(dim, input._data.ndim) or tuple(range(input.ndim)),
@@ -330,7 +327,7 @@ class Cumsum(Op):
         return flip(cumsum(flip(g, ctx.dim), ctx.dim), ctx.dim)
 
 
-@register
+@register(out=True)
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     if dtype is not None:
@@ -338,19 +335,19 @@ def cumsum(input, dim: int, *, dtype=None):
     return Cumsum.apply(input, dim=_wrap_dim(dim, np.ndim(input)))
 
 
-@register
+@register(differentiable=False, out=True)
 def all(input, dim=None, keepdim=False):  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
     return Tensor._wrap(np.asarray(np.all(input._data, axis=dims, keepdims=keepdim)))
 
 
-@register
+@register(differentiable=False, out=True)
 def any(input, dim=None, keepdim=False):  # noqa: A001
     dims = normalize_dims(dim, input._data.ndim)
     return Tensor._wrap(np.asarray(np.any(input._data, axis=dims, keepdims=keepdim)))
 
 
-@register
+@register(differentiable=False)
 def count_nonzero(input, *args, dim=None):
     dims = normalize_dims(dims_arg(args, dim, "count_nonzero"), input._data.ndim)
     return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=dims)).astype(np.int64))

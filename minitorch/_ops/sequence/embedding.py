@@ -148,7 +148,7 @@ def _bag_max(rows, bag, bags):
     return IndexScatter.apply(picked, bag[starts], shape=out_shape, index=(ARRAY,), accumulate=True)
 
 
-@functional_op
+@functional_op(differentiable=False)
 def one_hot(tensor, num_classes: int = -1) -> Tensor:
     """(..., num_classes) int64 one-hot encoding of an integer tensor."""
     idx = tensor._data

@@ -56,8 +56,7 @@ class Fill(Op, name="FillBackward2"):
         return zeros_for(g)
 
 
-class Zero(Fill, name="ZeroBackward0"):
-    pass
+Zero = Fill.named("Zero", "ZeroBackward0")
 
 
 class Copy(Op, name="CopyBackwards"):
@@ -78,8 +77,8 @@ class Copy(Op, name="CopyBackwards"):
         return zeros_for(g), g
 
 
-class FillTensor(Copy, name="FillBackward3"):
-    """``fill_(value)`` with a 0-dim tensor ``value``, which gets the summed gradient."""
+# ``fill_(value)`` with a 0-dim tensor ``value``, which gets the summed gradient.
+FillTensor = Copy.named("FillTensor", "FillBackward3")
 
 
 def to_copy(input, dtype):
@@ -113,7 +112,7 @@ def to(self, *args, **kwargs):
     return to_copy(self, dt)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def set_(self, source=None):
     """Make this tensor use ``source``'s memory, shape and strides (no argument: an empty tensor)."""
     check_inplace(self)
@@ -130,12 +129,9 @@ def clone(input, *, memory_format=None):
     return Clone.apply(input)
 
 
-class FillOut(Fill, name="FillBackward0"):
-    """``fill(input, value)``: a new tensor of ``value`` (torch names the out-of-place nodes differently)."""
-
-
-class FillOutTensor(FillTensor, name="FillBackward1"):
-    pass
+# ``fill(input, value)``: a new tensor of ``value`` (torch names the out-of-place nodes differently).
+FillOut = Fill.named("FillOut", "FillBackward0")
+FillOutTensor = FillTensor.named("FillOutTensor", "FillBackward1")
 
 
 _Fill_ = Fill.inplace_variant()

@@ -59,7 +59,7 @@ def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
     return movedim(out, (-2, -1), (_wrap_dim(dim1, nd), _wrap_dim(dim2, nd)))
 
 
-@register
+@register(out=True)
 def diag(input, diagonal: int = 0):
     """A vector onto a diagonal matrix, or the diagonal of a matrix as a vector."""
     if input.dim() == 1:

@@ -1,5 +1,5 @@
-"""Indexing: ``x[index]``, ``x[index] = v``, select/narrow, gather/scatter, index_select,
-masked_fill/masked_select, nonzero.
+"""Indexing: the ops behind ``x[index]`` and ``x[index] = v`` (whose rules are in ``subscript.py``),
+select/narrow, index_put, gather/scatter, index_select, masked_fill/masked_select, nonzero.
 
 Two raw ops do the work for all gathering: ``Index`` reads ``a[index]`` for a
 numpy index, and its gradient ``IndexScatter`` writes (or, where indices can
@@ -9,16 +9,10 @@ is a template of Python values whose ``ARRAY`` places the index arrays take:
 those are inputs of the op (the user's index tensors, versioned, or arrays
 computed from values), saved for backward; ranges that depend only on shapes
 are ``Made`` recipes, so a node keeps no array it does not need.
-
-``x[index]`` follows torch's order: integers, slices and None are applied
-first, as views (select, slice, unsqueeze), then the tensor/list indices, as one
-advanced-indexing op over the dims that remain.
 """
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -28,10 +22,9 @@ from ..._core.function import Op
 from ..._core.out import _out
 from ..elementwise.clamp import where
 from ..elementwise.broadcast import broadcast_shape
-from .view import expand, expanded_shape, reshape, unsqueeze
+from .view import expand, reshape
 from ..._core.registry import register
 from ..reduction.sums import sum as sum_
-from .copying import copy_, fill_
 
 _ndarray = np.ndarray
 
@@ -233,191 +226,6 @@ def narrow(input, dim: int, start: int, length: int):
     return Slice.apply(input, index=(slice(None),) * d + (slice(start, start + length),))
 
 
-# ---- x[index] -------------------------------------------------------------------------------------
-def _is_advanced(item) -> bool:
-    """Tensor, list, range and bool indices (a bool is a 0-dim mask: True adds a dim of 1, False of 0)."""
-    return isinstance(item, (Tensor, _ndarray, list, range, bool, np.bool_))
-
-
-def _advanced_array(item, tensor_shape, dim):
-    """A torch tensor/list index as a numpy array, checked as torch checks it."""
-    arr = item._data if isinstance(item, Tensor) else np.asarray(item)
-    if arr.dtype == np.bool_:
-        shape = tensor_shape[dim:dim + arr.ndim]
-        for k, (m, s) in enumerate(zip(arr.shape, shape)):
-            if m != s:
-                raise IndexError(f"The shape of the mask {list(arr.shape)} at index {k} does not match the shape of "
-                                 f"the indexed tensor {list(tensor_shape)} at index {dim + k}")
-        return arr
-    if arr.dtype.kind not in "iu":
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    if arr.size:
-        size = tensor_shape[dim]
-        bad = arr[(arr >= size) | (arr < -size)]
-        if bad.size:
-            raise IndexError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
-    return arr
-
-
-def _int_index(item):
-    if isinstance(item, Tensor) and item._data.ndim == 0 and item._data.dtype.kind in "iu":
-        return int(item._data)
-    if isinstance(item, (bool, np.bool_)):
-        return None
-    if isinstance(item, (int, np.integer)):
-        return int(item)
-    return None
-
-
-_SEQUENCE_INDEX = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
-                   "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
-                   "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result")
-
-
-def _sequence_as_tuple(index) -> bool:
-    """Whether ``index`` is read as a tuple of indices: torch (after numpy's old rule) reads so a list or other
-    sequence of fewer than 32 items of which one is a tensor, a sequence, a slice, None or ``...``, and warns."""
-    if isinstance(index, (Tensor, np.ndarray)) or not isinstance(index, Sequence) or len(index) >= 32:
-        return False
-    if any(isinstance(i, (Tensor, np.ndarray, Sequence, slice)) or i is None or i is Ellipsis for i in index):
-        warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
-        return True
-    return False
-
-
-def _expand_index(input, index):
-    """Split a torch index into basic view steps and advanced index arrays (dim, array)."""
-    if not isinstance(index, tuple):
-        index = tuple(index) if _sequence_as_tuple(index) else (index,)
-    ndim = input._data.ndim
-    consumed = sum(1 if not _is_advanced(i) else _consumed_dims(i) for i in index
-                   if i is not None and i is not Ellipsis)
-    if consumed > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    steps, advanced = [], []
-    d = 0         # the dim of the result so far that the next item indexes
-    source = 0    # the position torch's errors name: every item counts one, whatever dims it spans
-    shape = list(input._data.shape)
-    for item in index:
-        k = _int_index(item)
-        if k is not None:
-            size = shape[d]
-            if not -size <= k < size:
-                raise IndexError(f"index {k} is out of bounds for dimension {source} with size {size}")
-            steps.append(("select", d, k % size))
-            del shape[d]
-            source += 1
-        elif isinstance(item, slice):
-            start, stop, step = item.indices(shape[d])
-            if step <= 0:
-                raise ValueError("step must be greater than zero")
-            if (start, stop, step) != (0, shape[d], 1) or len(index) == 1:
-                steps.append(("slice", d, item))
-                shape[d] = len(range(start, stop, step))
-            d += 1
-            source += 1
-        elif item is None:
-            steps.append(("unsqueeze", d, None))
-            shape.insert(d, 1)
-            d += 1
-            source += 1
-        elif item is Ellipsis:
-            d += ndim - consumed
-            source += 1
-        elif _is_advanced(item):
-            arr = _advanced_array(item, tuple(shape), d)
-            advanced.append((d, arr, item if isinstance(item, Tensor) else arr))
-            d += arr.ndim if arr.dtype == np.bool_ else 1
-            source += 1
-        elif isinstance(item, str):
-            raise TypeError("new(): invalid data type 'str'")
-        else:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
-                             f"valid indices (got {type(item).__name__})")
-    return steps, advanced
-
-
-def _consumed_dims(item) -> int:
-    arr = item._data if isinstance(item, Tensor) else np.asarray(item)
-    return arr.ndim if arr.dtype == np.bool_ else 1
-
-
-def _apply_basic(x, steps):
-    if not steps:
-        return Alias.apply(x, index=(Ellipsis,))
-    for kind, d, arg in steps:
-        if kind == "select":
-            x = Select.apply(x, index=(slice(None),) * d + (arg, Ellipsis))
-        elif kind == "slice":
-            x = Slice.apply(x, index=(slice(None),) * d + (arg,))
-        else:
-            x = unsqueeze(x, d)
-    return x
-
-
-def _advanced_index(advanced) -> tuple:
-    """The index template and its arrays (tensors where the index gave tensors) for the advanced indices,
-    checked to broadcast together."""
-    shapes = [(np.count_nonzero(a),) * a.ndim if a.dtype == np.bool_ else a.shape for _, a, _ in advanced]
-    if len(shapes) > 1:
-        try:
-            np.broadcast_shapes(*shapes)
-        except ValueError:
-            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
-                             + ", ".join(str(list(s)) for s in shapes)) from None
-    index = []
-    for d, _, _ in advanced:
-        index += [slice(None)] * (d - len(index)) if d > len(index) else []
-        index.append(ARRAY)
-    return tuple(index), [source for _, _, source in advanced]
-
-
-def getitem(self, index):
-    """``self[index]`` with torch's semantics."""
-    steps, advanced = _expand_index(self, index)
-    if not advanced:
-        return _apply_basic(self, steps)
-    x = _apply_basic(self, steps) if steps else self
-    template, arrays = _advanced_index(advanced)
-    return Index.apply(x, *arrays, index=template)
-
-
-def setitem(self, index, value) -> None:
-    """``self[index] = value`` (a tensor or a number): a fill or copy into a view, or ``index_put_`` for tensor
-    indices."""
-    _setitem(self, index, value)
-    vc = self._vc
-    if vc is not None and vc.site is not None:  # error messages name the user's operation
-        vc.site = ("__setitem__",) + vc.site[1:]
-
-
-def _setitem(self, index, value) -> None:
-    if not isinstance(value, (Tensor, int, float, np.generic)):
-        raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
-    steps, advanced = _expand_index(self, index)
-    if advanced:
-        x = _apply_basic(self, steps) if steps else self
-        template, arrays = _advanced_index(advanced)
-        IndexPut_.apply(x, value, *arrays, index=template)
-        return
-    view = _apply_basic(self, steps)
-    if isinstance(value, Tensor):
-        shape = value._data.shape
-        lead = next((i for i, s in enumerate(shape) if s != 1), len(shape))
-        if lead:  # leading dims of size 1 are dropped, as torch does
-            value = reshape(value, shape[lead:])
-        if value._data.ndim:
-            expanded_shape(value, view._data.shape)
-            copy_(view, value)
-            return
-    fill_(view, value)
-
-
-def _type_name(value) -> str:
-    t = type(value)
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__.split('.')[0]}.{t.__name__}"
-
-
 class IndexPut(Op):
     """``a[index] = alpha * v`` (or ``+=`` with ``accumulate``; out of place: a copy of ``a``), the index a template
     and its arrays (as ``Index``)."""
@@ -532,7 +340,7 @@ def _check_index(input, dim, index, name, src=None) -> int:
     return d
 
 
-@register
+@register(out=True)
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (and likewise for other dims)."""
     d = _check_index(input, dim, index, "gather")
@@ -540,7 +348,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
     return Gather.apply(input, *arrays, index=template)
 
 
-@register
+@register(out=True)
 def take_along_dim(input, indices, dim: int | None = None):
     """The values of ``input`` at ``indices`` along ``dim``, both broadcast except along ``dim``; of the flattened
     ``input`` without ``dim``."""
@@ -587,8 +395,7 @@ class Scatter(Op, name="ScatterBackward0"):
         return (ga, gsrc, *(None,) * len(arrays))
 
 
-class ScatterValue(Scatter, name="ScatterBackward1"):
-    pass
+ScatterValue = Scatter.named("ScatterValue", "ScatterBackward1")
 
 
 class ScatterAdd(Scatter):
@@ -616,13 +423,13 @@ def _reduce_is_add(reduce) -> bool:
     return reduce == "add"
 
 
-@register
+@register(out=True)
 def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
     return _scatter((Scatter, ScatterValue), input, dim, index, value if src is None else src, _reduce_is_add(reduce))
 
 
-@register
+@register(out=True)
 def scatter_add(input, dim: int, index, src):
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeats add up)."""
     return _scatter((ScatterAdd, ScatterAdd), input, dim, index, src, True)
@@ -644,7 +451,7 @@ def scatter_add_(input, dim: int, index, src):
     return _scatter((_ScatterAdd_, _ScatterAdd_), input, dim, index, src, True)
 
 
-@register
+@register(out=True)
 def index_select(input, dim: int, index):
     """The entries ``index`` (a vector) along ``dim``."""
     if index._data.ndim > 1:
@@ -728,7 +535,7 @@ def masked_fill_(input, mask, value):
     return _MaskedFill_.apply(input, m, value=value)
 
 
-@register
+@register(out=True)
 def masked_select(input, mask):
     """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
     m = _mask_array(mask, select=True)
@@ -736,7 +543,7 @@ def masked_select(input, mask):
     return MaskedSelect.apply(input, m)
 
 
-@register
+@register(differentiable=False, out=True)
 def nonzero(input, *, as_tuple: bool = False):
     """Indices of the nonzero elements: an (n, ndim) tensor, or a tuple of index vectors."""
     a = input._data
@@ -757,7 +564,7 @@ def nonzero_static(input, *, size: int, fill_value: int = -1, out=None):
     return _out(Tensor._wrap(np.concatenate([found, pad])), out)
 
 
-@register
+@register(differentiable=False)
 def argwhere(input):
     return nonzero(input)
 
@@ -794,7 +601,7 @@ class Take(Op):
         return flat.reshape(ctx.in_shape), None
 
 
-@register
+@register(out=True)
 def take(input, index):
     """The entries of ``input``, read as a flat vector, at ``index`` (any shape)."""
     if index._data.dtype != np.int64:

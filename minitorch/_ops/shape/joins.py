@@ -211,7 +211,7 @@ def joined(tensors, name: str, dim=0) -> list:
     return tensors
 
 
-@register(method=False)
+@register(out=True, method=False)
 def cat(tensors, dim: int = 0):
     """Join tensors along an existing dim (1-dim empty tensors beside tensors of more dims are skipped)."""
     tensors = joined(tensors, "cat", dim)
@@ -251,7 +251,7 @@ class Stack(Op):
         return tuple(select(g, ctx.dim, i) for i in range(np.shape(g)[ctx.dim]))
 
 
-@register(method=False)
+@register(out=True, method=False)
 def stack(tensors, dim: int = 0):
     """Join tensors of equal shape along a new dim."""
     tensors = joined(tensors, "stack", dim)
@@ -331,33 +331,33 @@ def _nonempty(tensors, name: str, fill: str | None = None) -> list:
     return tensors
 
 
-@register(method=False)
+@register(out=True, method=False)
 def hstack(tensors):
     """The tensors (0-dim ones as 1-dim) joined along dim 1, or dim 0 if they are 1-dim."""
     tensors = atleast_1d(_nonempty(tensors, "hstack"))
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
-@register(method=False)
+@register(out=True, method=False)
 def vstack(tensors):
     """The tensors (0-dim and 1-dim ones as rows) joined along dim 0."""
     return cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
 
 
-@register(method=False)
+@register(out=True, method=False)
 def row_stack(tensors):
     """Alias of ``vstack``."""
     return cat(atleast_2d(_nonempty(tensors, "row_stack", "vstack")), 0)
 
 
-@register(method=False)
+@register(out=True, method=False)
 def column_stack(tensors):
     """The tensors side by side as columns (0-dim and 1-dim ones become columns first)."""
     tensors = _nonempty(tensors, "column_stack")
     return hstack([view.reshape(t, -1, 1) if t.dim() <= 1 else t for t in tensors])
 
 
-@register(method=False)
+@register(out=True, method=False)
 def dstack(tensors):
     """The tensors joined along the third dim (after ``atleast_3d``)."""
     return cat(atleast_3d(_nonempty(tensors, "dstack")), 2)

@@ -153,7 +153,7 @@ def _index_add(op, input, dim, index, source, alpha):
     return op.apply(input, source, as_vector(index), index=at, accumulate=True, alpha=alpha)
 
 
-@register
+@register(out=True)
 def index_add(input, dim: int, index, source, *, alpha=1):
     """A copy of ``input`` with ``alpha * source`` added at the positions ``index`` along ``dim``."""
     return _index_add(IndexAdd, input, dim, index, source, alpha)
@@ -169,7 +169,7 @@ def _index_copy(op, input, dim, index, source):
     return op.apply(input, source, as_vector(index), index=at, accumulate=False)
 
 
-@register
+@register(out=True)
 def index_copy(input, dim: int, index, source):
     """A copy of ``input`` with the slices of ``source`` written at the positions ``index`` along ``dim``."""
     return _index_copy(IndexCopy, input, dim, index, source)
@@ -294,8 +294,7 @@ def _prod_grads(ctx, g, a, src, out, arrays):
     return ga, gs
 
 
-class IndexReduce(ScatterReduce, name="IndexReduceBackward0"):
-    pass
+IndexReduce = ScatterReduce.named("IndexReduce", "IndexReduceBackward0")
 
 
 _ScatterReduce_, _IndexReduce_ = ScatterReduce.inplace_variant(), IndexReduce.inplace_variant()
@@ -313,7 +312,7 @@ def _scatter_reduce(op, input, dim, index, src, reduce, include_self):
     return op.apply(input, src, *arrays, index=template, reduce=reduce, include_self=include_self)
 
 
-@register
+@register(out=True)
 def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True):
     """A copy of ``input`` with ``src`` reduced (sum, prod, mean, amax or amin) into the positions ``index``
     along ``dim``; ``include_self=False`` leaves ``input``'s own values at those positions out."""
@@ -332,7 +331,7 @@ def _index_reduce(op, input, dim, index, source, reduce, include_self):
     return op.apply(input, source, as_vector(index), index=template, reduce=reduce, include_self=include_self)
 
 
-@register
+@register(out=True)
 def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True):
     """A copy of ``input`` with the slices of ``source`` reduced (prod, mean, amax or amin) into the slices
     ``index`` along ``dim``."""
@@ -484,7 +483,7 @@ def select_scatter(input, src, dim: int, index: int):
     return _embed(SelectScatter, input, src, (slice(None),) * d + (index % shape[d],), shape[:d] + shape[d + 1:])
 
 
-@register
+@register(out=True)
 def slice_scatter(input, src, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1):
     """A copy of ``input`` with ``src`` written into the slice ``start:end:step`` along ``dim``."""
     shape = input._data.shape

@@ -30,13 +30,13 @@ class Triu(Tril):
 _Tril_, _Triu_ = Tril.inplace_variant(), Triu.inplace_variant()
 
 
-@register
+@register(out=True)
 def tril(input, diagonal: int = 0):
     """The lower triangle (on and below ``diagonal``) of the last two dims; zeros elsewhere."""
     return Tril.apply(input, diagonal=diagonal)
 
 
-@register
+@register(out=True)
 def triu(input, diagonal: int = 0):
     """The upper triangle (on and above ``diagonal``) of the last two dims; zeros elsewhere."""
     return Triu.apply(input, diagonal=diagonal)

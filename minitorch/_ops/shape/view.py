@@ -128,7 +128,7 @@ def reshape(input, *args, shape=None):
     return UnsafeView.apply(clone(input), shape=shape)
 
 
-@register(top_level=False)
+@register(differentiable=False, top_level=False)
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give this tensor the shape ``sizes``, reading its elements in order (C-contiguously). When it
     grows the new elements are zeros (torch leaves them uninitialised); when it shrinks a contiguous
@@ -148,7 +148,7 @@ def resize_(self, *sizes, size=None, memory_format=None):
     return self
 
 
-@register
+@register(differentiable=False)
 def resize_as_(input, the_template, *, memory_format=None):
     """``input.resize_(the_template.shape)``."""
     return input.resize_(the_template._data.shape)
@@ -337,12 +337,8 @@ class Squeeze(Op):
         return g.reshape(ctx.in_shape)
 
 
-class SqueezeDim(Squeeze, name="SqueezeBackward1"):
-    pass
-
-
-class SqueezeDims(Squeeze, name="SqueezeBackward2"):
-    pass
+SqueezeDim = Squeeze.named("SqueezeDim", "SqueezeBackward1")
+SqueezeDims = Squeeze.named("SqueezeDims", "SqueezeBackward2")
 
 
 @register

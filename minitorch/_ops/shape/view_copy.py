@@ -12,8 +12,8 @@ from .copying import clone
 from ..._dtype import dtype as dtype_class
 
 
-def _copy_of(view_fn, name: str):
-    """``name``: ``view_fn`` with each result copied into fresh (contiguous) memory."""
+def _copy_of(view_fn, name: str, **facts):
+    """``name``: ``view_fn`` with each result copied into fresh (contiguous) memory (taking ``out=``, as torch's)."""
     @functools.wraps(view_fn)
     def copy_variant(input, *args, **kwargs):
         out = view_fn(input, *args, **kwargs)
@@ -24,7 +24,7 @@ def _copy_of(view_fn, name: str):
     copy_variant.__doc__ = f"``{view_fn.__name__}`` as a new tensor that shares no memory with ``input``."
     copy_variant.__signature__ = inspect.signature(view_fn)  # for help(); its source is here, not the view op's
     del copy_variant.__wrapped__
-    return register(copy_variant, method=False)
+    return register(copy_variant, method=False, out=True, **facts)
 
 
 def _view(input, *shape, size=None, dtype=None):
@@ -59,7 +59,7 @@ def _detach(input):
 
 view_copy = _copy_of(_view, "view_copy")
 alias_copy = _copy_of(_alias, "alias_copy")
-detach_copy = _copy_of(_detach, "detach_copy")
+detach_copy = _copy_of(_detach, "detach_copy", differentiable=False)
 slice_copy = _copy_of(_slice, "slice_copy")
 expand_copy = _copy_of(_expand, "expand_copy")
 diagonal_copy = _copy_of(_diagonal.diagonal, "diagonal_copy")
@@ -76,7 +76,7 @@ as_strided_copy = _copy_of(scatter.as_strided, "as_strided_copy")
 unfold_copy = _copy_of(scatter.unfold, "unfold_copy")
 
 
-@register
+@register(out=True)
 def narrow_copy(input, dim: int, start: int, length: int):
     """``narrow`` as a new tensor that shares no memory with ``input``."""
     return clone(indexing.narrow(input, dim, start, length))

@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Generic, TypeVar
 
-from ..._factories import randperm
+from ..._random_factories import randperm
 from ..._core.tensor import Tensor
 from ...random import Generator, default_generator
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Iterator
 
-from ... import _factories
+from ... import _random_factories
 from ...random import Generator
 from .sampler import Sampler
 
@@ -34,7 +34,7 @@ class DistributedSampler(Sampler[int]):
         if self.shuffle:
             g = Generator()
             g.manual_seed(self.seed + self.epoch)
-            indices = _factories.randperm(n, generator=g).tolist()
+            indices = _random_factories.randperm(n, generator=g).tolist()
         else:
             indices = list(range(n))
         if not self.drop_last:

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Iterator, Sequence, Sized
 from typing import Generic, TypeVar
 
 from ... import _dtype
-from ..._factories import as_tensor, empty, multinomial, randint, randperm
+from ..._factories import as_tensor, empty
+from ..._random_factories import multinomial, randint, randperm
 from ...random import Generator
 
 __all__ = ["BatchSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
