@@ -18,5 +18,5 @@ def column_major(a, rows: int | None = None):
         if rows is not None and rows > a.shape[-2]:
             pad = a.new_zeros(tuple(a.shape[:-2]) + (rows - a.shape[-2], a.shape[-1]))
             return column_major(cat([a, pad], -2)).narrow(-2, 0, a.shape[-2])
-        return a.mT.contiguous().mT
+        return a if a.mT.is_contiguous() else a.mT.contiguous().mT
     return np.ascontiguousarray(np.swapaxes(a, -1, -2)).swapaxes(-1, -2)
