@@ -11,7 +11,9 @@ The rules every kernel follows, so that results never depend on the thread count
 - ``parallel_reduce``: partial results over chunks whose bounds depend only on the range and the grain, combined
   in chunk order on the calling thread.
 - Work below ``grain_size`` items stays on the calling thread; work started inside a chunk runs inline (no nesting).
-- Chunks call no BLAS: BLAS has its own threads (``set_num_threads`` sizes both).
+- Chunks call no BLAS (BLAS has its own threads; ``set_num_threads`` sizes both), except through
+  ``parallel_products``, which runs BLAS on one thread while its chunks run: a stack of small matrix products
+  is split across the threads, each product by single-threaded BLAS, as at 1 thread.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import queue
 import threading
 from typing import Callable, Sequence
 
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController, threadpool_limits
 
 GRAIN_SIZE = 32768  # elements: below this, splitting costs more than it gains (ATen's internal::GRAIN_SIZE)
 
@@ -36,6 +38,7 @@ _num_threads = _default_threads()
 _pool: "_Pool | None" = None
 _local = threading.local()   # ``busy``: this thread is running a chunk (nested calls run inline)
 _blas_limits = None          # keeps the BLAS limit of set_num_threads applied
+_blas: ThreadpoolController | None = None  # made on first use by parallel_products
 
 
 class _Latch:
@@ -186,6 +189,22 @@ def map_blocks(fn: Callable[..., object], out, *inputs) -> None:
             fn(flat_out[s], *(f[s] for f in flats))
 
     parallel_for(0, -(-size // BLOCK), -(-GRAIN_SIZE // BLOCK), blocks)
+
+
+def parallel_products(n: int, item_size: int, fn: Callable[[int, int], object]) -> None:
+    """``fn(b, e)`` over ``n`` items of ``item_size`` output elements each whose work is BLAS calls (a stack of
+    small matrix products): split across the threads at item boundaries, BLAS on one thread meanwhile, so that
+    every product is computed by single-threaded BLAS whatever the split. Threading each small product inside
+    BLAS instead costs more in synchronisation than it gains. Unsplit work keeps BLAS's threads."""
+    global _blas
+    grain = -(-GRAIN_SIZE // max(item_size, 1))
+    if _threads_for(n, grain) == 1:
+        parallel_for(0, n, grain, fn)
+        return
+    if _blas is None:
+        _blas = ThreadpoolController()
+    with _blas.limit(limits=1, user_api="blas"):
+        parallel_for(0, n, grain, fn)
 
 
 def set_num_threads(num: int) -> None:

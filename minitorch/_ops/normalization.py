@@ -23,13 +23,6 @@ from .reduction.sums import sum as sum_
 from .._core.parallel import parallel_rows
 
 
-def batch_stats(view: np.ndarray, axes: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and biased variance over ``axes`` (kept as size-1 dims)."""
-    m = view.mean(axis=axes, keepdims=True)
-    centered = view - m
-    return m, np.mean(centered * centered, axis=axes, keepdims=True)
-
-
 def _per_channel(a):
     """(N, C, ...) -> (N, C, rest): channel statistics reduce axes 0 and 2."""
     return a.reshape(a.shape[0], a.shape[1], -1)
@@ -215,24 +208,58 @@ def _batch_norm_backward_graph(ctx, g):
     return gx, (sum_gc * invstd if need_w else None), (sum_g if need_b else None)
 
 
+def _rows(a: np.ndarray, axes: tuple) -> np.ndarray:
+    """``a`` as (rows, L): its trailing ``axes`` (L elements each) flattened, the dims before them as rows."""
+    return a.reshape(-1, math.prod(a.shape[a.ndim - len(axes):]))
+
+
+def _normalized_rows(v: np.ndarray, eps: float) -> tuple:
+    """Per row of (R, L) ``v``: its mean, 1 / sqrt(biased variance + eps) (both (R, 1)) and the row normalised
+    by them; the rows split across the threads."""
+    m, invstd, out = np.empty((v.shape[0], 1), v.dtype), np.empty((v.shape[0], 1), v.dtype), np.empty_like(v)
+
+    def rows(b: int, e: int) -> None:
+        m[b:e] = v[b:e].mean(-1, keepdims=True)
+        centered = np.subtract(v[b:e], m[b:e], out=out[b:e])
+        invstd[b:e] = 1.0 / np.sqrt(np.mean(centered * centered, -1, keepdims=True) + eps)
+        centered *= invstd[b:e]
+    parallel_rows(v.shape[0], v.shape[1], rows)
+    return m, invstd, out
+
+
+def _normalized_grad_rows(v: np.ndarray, m: np.ndarray, invstd: np.ndarray, gxhat: np.ndarray | None) -> tuple:
+    """Per row of (R, L) ``v`` with its statistics (R, 1): the normalised row ``xhat`` and, given the gradient
+    ``gxhat`` with respect to it, the row's input gradient; the rows split across the threads."""
+    xhat, gx = np.empty_like(v), None if gxhat is None else np.empty_like(gxhat)
+
+    def rows(b: int, e: int) -> None:
+        xh = np.subtract(v[b:e], m[b:e], out=xhat[b:e])
+        xh *= invstd[b:e]
+        if gx is not None:
+            gh = gxhat[b:e]
+            d = gh - gh.mean(-1, keepdims=True) - xh * np.mean(gh * xh, -1, keepdims=True)
+            np.multiply(d, invstd[b:e], out=gx[b:e])
+    parallel_rows(v.shape[0], v.shape[1], rows)
+    return xhat, gx
+
+
 class _Normalization(Op):
-    """Normalise ``x`` (viewed as ``view_shape``) over ``axes`` by its own statistics; scale/shift
-    by weight/bias reshaped to ``param_shape``."""
+    """Normalise ``x`` (viewed as ``view_shape``) over ``axes`` (the view's trailing dims) by its own statistics;
+    scale/shift by weight/bias reshaped to ``param_shape``."""
 
     keeps_bias = False
 
     @staticmethod
     def forward(ctx, x, weight, bias, eps=1e-5, axes=(), view_shape=None, param_shape=None):
         view = x.reshape(view_shape) if view_shape else x
-        m, var = batch_stats(view, axes)
-        invstd = (1.0 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
+        stats_shape = view.shape[:view.ndim - len(axes)] + (1,) * len(axes)
+        m, invstd, out = _normalized_rows(_rows(view, axes), eps)
+        m, invstd = m.reshape(stats_shape), invstd.astype(x.dtype, copy=False).reshape(stats_shape)
         ctx.eps, ctx.axes, ctx.view_shape, ctx.param_shape = eps, axes, view_shape, param_shape
         ctx.bias_shape = None if bias is None else bias.shape
         # layer norm's bias only to check its version, as torch's node does
         ctx.save_for_backward(x, weight, bias if type(ctx).keeps_bias else None, m.astype(x.dtype, copy=False),
                               invstd)
-        out = view - m
-        out *= invstd
         out = out.reshape(x.shape)
         if weight is not None:
             out *= weight.reshape(param_shape)
@@ -246,21 +273,28 @@ class _Normalization(Op):
         need_x, need_w, need_b = ctx.needs_input_grad
         shape, axes, view_shape, param_shape = x.shape, ctx.axes, ctx.view_shape, ctx.param_shape
         view = x.reshape(view_shape) if view_shape else x
+        gxhat = None
+        if need_x:
+            gxhat = g * weight.reshape(param_shape) if weight is not None else g
+            gxhat = gxhat.reshape(view_shape) if view_shape else gxhat
         if ctx._as_tensors:  # differentiate through the statistics again
             m = mean(view, axes, keepdim=True)
             centered = view - m
             invstd = rsqrt(mean(centered * centered, axes, keepdim=True) + ctx.eps)
-        xhat_view = (view - m) * invstd
-        xhat = xhat_view.reshape(shape)
+            xhat_view = (view - m) * invstd
+            gx = None
+            if need_x:
+                gxhat = gxhat - mean(gxhat, axes, keepdim=True) - xhat_view * mean(gxhat * xhat_view, axes,
+                                                                                    keepdim=True)
+                gx = (gxhat * invstd).reshape(shape)
+            xhat = xhat_view.reshape(shape)
+        else:  # the same formulas, row by row
+            xhat, gx = _normalized_grad_rows(_rows(view, axes), _rows(m, axes), _rows(invstd, axes),
+                                             None if gxhat is None else _rows(gxhat, axes))
+            xhat, gx = xhat.reshape(shape), None if gx is None else gx.reshape(shape)
         param_axes = tuple(i for i, s in enumerate(_broadcast_shape(param_shape, len(shape))) if s == 1)
         gw = sum_(g * xhat, param_axes).reshape(weight.shape) if need_w else None
         gb = sum_(g, param_axes).reshape(ctx.bias_shape) if need_b else None
-        gx = None
-        if need_x:
-            gxhat = g * weight.reshape(param_shape) if weight is not None else g
-            gxhat = gxhat.reshape(view_shape) if view_shape else gxhat
-            gxhat = gxhat - mean(gxhat, axes, keepdim=True) - xhat_view * mean(gxhat * xhat_view, axes, keepdim=True)
-            gx = (gxhat * invstd).reshape(shape)
         return gx, gw, gb
 
 

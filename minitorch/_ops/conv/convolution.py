@@ -139,18 +139,29 @@ def _conv(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
     return out
 
 
+def _plane_weights(w: np.ndarray, n: int, c: int) -> np.ndarray:
+    """A depthwise weight (C * m, 1, kh, kw) for each plane of N images of C channels: (N * C, m, kh * kw, 1)."""
+    taps = w.shape[2] * w.shape[3]
+    per_image = w.reshape(1, c, w.shape[0] // c, taps)
+    return np.broadcast_to(per_image, (n,) + per_image.shape[1:]).reshape(n * c, -1, taps, 1)
+
+
 def _depthwise(x: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
-    """A depthwise convolution (``m`` filters per channel): one multiply-add per tap, in place."""
+    """A depthwise convolution (``m`` filters per channel): one multiply-add per tap, in place, the planes
+    split across the threads."""
     n, c = x.shape[:2]
     o, _, kh, kw = w.shape
     out_hw = g.out_size(x.shape[2], x.shape[3], kh, kw)
     taps = Taps(x.shape[2:], (kh, kw), g, out_hw)
     windows = taps.windows(taps.split(x.reshape((n * c,) + x.shape[2:])), n * c)
-    wk = w.reshape(1, c, o // c, kh * kw, 1)
-    out = np.zeros((n, c, o // c, windows[0].shape[1]), np.result_type(x, w))
-    term = np.empty_like(out)
-    for k, win in enumerate(windows):
-        out += np.multiply(win.reshape(n, c, 1, -1), wk[:, :, :, k], out=term)
+    wk = _plane_weights(w, n, c)
+    out = np.zeros((n * c, o // c, windows[0].shape[1]), np.result_type(x, w))
+
+    def planes(b: int, e: int) -> None:
+        term = np.empty_like(out[b:e])
+        for k, win in enumerate(windows):
+            out[b:e] += np.multiply(win[b:e, None], wk[b:e, :, k], out=term)
+    taps.by_planes(n * c, planes)
     return taps.off_grid(out).reshape((n, o) + out_hw)
 
 
@@ -169,10 +180,15 @@ def _conv_transpose(u: np.ndarray, w: np.ndarray, g: Geometry, out_hw: tuple[int
         return _conv(u, wt.reshape(c, o // groups, kh, kw), Geometry((1, 1), pads, g.dilation, groups))
     if _is_depthwise(c, cg, g):
         taps = Taps(out_hw, (kh, kw), g, (oh, ow))
-        ug = taps.on_grid(u.reshape(n * o, oh, ow)).reshape(n, c, o // c, -1)
-        wk = w.reshape(c, o // c, kh * kw)
-        gx = taps.scatter(lambda k: np.einsum("ncmp,cm->ncp", ug, wk[:, :, k]).reshape(n * c, -1), n * c,
-                          np.result_type(u, w))
+        ug = taps.on_grid(u.reshape(n * o, oh, ow)).reshape(n * c, o // c, -1)
+        wk = _plane_weights(w, n, c)
+
+        def values_at(k: int, rows: slice) -> np.ndarray:  # the sum over each channel's m filters, in order
+            v = ug[rows, 0] * wk[rows, 0, k]
+            for j in range(1, o // c):
+                v += ug[rows, j] * wk[rows, j, k]
+            return v
+        gx = taps.scatter(values_at, n * c, np.result_type(u, w))
         return gx.reshape((n, c) + tuple(out_hw))
     zp = np.zeros((n, c, out_hw[0] + pt + pb, out_hw[1] + pl + pr), np.result_type(u, w))
     wt = w.reshape(groups, o // groups, cg * kh * kw).transpose(0, 2, 1)
@@ -200,7 +216,15 @@ def _conv_weight_grad(x: np.ndarray, u: np.ndarray, g: Geometry, kernel: tuple[i
         taps = Taps(x.shape[2:], kernel, g, (oh, ow))
         windows = taps.windows(taps.split(x.reshape((n * c,) + x.shape[2:])), n * c)
         ug = taps.on_grid(u.reshape(n * o, oh, ow)).reshape(n, c, o // c, -1)
-        gw = np.stack([np.vecdot(win.reshape(n, c, 1, -1), ug).sum(0) for win in windows], axis=-1)
+        gw = np.empty((c, o // c, kh * kw), np.result_type(x, u))
+
+        def channels(b: int, e: int) -> None:  # each weight's dot products with the images, added in image order
+            for k, win in enumerate(windows):
+                dots = np.vecdot(win.reshape(n, c, 1, -1)[:, b:e], ug[:, b:e])
+                gw[b:e, :, k] = dots[0]
+                for image in dots[1:]:
+                    gw[b:e, :, k] += image
+        parallel_rows(c, n * ug[0].size // c, channels)
         return gw.reshape(o, 1, kh, kw)
     cols = _Im2col(x, kernel, g, (oh, ow), junk_free=True)
     gw = np.zeros((groups, o // groups, cg * kh * kw), np.result_type(x, u))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..._core.parallel import parallel_copy
+from ..._core.parallel import parallel_copy, parallel_rows
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,14 @@ class Taps:
             if phase not in buffers:
                 buf = np.zeros(size, x.dtype) if fill == 0 else np.full(size, fill, x.dtype)
                 (gy, sy), (gx, sx) = self._phase(*phase)
-                self._grids(buf, x.shape[0])[:, gy, gx] = x[:, sy, sx]
+                parallel_copy(self._grids(buf, x.shape[0])[:, gy, gx], x[:, sy, sx])
                 buffers[phase] = buf
         return buffers
+
+    def by_planes(self, planes: int, fn) -> None:
+        """``fn(b, e)`` over planes ``[0, planes)``, split across the threads at plane boundaries: a kernel's
+        pass over the taps for some planes computes each of their elements whatever the split."""
+        parallel_rows(planes, self.grid[0] * self.grid[1], fn)
 
     def windows(self, buffers: dict, planes: int) -> list[np.ndarray]:
         """One (P, Hg * Wg) view per tap (writable when the buffers are)."""
@@ -128,22 +133,31 @@ class Taps:
     def on_grid(self, a: np.ndarray) -> np.ndarray:
         """(P, oh, ow) values as (P, Hg * Wg), zero on the junk."""
         out = np.zeros((a.shape[0],) + self.grid, a.dtype)
-        out[:, :self.oh, :self.ow] = a
+        parallel_copy(out[:, :self.oh, :self.ow], a)
         return out.reshape(a.shape[0], -1)
 
     def off_grid(self, a: np.ndarray) -> np.ndarray:
-        """(..., Hg * Wg) results as (..., oh, ow), the junk dropped (a view)."""
-        return a.reshape(a.shape[:-1] + self.grid)[..., :self.oh, :self.ow]
+        """(..., Hg * Wg) results as a new C-contiguous (..., oh, ow) array, the junk dropped."""
+        view = a.reshape(a.shape[:-1] + self.grid)[..., :self.oh, :self.ow]
+        out = np.empty(view.shape, view.dtype)
+        parallel_copy(out, view)
+        return out
 
     def scatter(self, values_at, planes: int, dtype) -> np.ndarray:
-        """The adjoint of reading the windows: (P, H, W) zeros into whose tap-k window the (P, Hg * Wg)
-        array ``values_at(k)`` (zero on the junk) is added, for every tap."""
-        size = planes * self.grid[0] * self.grid[1] + self.slack
-        buffers = {phase: np.zeros(size, dtype) for phase, _ in self.taps}
-        for k, target in enumerate(self.windows(buffers, planes)):
-            target += values_at(k)
+        """The adjoint of reading the windows: (P, H, W) zeros into whose tap-k window the (rows, Hg * Wg)
+        array ``values_at(k, rows)`` (zero on the junk) is added, for every tap, the planes split across the
+        threads. A tap's window of the last plane of a split runs into the next plane's grid only on junk:
+        each split stops at its last plane's end, so no two write the same element."""
+        n = self.grid[0] * self.grid[1]
+        buffers = {phase: np.zeros(planes * n + self.slack, dtype) for phase, _ in self.taps}
+
+        def add(b: int, e: int) -> None:
+            for k, (phase, offset) in enumerate(self.taps):
+                target = buffers[phase][b * n + offset:e * n]
+                target += values_at(k, slice(b, e)).reshape(-1)[:target.size]
+        self.by_planes(planes, add)
         out = np.zeros((planes,) + self.in_hw, dtype)
         for phase, buf in buffers.items():
             (gy, sy), (gx, sx) = self._phase(*phase)
-            out[:, sy, sx] = self._grids(buf, planes)[:, gy, gx]
+            parallel_copy(out[:, sy, sx], self._grids(buf, planes)[:, gy, gx])
         return out

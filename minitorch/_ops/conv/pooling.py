@@ -57,24 +57,30 @@ class MaxPlan:
 
     def _out(self, a: np.ndarray) -> np.ndarray:
         """(P, Hg * Wg) results as (..., oh, ow), contiguous as torch's (not a view skipping the junk)."""
-        return np.ascontiguousarray(self.taps.off_grid(a)).reshape(self.in_shape[:-2] + (self.oh, self.ow))
+        return self.taps.off_grid(a).reshape(self.in_shape[:-2] + (self.oh, self.ow))
 
     def pool(self, x: np.ndarray, track: bool = True) -> tuple:
-        """The maxima, and (with ``track``: needed for a gradient or the indices) their taps, else None."""
+        """The maxima, and (with ``track``: needed for a gradient or the indices) their taps, else None;
+        the planes split across the threads."""
         fill = -np.inf if x.dtype.kind in "fV" else np.iinfo(x.dtype).min
         planes = _planes(x)
         windows = self.taps.windows(self.taps.split(planes, fill), planes.shape[0])
-        values = windows[0].copy()
-        for v in windows[1:]:
-            np.maximum(values, v, out=values)  # propagates NaN, as torch does
-        arg = None
-        if track:
-            arg = np.zeros(values.shape, np.uint8 if len(windows) < 256 else np.int64)
-            for k in reversed(range(len(windows))):  # the first maximum wins: arg = k where equal
-                arg += (windows[k] == values) * (k - arg)
-            if values.dtype.kind in "fV" and np.isnan(values).any():  # in torch the last NaN of a window wins
-                for k, v in enumerate(windows):
-                    np.copyto(arg, k, where=np.isnan(v))
+        values = np.empty(windows[0].shape, x.dtype)
+        arg = np.zeros(values.shape, np.uint8 if len(windows) < 256 else np.int64) if track else None
+
+        def maxima(b: int, e: int) -> None:
+            v = values[b:e]
+            np.copyto(v, windows[0][b:e])
+            for w in windows[1:]:
+                np.maximum(v, w[b:e], out=v)  # propagates NaN, as torch does
+            if track:
+                a = arg[b:e]
+                for k in reversed(range(len(windows))):  # the first maximum wins: arg = k where equal
+                    a += (windows[k][b:e] == v) * (k - a)
+                if v.dtype.kind in "fV" and np.isnan(v).any():  # in torch the last NaN of a window wins
+                    for k, w in enumerate(windows):
+                        np.copyto(a, k, where=np.isnan(w[b:e]))
+        self.taps.by_planes(planes.shape[0], maxima)
         return self._out(values), arg
 
     def indices(self, arg: np.ndarray) -> np.ndarray:
@@ -89,14 +95,19 @@ class MaxPlan:
         """Each output gradient added at its window's maximum (tap ``arg``)."""
         g4 = _planes(g)
         grid = self.taps.on_grid(g4.reshape(-1, self.oh, self.ow))
-        return self.taps.scatter(lambda k: _masked(grid, arg == k), grid.shape[0], g.dtype).reshape(self.in_shape)
+        return self.taps.scatter(lambda k, rows: _masked(grid[rows], arg[rows] == k), grid.shape[0],
+                                 g.dtype).reshape(self.in_shape)
 
     def gather(self, gg: np.ndarray, arg: np.ndarray) -> np.ndarray:
         """The adjoint of ``scatter``: each output reads the input at its window's maximum (tap ``arg``)."""
         planes = _planes(gg)
+        sources = self.taps.windows(self.taps.split(planes), planes.shape[0])
         out = np.zeros(arg.shape, gg.dtype)
-        for k, source in enumerate(self.taps.windows(self.taps.split(planes), planes.shape[0])):
-            out += _masked(source, arg == k)
+
+        def read(b: int, e: int) -> None:
+            for k, source in enumerate(sources):
+                out[b:e] += _masked(source[b:e], arg[b:e] == k)
+        self.taps.by_planes(planes.shape[0], read)
         return self._out(out)
 
 

@@ -27,7 +27,7 @@ from .arithmetic import mul_
 from ..._core.parallel import map_blocks
 from .broadcast import floating
 from .clamp import where
-from .unary import exp, log1p, relu as _relu, relu_ as _relu_, sigmoid, tanh
+from .unary import exp, log1p, pass_where, relu as _relu, relu_ as _relu_, sigmoid, tanh
 from ..shape.joins import Cat
 from ..shape.indexing import narrow
 
@@ -113,7 +113,9 @@ class Hardtanh(RealOp):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         lo, hi = ctx.bounds
-        return where((a <= lo) | (a >= hi), 0.0, g)
+        if ctx._as_tensors:
+            return where((a <= lo) | (a >= hi), 0.0, g)
+        return pass_where(g, ~((a <= lo) | (a >= hi)))  # NaN passes its gradient, as in torch
 
 
 class LeakyRelu(RealOp):

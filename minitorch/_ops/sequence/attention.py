@@ -17,6 +17,7 @@ from ..._dtype import C_NAMES
 from ..._core.registry import functional_op
 from ..._core.tensor import Tensor
 from ..._core.function import Op
+from ..._core.parallel import parallel_products, parallel_rows
 from ..dropout import keep_mask
 from ..shape.indexing import masked_fill, repeat_interleave
 from ..conv.padding import pad
@@ -82,16 +83,90 @@ def _bias(attn_mask, is_causal: bool, L: int, S: int, dtype) -> np.ndarray | Ten
     return bias
 
 
+def _part(a, ndim: int, b: int, e: int):
+    """``a``'s share of items ``b..e`` of the first dim of an ``ndim``-dim broadcast: all of ``a`` where it
+    broadcasts along that dim."""
+    if a is None or a.ndim < ndim or a.shape[a.ndim - ndim] == 1:
+        return a
+    return a[(slice(None),) * (a.ndim - ndim) + (slice(b, e),)]
+
+
+def _products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.matmul(a, b)`` of stacks of matrices, the stack split across the threads along its first dim, each
+    product by single-threaded BLAS (``parallel_products``)."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    if not batch:
+        return np.matmul(a, b)
+    out = np.empty(batch + (a.shape[-2], b.shape[-1]), np.result_type(a, b))
+
+    def items(i: int, j: int) -> None:
+        np.matmul(_part(a, out.ndim, i, j), _part(b, out.ndim, i, j), out=out[i:j])
+    parallel_products(batch[0], out[0].size, items)
+    return out
+
+
 def _scores(q, k, bias, scale: float) -> np.ndarray:
     """``(q * scale) @ k^T + bias``, a new array (numpy's matmul reads strided heads in place; scaling ``q``
     touches fewer numbers than scaling the scores)."""
-    s = np.matmul(q * q.dtype.type(scale), np.swapaxes(k, -1, -2))
+    s = _products(q * q.dtype.type(scale), np.swapaxes(k, -1, -2))
     if bias is None:
         return s
     if np.broadcast_shapes(s.shape, bias.shape) == s.shape:
         s += bias
         return s
     return s + bias
+
+
+def _softmax_rows(s: np.ndarray, safe: bool) -> tuple:
+    """Softmax over the last dim of C-contiguous ``s``, in place, row by row, the rows split across the threads;
+    returns its log-normaliser and, with ``safe``, the rows that attend to nothing (all -inf, left all 0), or None."""
+    rows = s.reshape(math.prod(s.shape[:-1]), s.shape[-1])
+    m, total = np.empty((rows.shape[0], 1), s.dtype), np.empty((rows.shape[0], 1), s.dtype)
+    dead = np.zeros(m.shape, bool)
+
+    def softmax(b: int, e: int) -> None:
+        r = rows[b:e]
+        top = np.max(r, -1, keepdims=True, out=m[b:e])
+        if safe:
+            np.isneginf(top, out=dead[b:e])
+            top[dead[b:e]] = 0  # exp(-inf - 0) = 0 everywhere in the row; its sum is set to 1 below
+        r -= top
+        np.exp(r, out=r)
+        np.sum(r, -1, keepdims=True, out=total[b:e])
+        total[b:e][dead[b:e]] = 1
+        r *= 1 / total[b:e]
+    parallel_rows(rows.shape[0], rows.shape[1], softmax)
+    shape = s.shape[:-1] + (1,)
+    return (m + np.log(total)).reshape(shape), dead.reshape(shape) if dead.any() else None
+
+
+def _weights_rows(s: np.ndarray, log_norm: np.ndarray) -> np.ndarray:
+    """The softmax weights ``exp(s - log_norm)`` from the scores ``s`` (overwritten), row by row, the rows split
+    across the threads."""
+    rows, norms = s.reshape(math.prod(s.shape[:-1]), s.shape[-1]), log_norm.reshape(-1, 1)
+
+    def weights(b: int, e: int) -> None:
+        r = rows[b:e]
+        r -= norms[b:e]
+        np.exp(r, out=r)
+    parallel_rows(rows.shape[0], rows.shape[1], weights)
+    return s
+
+
+def _softmax_grad_rows(d_weights: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``w * (d_weights - sum(d_weights * w))`` (sums over the last dim), ``d_weights`` (C-contiguous) overwritten,
+    row by row, the rows split across the threads."""
+    shape = d_weights.shape
+    dw = d_weights.reshape(math.prod(shape[:-1]), shape[-1])
+    wr = np.broadcast_to(w, shape).reshape(dw.shape)
+    out = np.empty(dw.shape, np.result_type(dw, wr))
+
+    def rows(b: int, e: int) -> None:
+        d = np.multiply(dw[b:e], wr[b:e], out=out[b:e])
+        dw[b:e] -= d.sum(-1, keepdims=True)
+        np.multiply(dw[b:e], wr[b:e], out=d)
+    parallel_rows(dw.shape[0], dw.shape[1], rows)
+    return out.reshape(shape)
 
 
 class ScaledDotProductAttention(Op):
@@ -104,27 +179,13 @@ class ScaledDotProductAttention(Op):
     @staticmethod
     def forward(ctx, q, k, v, bias=None, scale=1.0, dropout_p=0.0, safe=True, need_weights=False):
         s = _scores(q, k, bias, scale)
-        m = s.max(-1, keepdims=True)
-        dead = None
-        if safe:
-            dead = np.isneginf(m)
-            if dead.any():
-                m[dead] = 0  # exp(-inf - 0) = 0 everywhere in the row; its sum is set to 1 below
-            else:
-                dead = None
-        s -= m
-        np.exp(s, out=s)
-        total = s.sum(-1, keepdims=True)
-        if dead is not None:
-            total[dead] = 1
-        s *= 1 / total
-        log_norm = m + np.log(total)  # weights = exp(scores - log_norm)
+        log_norm, dead = _softmax_rows(s, safe)  # weights = exp(scores - log_norm)
         ctx.scale, ctx.dropout_p = scale, dropout_p
         keep = None if dropout_p == 0 else keep_mask(s.shape, dropout_p) if dropout_p < 1 else np.zeros(s.shape, bool)
         dropped = s if keep is None else s * _dropout_scale(keep, dropout_p, s.dtype)
         # with need_weights the weights are kept (returned anyway: keeping them costs nothing)
         ctx.save_for_backward(q, k, v, bias, log_norm, dead, keep, s if need_weights else None)
-        out = np.matmul(dropped, v)
+        out = _products(dropped, v)
         if need_weights:  # a copy: changing the returned weights in place must not change the saved ones
             return out, (dropped if keep is not None else s.copy())
         return out
@@ -142,11 +203,10 @@ class ScaledDotProductAttention(Op):
         elif weights is not None:
             w = weights
         else:
-            w = _scores(q, k, bias, ctx.scale)
-            w -= log_norm
-            w = np.exp(w, out=w)
+            w = _weights_rows(_scores(q, k, bias, ctx.scale), log_norm)
+        product = matmul if ctx._as_tensors else _products
         dropped = w if drop is None else w * drop
-        d_weights = None if g is None else matmul(g, v.mT)
+        d_weights = None if g is None else product(g, v.mT)
         if g_weights is not None:
             d_weights = g_weights if d_weights is None else d_weights + g_weights
         if drop is not None:
@@ -154,15 +214,11 @@ class ScaledDotProductAttention(Op):
         if ctx._as_tensors:
             d_scores = w * (d_weights - sum(d_weights * w, -1, keepdim=True))
         else:  # the same, in place on the (L, S) arrays
-            if d_weights is g_weights:
-                d_weights = d_weights.copy()
-            d_scores = np.multiply(d_weights, w)
-            d_weights -= d_scores.sum(-1, keepdims=True)
-            d_scores = np.multiply(d_weights, w, out=d_scores)
+            d_scores = _softmax_grad_rows(d_weights.copy() if d_weights is g_weights else d_weights, w)
         need_q, need_k, need_v, _ = ctx.needs_input_grad
         scale = ctx.scale  # applied to the (L, E) and (S, E) products, smaller than the (L, S) scores
-        return (matmul(d_scores, k) * scale if need_q else None, matmul(d_scores.mT, q) * scale if need_k else None,
-                matmul(dropped.mT, g) if need_v and g is not None else None, d_scores)
+        return (product(d_scores, k) * scale if need_q else None, product(d_scores.mT, q) * scale if need_k else None,
+                product(dropped.mT, g) if need_v and g is not None else None, d_scores)
 
 
 def _dropout_scale(keep: np.ndarray, p: float, dtype) -> np.ndarray:
