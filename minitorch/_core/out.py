@@ -36,7 +36,7 @@ def _out(result, out, name: str | None = None):
     if o.shape != r.shape:
         if o.size:
             warnings.warn(_RESIZED.format(list(o.shape), list(r.shape)), UserWarning, stacklevel=3)
-        out._data = o = np.empty(r.shape, o.dtype)
+        out._data = o = np.empty_like(r, o.dtype)  # (laid out as the result, as torch resizes it)
     o[...] = r
     out._bump()
     return out

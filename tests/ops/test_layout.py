@@ -18,14 +18,9 @@ MINITORCH = registry_layout.Library(minitorch, F, "minitorch")
 COMPARED = sorted(name for name, answer in RECORDED.items() if answer is not None)
 
 # Where minitorch still differs, each a strict xfail (it fails the day it is fixed):
-# PyTorch's LAPACK-backed results are column-major (Fortran order), minitorch's row-major (and svd_lowrank's V,
-# Vh.mT of such a result, the other way round): a program that works with PyTorch's layout works with minitorch's,
-# which is contiguous where PyTorch's is not; only stride() and is_contiguous() tell them apart.
-COLUMN_MAJOR = {"cholesky_inverse", "cholesky_solve", "inverse", "lu", "lu_solve", "orgqr", "ormqr", "qr",
-                "svd", "svd_lowrank", "triangular_solve"}
 # conj of a complex tensor is a view with PyTorch's conjugate bit; numpy has no lazy conjugation: minitorch copies.
 LAZY_CONJUGATE = {"conj"}
-KNOWN = {**dict.fromkeys(COLUMN_MAJOR, "column-major in PyTorch"), **dict.fromkeys(LAZY_CONJUGATE, "lazy conj")}
+KNOWN = dict.fromkeys(LAZY_CONJUGATE, "lazy conj")
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=True))

@@ -316,8 +316,9 @@ class Eig(Op, name="LinalgEigBackward0"):
         dt = np.complex128 if a.dtype in (np.float64, np.complex128) else np.complex64
         if not np.isfinite(a).all():
             raise RuntimeError(f"torch.linalg.{name}: input tensor should not contain infs or NaNs.")
+        from ..linalg.layout import column_major  # (the linear algebra builds on this module)
         values, vectors = np.linalg.eig(a)
-        values, vectors = values.astype(dt), vectors.astype(dt)
+        values, vectors = values.astype(dt), column_major(vectors.astype(dt))
         ctx.save_for_backward(values, vectors)
         return values, vectors
 

@@ -14,6 +14,7 @@ from ..return_types import _return_type, return_types
 from ..shape.triangular import tril, triu
 from ..shape.view import transpose
 from ..shape.joins import cat
+from .layout import column_major
 from ... import _dtype
 from ..._core.samples import mt, leaf, quiet, spd, well_conditioned
 
@@ -108,6 +109,7 @@ class Cholesky(Op, name="LinalgCholeskyExBackward0"):
             raise _not_positive_definite(name, a) from None
         if not np.isfinite(L).all() and _cholesky_info(a).any():  # numpy lets a NaN pivot through, LAPACK's stops
             raise _not_positive_definite(name, a)
+        L = column_major(L)
         ctx.save_for_backward(L)
         return L
 
@@ -136,6 +138,7 @@ class SolveTriangular(Op, name="LinalgSolveTriangularBackward0"):
             X = np.linalg.solve(T, B)
         else:
             X = _substitute(T, B, upper)
+        X = column_major(X)
         ctx.save_for_backward(A, X)
         return X
 
@@ -163,8 +166,12 @@ def _substitute(T: np.ndarray, B: np.ndarray, upper: bool) -> np.ndarray:
 
 def cholesky(input, *, upper: bool = False, out=None):
     """The lower Cholesky factor of a symmetric positive-definite (batch of) matrix (its transpose if ``upper``)."""
-    L = Cholesky.apply(input)
-    return _out(_mT(L) if upper else L, out)
+    return _out(_factor(Cholesky.apply(input), upper), out)
+
+
+def _factor(L, upper: bool):
+    """The Cholesky factor asked for (L, or U = L^T), column-major as LAPACK writes either."""
+    return column_major(_mT(L) if upper else L)
 
 
 def solve_triangular(input, B, *, upper: bool = False, left: bool = True, unitriangular: bool = False, out=None):
@@ -174,7 +181,7 @@ def solve_triangular(input, B, *, upper: bool = False, left: bool = True, unitri
         eye = np.eye(input.shape[-1], dtype=input._data.dtype)
         input = input * (1 - eye) + eye
     if not left:  # X A = B  <=>  A^T X^T = B^T
-        return _out(_mT(SolveTriangular.apply(_mT(input), _mT(B), upper=not upper)), out)
+        return _out(column_major(_mT(SolveTriangular.apply(_mT(input), _mT(B), upper=not upper))), out)
     return _out(SolveTriangular.apply(input, B, upper=upper), out)
 
 
@@ -187,6 +194,7 @@ class Inv(Op, name="LinalgInvExBackward0"):
             r = np.linalg.inv(a)
         except np.linalg.LinAlgError:
             raise _singular("inv", a) from None
+        r = column_major(r)
         ctx.save_for_backward(r)
         return r
 
@@ -239,7 +247,7 @@ class Solve(Op, name="LinalgSolveExBackward0"):
             x = np.linalg.solve(np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(bm, shape + bm.shape[-2:]))
         except np.linalg.LinAlgError:
             raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
-        x = x[..., 0] if vector else x
+        x = column_major(x[..., 0] if vector else x)  # (a batch of vectors too: torch solves them as one matrix)
         ctx.save_for_backward(a, x)
         return x
 
@@ -307,7 +315,8 @@ def _masked(op, info: np.ndarray, A, *rest):
     bad = Tensor._wrap((info > 0)[..., None, None])
     eye = np.eye(A.shape[-1], dtype=A._data.dtype)
     result = op(where(bad, eye, A), *rest)
-    return where(bad if result.dim() == A.dim() else bad[..., 0], float("nan"), result)
+    masked = where(bad if result.dim() == A.dim() else bad[..., 0], float("nan"), result)
+    return column_major(masked) if result.dim() > 1 and result.mT.is_contiguous() else masked  # (result's layout)
 
 
 def _no_info(A) -> np.ndarray:
@@ -357,7 +366,7 @@ def cholesky_ex(input, *, upper: bool = False, check_errors: bool = False, out=N
             raise _not_positive_definite("linalg.cholesky_ex", input._data) from None
         info = _cholesky_info(input._data)
         L = _masked(cholesky, info, input)
-    return _outs(linalg_cholesky_ex(_mT(L) if upper else L, Tensor._wrap(info)), out)
+    return _outs(linalg_cholesky_ex(_factor(L, upper), Tensor._wrap(info)), out)
 
 
 # ---- legacy torch.* names ----------------------------------------------------------------------------------
@@ -369,7 +378,7 @@ def cholesky_legacy(input, upper: bool = False, *, out=None):
                "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
                "transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
     L = Cholesky.apply(input, name="cholesky")  # (its errors name torch.cholesky)
-    return _out(_mT(L) if upper else L, out)
+    return _out(_factor(L, upper), out)
 
 
 def _check_rhs(name: str, B, A) -> None:
@@ -412,4 +421,4 @@ def triangular_solve(input, A, upper: bool = True, transpose: bool = False, unit
     T = _mT(A) if transpose else A
     X = solve_triangular(T, input, upper=upper != transpose, unitriangular=unitriangular)
     batch = tuple(np.broadcast_shapes(A.shape[:-2], input.shape[:-2]))
-    return _outs(triangular_solve_type(X, A.expand(*batch, *A.shape[-2:]).clone()), out)
+    return _outs(triangular_solve_type(X, column_major(A.expand(*batch, *A.shape[-2:]).clone())), out)

@@ -18,6 +18,7 @@ from ..._core.out import _out
 from .decompositions import (_check_float, _check_kernel_dtype, _dtype_of, _LinAlgError, _outs, _square, concat, inv,
                              inv_ex, solve, solve_triangular)
 from ..shape.indexing import narrow
+from .layout import column_major
 from .products import deprecated, matmul
 from ..reduction.norm import vector_norm
 from ..return_types import _return_type
@@ -79,6 +80,7 @@ class Svd(Op, name="LinalgSvdBackward0"):
     def forward(ctx, a, full_matrices=True):
         _check_matrix("svd", a)
         U, S, Vh = _np_svd(a, full_matrices=full_matrices)
+        U, Vh = column_major(U), column_major(Vh)
         ctx.full_matrices = full_matrices
         ctx.save_for_backward(U, S, Vh)
         return U, S, Vh
@@ -144,7 +146,7 @@ def svd_legacy(input, some: bool = True, compute_uv: bool = True, *, out=None):
     if not compute_uv:
         batch, (m, n), dt = tuple(input.shape[:-2]), input.shape[-2:], input._data.dtype
         U, V = (Tensor._wrap(np.zeros(batch + (k, k), dt)) for k in (m, n))
-        return _outs(svd_type(U, svdvals(input), V), out)
+        return _outs(svd_type(U, svdvals(input), column_major(V)), out)
     U, S, Vh = Svd.apply(input, full_matrices=not some)
     return _outs(svd_type(U, S, Vh.mT), out)
 
@@ -159,6 +161,7 @@ class Eigh(Op, name="LinalgEighBackward0"):
         _check_matrix("eigh", a)
         _square("eigh", a)
         L, V = _np_eigh(a, UPLO=UPLO)
+        V = column_major(V)
         ctx.save_for_backward(L, V)
         return L, V
 
@@ -210,6 +213,7 @@ class Qr(Op, name="LinalgQrBackward0"):
             Q = np.zeros((0,), a.dtype)
         else:
             Q, R = np.linalg.qr(a, mode=mode)
+        Q, R = column_major(Q), column_major(R)
         ctx.save_for_backward(Q, R)
         return Q, R
 
@@ -361,6 +365,7 @@ def lstsq(input, b, rcond=None, *, driver=None):
         residuals = ((matmul(input, X) - Bm) ** 2).sum(-2)
     rank_t = empty.new_zeros((0,), dtype=_dtype.int64) if driver == "gels" else Tensor._wrap(np.asarray(rank, np.int64))
     values = Tensor._wrap(s) if driver in ("gelsd", "gelss") else empty
+    X = column_major(X, rows=max(m, n))  # a view of B's buffer, as LAPACK's solvers leave it
     return linalg_lstsq(X[..., 0] if vector else X, residuals[..., 0] if vector and residuals.numel() else residuals,
                         rank_t, values)
 

@@ -8,7 +8,9 @@ import numpy as np
 
 from ..._core.registry import register
 from ..._core.tensor import Tensor
+from ..._core.out import _out
 from .decompositions import _check_kernel_dtype, _outs
+from .layout import column_major
 from .products import matmul
 from ..return_types import _return_type
 from ..shape.triangular import tril
@@ -39,7 +41,7 @@ def geqrf(input, *, out=None):
         vv = np.concatenate([np.ones(a.shape[:-2] + (1,), a.dtype), a[..., j + 1:, j]], -1)
         rest = a[..., j:, j + 1:]
         rest -= (tau[..., j, None, None] * vv[..., :, None]) * (vv[..., None, :] @ rest)
-    return _outs(geqrf_type(Tensor._wrap(a), Tensor._wrap(tau)), out)
+    return _outs(geqrf_type(Tensor._wrap(column_major(a)), Tensor._wrap(tau)), out)
 
 
 def _reflectors(A, k: int):
@@ -77,7 +79,7 @@ def householder_product(input, tau, *, out=None):
         column = Tensor._wrap(np.eye(m - j, 1, dtype=input._data.dtype)) - t * v
         lower = cat([Q[..., j:, :j], column, right - t * matmul(v, matmul(v.mT, right))], -1)
         Q = cat([Q[..., :j, :], lower], -2)
-    return Q if out is None else out.copy_(Q)
+    return _out(column_major(Q), out)
 
 
 @register(sample=(lambda a, t: mt.orgqr(a, t), lambda: (leaf(4, 3, low=-1.0, high=1.0), leaf(2, seed=1))))
@@ -98,4 +100,4 @@ def ormqr(input, input2, input3, left: bool = True, transpose: bool = False, *, 
     order = range(k) if left == transpose else reversed(range(k))
     for j in order:
         C = _reflect(C, V[..., :, j:j + 1], input2[..., j], j, left)
-    return C if out is None else out.copy_(C)
+    return _out(column_major(C), out)

@@ -10,6 +10,7 @@ import numpy as np
 from ..._core.tensor import Tensor
 from ..._core.out import _out
 from .decompositions import _check_rhs, _outs, _type_name
+from .layout import column_major
 from ..return_types import _return_type
 
 linalg_ldl_factor = _return_type("linalg_ldl_factor", ("LD", "pivots"))
@@ -95,7 +96,7 @@ def ldl_factor_ex(input, *, hermitian: bool = False, check_errors: bool = False,
         pivots[index], info[index] = _sytf2(a[index])
     if check_errors and info.any():
         raise RuntimeError(f"torch.linalg.ldl_factor_ex: Unknown error code: {int(info[info > 0][0])}.")
-    return _outs(linalg_ldl_factor_ex(Tensor._wrap(np.tril(a)), Tensor._wrap(pivots), Tensor._wrap(info)), out)
+    return _outs(linalg_ldl_factor_ex(Tensor._wrap(column_major(np.tril(a))), Tensor._wrap(pivots), Tensor._wrap(info)), out)
 
 
 def ldl_factor(input, *, hermitian: bool = False, out=None):
@@ -151,4 +152,4 @@ def ldl_solve(LD, pivots, B, *, hermitian: bool = False, out=None):
     x = np.array(np.broadcast_to(B._data, batch + tuple(B.shape[-2:])), dtype=LD._data.dtype)
     for index in np.ndindex(*batch):
         _sytrs(ld[index], piv[index], x[index])
-    return _out(Tensor._wrap(x), out)
+    return _out(Tensor._wrap(column_major(x)), out)

@@ -11,6 +11,7 @@ from ..._core.tensor import Tensor
 from ..._core.function import Op
 from ..._core.out import _out
 from .decompositions import _check_kernel_dtype, _dtype_of, _outs, concat, solve_triangular
+from .layout import column_major
 from .products import deprecated, matmul
 from ..return_types import _return_type
 from ..shape.indexing import take_along_dim
@@ -85,6 +86,7 @@ class LuFactor(Op, name="LinalgLuFactorExBackward0"):
     @staticmethod
     def forward(ctx, a):
         lu, pivots, info = lu_kernel(a)
+        lu = column_major(lu)
         ctx.save_for_backward(lu, pivots)
         return lu, pivots, info
 
@@ -155,7 +157,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True, unpack_pivots: bool 
     P = Tensor._wrap(permutation(LU_pivots._data, m, dtype)) if unpack_pivots else empty
     if not unpack_data:
         return _outs(lu_unpack_type(P, empty, empty), out)
-    return _outs(lu_unpack_type(P, _unit_lower(LU_data), triu(LU_data)[..., :k, :]), out)
+    return _outs(lu_unpack_type(P, _unit_lower(LU_data), triu(LU_data[..., :k, :])), out)
 
 
 def lu(A, *, pivot: bool = True, out=None):
@@ -177,7 +179,7 @@ def lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False, out=Non
     P = permutation(pivots._data, n, LU._data.dtype)
     if adjoint:  # A^T = U^T L^T P^T
         Y = solve_triangular(U.mT, B, upper=False)
-        return _out(_permuted(P, solve_triangular(L.mT, Y, upper=True)), out)
+        return _out(column_major(_permuted(P, solve_triangular(L.mT, Y, upper=True))), out)
     return _out(solve_triangular(U, solve_triangular(L, _permuted(np.swapaxes(P, -1, -2), B), upper=False),
                                  upper=True), out)
 
