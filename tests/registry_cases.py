@@ -3,8 +3,6 @@ registry rows of the ops that need more than one (3, 4) float tensor (``SAMPLES`
 ``minitorch._core.registry.SAMPLES``), the ops without a derivative and ``_case(name)``, the (function, inputs) the
 sweeps call. Shared by test_registry, test_edge_values, test_saved_tensors
 and the layout and edge-value sweeps."""
-import importlib.util
-import pathlib
 from math import inf as INF
 from math import nan as NAN
 
@@ -48,14 +46,47 @@ EDGES = {
     "norm": (2.0, -2.0, 2.0),  # ties of the inf-norm
     "sort": (1.0, 1.0, NAN, 1.0),
     "topk": (2.0, 2.0, NAN, 2.0),
+    # elementwise
+    "F.relu6": (6.0, NAN, INF, -INF, -0.0),
+    "F.hardswish": (3.0, -3.0, NAN, INF, -INF),
+    "F.hardsigmoid": (3.0, -3.0, NAN),
+    "F.softplus": (20.0, 20.5, NAN, -INF),  # its threshold
+    "F.leaky_relu": (-0.0, NAN, -INF),
+    "F.logsigmoid": (-INF, INF, NAN),
+    **{name: (-1.0, 0.0, -0.0, -INF) for name in ("log", "log2", "log10", "sqrt", "rsqrt", "reciprocal")},
+    "log1p": (-1.0, -2.0, -INF),
+    **{name: (0.5, 1.5, 2.5, -0.5, -1.5, -2.5, -0.0) for name in ("round", "trunc", "ceil", "floor", "frac")},
+    "exp": (710.0, -750.0, 709.0),
+    "expm1": (710.0, -750.0),
+    "exp2": (1025.0, -1080.0),
+    "lgamma": (1.0, 2.0, -1.0, -2.0, 0.5, -0.5),
+    "digamma": (1.0, -1.0, -2.0, 0.5),
+    "sinc": (1.0, -1.0, 2.0),
+    "erfc": (30.0, -30.0),
+    **{name: (2.0, 2.0, 0.5, 0.5) for name in ("max", "min", "amax", "amin")},  # ties at the maximum and minimum
+    "copysign": {0: (1.0, 1.0, 0.0, -0.0, NAN), 1: (0.0, -0.0, -1.0, 1.0, -1.0)},
+    "nextafter": {0: (1.0, 0.0, NAN), 1: (1.0, 0.0, 1.0)},
+    # math
+    **{name: (1.0, -1.0, 1.5, -1.5) for name in ("asin", "acos", "atanh", "erfinv")},
+    "acosh": (1.0, 0.5),
+    "logit": (0.0, 1.0, -0.5, 1.5),
+    "atan2": {0: (0.0, -0.0, 0.0, -0.0, INF, INF, -INF), 1: (0.0, 0.0, -0.0, -0.0, INF, -INF, INF)},
+    "hypot": {0: (INF, NAN, 0.0, -INF), 1: (NAN, INF, 0.0, 0.0)},
+    "logaddexp": {0: (INF, -INF, INF, -INF), 1: (INF, -INF, -INF, 1.0)},
+    "logaddexp2": {0: (INF, -INF, INF, -INF), 1: (INF, -INF, -INF, 1.0)},
+    "xlogy": {0: (0.0, 0.0, 1.0, 0.0, -0.0), 1: (0.0, NAN, 0.0, INF, 0.0)},
+    "polygamma": (1.0, -1.0, 0.5, -0.5),
+    "mvlgamma": (1.0, 1.5, 2.0),  # the domain ends at (p - 1) / 2 = 1
+    # nn
+    "F.softshrink": (0.1, -0.1, NAN, -0.0, INF, -INF),  # +-lambd
+    "F.kl_div": {1: (0.0, -0.0, NAN, INF)},  # targets
+    "F.poisson_nll_loss": {1: (1.0, 0.0, 0.5, NAN)},  # targets at and below the Stirling term's cut (full=True)
+    "F.soft_margin_loss": (INF, -INF, NAN),
+    # nn ops
+    "threshold": (1.0, NAN, -INF),
+    "hardshrink": (0.1, -0.1, NAN, -0.0),
+    "F.multi_margin_loss": (NAN, INF, -INF, 2.0, 2.0),
 }
-
-# Every tests/registry_samples_*.py may define EDGES in the same form.
-for _path in sorted(pathlib.Path(__file__).resolve().parent.glob("registry_samples_*.py")):
-    _spec = importlib.util.spec_from_file_location(_path.stem, _path)
-    _module = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(_module)
-    EDGES.update(getattr(_module, "EDGES", {}))
 
 
 # Every registered op by its public name: the minitorch namespace as is, nn.functional's own as F.<name>.
