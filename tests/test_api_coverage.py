@@ -98,7 +98,7 @@ def coverage() -> dict:
     return result
 
 
-FLOOR = 0.95  # 35.0% when this test was written, 98.6% with issue 11: raise it as the API grows
+FLOOR = 0.98  # 35.0% when this test was written, 98.7% with issue 22 (its bar: 98%): raise it as the API grows
 
 
 def test_api_coverage_does_not_fall(capsys):
