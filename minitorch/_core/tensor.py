@@ -16,6 +16,7 @@ methods that need an op (``to``, ``real``, ``resize_``, ...): this module import
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 import warnings
@@ -239,8 +240,11 @@ class Tensor:
 
     def stride(self, dim: int | None = None):
         """Strides in elements, as torch counts them."""
-        item = self._data.itemsize
-        strides = tuple(s // item for s in self._data.strides)
+        if self._data.size:
+            item = self._data.itemsize
+            strides = tuple(s // item for s in self._data.strides)
+        else:  # numpy keeps no strides for an empty array (all 0): torch's contiguous ones, a size 0 counting as 1
+            strides = tuple(math.prod(max(n, 1) for n in self._data.shape[i + 1:]) for i in range(self._data.ndim))
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
 
     def is_contiguous(self, memory_format=None) -> bool:

@@ -20,6 +20,14 @@ def test_metadata(lib):
     assert t.is_floating_point() and not lib.ones(1, dtype=lib.int32).is_floating_point()
 
 
+@pytest.mark.parametrize("shape, strides", [((0, 3), (3, 1)), ((3, 0), (1, 1)), ((2, 0, 4), (4, 4, 1)), ((0,), (1,)),
+                                             ((1, 0, 2), (2, 2, 1))])
+def test_empty_tensors_have_contiguous_strides(lib, shape, strides):
+    """A size 0 counts as 1 (numpy reports 0 for every stride of an empty array)."""
+    t = lib.zeros(shape)
+    assert t.stride() == strides and t.stride(-1) == strides[-1] and t.is_contiguous()
+
+
 def test_size_prints_as_minitorch_size():
     s = minitorch.ones(2, 3).shape
     assert repr(s) == "minitorch.Size([2, 3])" and s == (2, 3) and s.numel() == 6
