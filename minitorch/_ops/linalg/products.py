@@ -55,9 +55,11 @@ def _mm_grads(g, a, b, need_a, need_b):
 
 
 class Mm(Op):
+    check = staticmethod(_check_mm)  # the operands' shapes and dtypes, with torch's errors
+
     @staticmethod
     def forward(ctx, a, b):
-        _check_mm(a, b)
+        ctx.check(a, b)
         ctx.save_for_backward(a, b)
         return a @ b
 
@@ -76,17 +78,8 @@ def _check_bmm(a, b):
     _same_dtype(a, b)
 
 
-class Bmm(Op):
-    @staticmethod
-    def forward(ctx, a, b):
-        _check_bmm(a, b)
-        ctx.save_for_backward(a, b)
-        return a @ b
-
-    @staticmethod
-    def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        return _mm_grads(g, a, b, *ctx.needs_input_grad)
+class Bmm(Mm):
+    check = staticmethod(_check_bmm)
 
 
 class Mv(Op):

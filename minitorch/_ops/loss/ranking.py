@@ -63,13 +63,8 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, size_aver
     return reduce_loss(losses, reduction)
 
 
-@functional_op(sample=(lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=3.0, swap=True),
-                              lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(3, 4, seed=2))))
-def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
-                        swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
-    """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
-    anchor, positive, negative = full_precision(anchor, positive, negative)
-    reduction = legacy_reduction(size_average, reduce, reduction)
+def _check_triplet(margin: float, anchor, positive, negative) -> None:
+    """The triplet losses' argument checks, with torch's errors."""
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = (anchor.dim(), positive.dim(), negative.dim())
@@ -77,6 +72,16 @@ def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: floa
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
                            f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
                            "inputs")
+
+
+@functional_op(sample=(lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=3.0, swap=True),
+                              lambda: (leaf(3, 4), leaf(3, 4, seed=1), leaf(3, 4, seed=2))))
+def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
+                        swap: bool = False, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, d the pairwise p-distance."""
+    anchor, positive, negative = full_precision(anchor, positive, negative)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_triplet(margin, anchor, positive, negative)
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
@@ -94,13 +99,7 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     pairwise_distance)."""
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if margin <= 0:
-        raise ValueError(f"margin must be greater than 0, got {margin}")
-    dims = (anchor.dim(), positive.dim(), negative.dim())
-    if len(set(dims)) != 1:
-        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
-                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
-                           "inputs")
+    _check_triplet(margin, anchor, positive, negative)
     distance = pairwise_distance if distance_function is None else distance_function
     d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
     if swap:
